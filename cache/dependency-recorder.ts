@@ -1,0 +1,141 @@
+// DependencyRecorder: the file-system view of one render. Every read, directory listing and
+// existence probe goes through it, so the result can be cached with the exact set of facts it depended on.
+// Invariants:
+//  - within one recorder a path always gives the same answer (go-jsonnet's Importer contract):
+//    bytes are read (and directories listed) once and handed out again; a path found missing
+//    stays missing;
+//  - paths are recorded absolute and normalised;
+//  - an unreadable path (FIFO, device, permission error) is recorded with a digest no file can
+//    have, so a result that depended on it is never served from cache.
+import * as fs from 'node:fs';
+import { resolve } from 'node:path';
+import { CacheFileError, osErrorCode } from './cache-error.js';
+import { digestOf } from './digest.js';
+import { wallClockNs, type FileDep } from './file-dep.js';
+import { DEFAULT_MAX_FILE_BYTES, readRegularFileSync } from './regular-file-reader.js';
+import { listDirSync, listingDigest, type DirEntryInfo } from './dir-listing.js';
+
+/** Prefix of directory-listing keys: cannot start an absolute path. */
+const LISTING_KEY = 'dir\0';
+
+/** Not hex, so never equal to a real sha256 digest: makes the dep permanently invalid. */
+export const UNREADABLE_DIGEST = 'unreadable';
+
+export interface DependencyRecorderOptions {
+  /** Largest file readFile accepts (default 512 MiB). */
+  maxFileBytes?: number;
+  /** Wall clock in ns; injected by tests that simulate clock steps. */
+  nowNs?: () => bigint;
+}
+
+type Entry = { dep: FileDep; bytes?: Uint8Array; listing?: DirEntryInfo[]; error?: CacheFileError };
+
+export class DependencyRecorder {
+  /** File facts keyed by path; directory listings keyed by LISTING_KEY + path (a path can be both probed and listed). */
+  private readonly entries = new Map<string, Entry>();
+  private readonly maxFileBytes: number;
+  private readonly nowNs: () => bigint;
+  private filesRead = 0;
+  private bytesRead = 0;
+
+  constructor(opts: DependencyRecorderOptions = {}) {
+    this.maxFileBytes = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    this.nowNs = opts.nowNs ?? wallClockNs;
+  }
+
+  /** Reads a regular file (symlinks followed), records its digest and stat. Throws CacheFileError. */
+  readFile(path: string): Uint8Array {
+    const abs = resolve(path);
+    const known = this.entries.get(abs);
+    if (known?.bytes) return known.bytes;
+    if (known?.error) throw known.error;
+    if (known && !known.dep.exists) throw new CacheFileError('CACHE_FILE_NOT_FOUND', abs, 'no such file');
+    // Taken before reading: an edit that lands during the read then counts as racy.
+    const readAtNs = this.nowNs();
+    try {
+      const { bytes, stat } = readRegularFileSync(abs, this.maxFileBytes);
+      const dep: FileDep = {
+        path: abs,
+        exists: true,
+        digest: digestOf(bytes),
+        size: stat.size,
+        mtimeNs: stat.mtimeNs,
+        ctimeNs: stat.ctimeNs,
+        ino: stat.ino,
+        dev: stat.dev,
+        readAtNs,
+      };
+      this.entries.set(abs, { dep, bytes });
+      this.filesRead++;
+      this.bytesRead += bytes.byteLength;
+      return bytes;
+    } catch (err) {
+      if (!(err instanceof CacheFileError)) throw err;
+      const dep: FileDep =
+        err.code === 'CACHE_FILE_NOT_FOUND'
+          ? { path: abs, exists: false }
+          : { path: abs, exists: true, digest: UNREADABLE_DIGEST };
+      this.entries.set(abs, { dep, error: err.code === 'CACHE_FILE_NOT_FOUND' ? undefined : err });
+      throw err;
+    }
+  }
+
+  /** Does the path exist (symlinks followed)? Absence is recorded as a negative dependency. */
+  probe(path: string): boolean {
+    const abs = resolve(path);
+    const known = this.entries.get(abs);
+    if (known) return known.dep.exists && known.error === undefined;
+    let exists: boolean;
+    try {
+      exists = fs.statSync(abs, { throwIfNoEntry: false }) !== undefined;
+    } catch (err) {
+      if (osErrorCode(err) === 'ENOTDIR') {
+        // A parent is a file: the path does not exist, and must keep not existing.
+        this.entries.set(abs, { dep: { path: abs, exists: false } });
+        return false;
+      }
+      // ELOOP, EACCES...: the importer cannot use the path. Recorded as unreadable so no result
+      // depending on this answer is reused.
+      this.entries.set(abs, { dep: { path: abs, exists: true, digest: UNREADABLE_DIGEST } });
+      return false;
+    }
+    this.entries.set(abs, { dep: exists ? { path: abs, exists: true } : { path: abs, exists: false } });
+    return exists;
+  }
+
+  /**
+   * Lists a directory (entries sorted by code point, symlinks not followed) and records the
+   * listing, so adding, removing or renaming an entry invalidates the result. Throws
+   * CacheFileError (CACHE_FILE_NOT_FOUND, CACHE_NOT_DIRECTORY, CACHE_READ_FAILED).
+   */
+  listDir(path: string): DirEntryInfo[] {
+    const abs = resolve(path);
+    const key = LISTING_KEY + abs;
+    const known = this.entries.get(key);
+    if (known?.listing) return known.listing.map((entry) => ({ ...entry }));
+    if (known?.error) throw known.error;
+    let listing: DirEntryInfo[];
+    try {
+      listing = listDirSync(abs);
+    } catch (err) {
+      if (!(err instanceof CacheFileError)) throw err;
+      const notFound = err.code === 'CACHE_FILE_NOT_FOUND';
+      const dep: FileDep = notFound
+        ? { path: abs, exists: false }
+        : { path: abs, exists: true, kind: 'dir', digest: UNREADABLE_DIGEST };
+      this.entries.set(key, { dep, error: err });
+      throw err;
+    }
+    this.entries.set(key, { dep: { path: abs, exists: true, kind: 'dir', digest: listingDigest(listing) }, listing });
+    return listing.map((entry) => ({ ...entry }));
+  }
+
+  /** Everything recorded so far, in first-touch order. Copies: callers may keep or send them. */
+  deps(): FileDep[] {
+    return [...this.entries.values()].map((entry) => ({ ...entry.dep }));
+  }
+
+  stats(): { filesRead: number; bytesRead: number; paths: number } {
+    return { filesRead: this.filesRead, bytesRead: this.bytesRead, paths: this.entries.size };
+  }
+}
