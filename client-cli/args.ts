@@ -1,0 +1,186 @@
+/**
+ * argv → {command, positional args, flag values}, with pflag's spelling rules:
+ * `--flag value`, `--flag=value`, `-J value`, `-Jvalue`, `-J=value`, bool
+ * flags as `--alpha` or `--alpha=false`, counted `-vvv`, and `--` ending flag
+ * parsing. Global flags may appear before or after the command name. Never
+ * throws anything but UsageError (the message cobra would print).
+ */
+import {
+  COMMANDS,
+  GLOBAL_FLAGS,
+  flagsOf,
+  type CommandSpec,
+  type FlagSpec,
+  type FlagValue,
+} from '../protocol/index.js';
+
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly commandPath: string[] = [],
+  ) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export interface ParsedArgs {
+  /** e.g. ['show'] or ['daemon', 'status']; [] for the bare `kubecfg`. */
+  commandPath: string[];
+  command: CommandSpec | null;
+  args: string[];
+  /** Only flags given on the command line, keyed by long name. */
+  flags: Record<string, FlagValue>;
+  help: boolean;
+}
+
+const TRUE_WORDS = new Set(['1', 't', 'T', 'true', 'TRUE', 'True']);
+const FALSE_WORDS = new Set(['0', 'f', 'F', 'false', 'FALSE', 'False']);
+
+/** Go's strconv.ParseBool, as pflag uses for `--flag=value`. */
+export function parseBoolWord(word: string): boolean | undefined {
+  if (TRUE_WORDS.has(word)) return true;
+  if (FALSE_WORDS.has(word)) return false;
+  return undefined;
+}
+
+function subcommandsOf(cmd: CommandSpec | null): readonly CommandSpec[] {
+  return cmd ? (cmd.subcommands ?? []) : COMMANDS;
+}
+
+export function parseArgs(argv: readonly string[]): ParsedArgs {
+  const out: ParsedArgs = { commandPath: [], command: null, args: [], flags: Object.create(null), help: false };
+  let available: readonly FlagSpec[] = GLOBAL_FLAGS;
+  let onlyPositional = false;
+
+  const lookup = (name: string, short: boolean): FlagSpec | undefined =>
+    available.find((f) => (short ? f.short === name : f.name === name));
+
+  const assign = (spec: FlagSpec, raw: string | undefined, display: string): void => {
+    switch (spec.kind) {
+      case 'bool': {
+        const v = raw === undefined ? true : parseBoolWord(raw);
+        if (v === undefined) throw new UsageError(`invalid argument "${raw}" for "${display}" flag: expected true or false`, out.commandPath);
+        out.flags[spec.name] = v;
+        return;
+      }
+      case 'count': {
+        if (raw === undefined) {
+          out.flags[spec.name] = ((out.flags[spec.name] as number | undefined) ?? 0) + 1;
+          return;
+        }
+        const n = Number(raw);
+        if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n)) throw new UsageError(`invalid argument "${raw}" for "${display}" flag: expected a count`, out.commandPath);
+        out.flags[spec.name] = n;
+        return;
+      }
+      case 'int': {
+        const n = Number(raw);
+        if (raw === undefined || !/^-?\d+$/.test(raw) || !Number.isSafeInteger(n)) {
+          throw new UsageError(`invalid argument "${raw ?? ''}" for "${display}" flag: expected an integer`, out.commandPath);
+        }
+        out.flags[spec.name] = n;
+        return;
+      }
+      case 'string': {
+        const value = raw ?? '';
+        if (spec.values && !spec.values.includes(value)) {
+          throw new UsageError(`invalid argument "${value}" for "${display}" flag: must be one of ${spec.values.join(', ')}`, out.commandPath);
+        }
+        out.flags[spec.name] = value;
+        return;
+      }
+      case 'stringArray': {
+        const prev = out.flags[spec.name];
+        out.flags[spec.name] = [...(Array.isArray(prev) ? prev : []), raw ?? ''];
+        return;
+      }
+    }
+  };
+
+  const needsValue = (spec: FlagSpec): boolean => spec.kind !== 'bool' && spec.kind !== 'count';
+
+  for (let i = 0; i < argv.length; i++) {
+    const tok = argv[i]!;
+    if (onlyPositional || tok === '-' || !tok.startsWith('-')) {
+      if (!onlyPositional && out.args.length === 0) {
+        const sub = subcommandsOf(out.command).find((c) => c.name === tok);
+        if (sub) {
+          out.command = sub;
+          out.commandPath.push(sub.name);
+          available = flagsOf(sub);
+          continue;
+        }
+        if (tok === 'help' && out.command === null) {
+          out.help = true;
+          continue;
+        }
+      }
+      out.args.push(tok);
+      continue;
+    }
+    if (tok === '--') {
+      onlyPositional = true;
+      continue;
+    }
+    if (tok.startsWith('--')) {
+      const body = tok.slice(2);
+      const eq = body.indexOf('=');
+      const name = eq < 0 ? body : body.slice(0, eq);
+      if (name === 'help') {
+        out.help = true;
+        continue;
+      }
+      const spec = lookup(name, false);
+      if (!spec) throw new UsageError(`unknown flag: --${name}`, out.commandPath);
+      let raw: string | undefined = eq < 0 ? undefined : body.slice(eq + 1);
+      if (raw === undefined && needsValue(spec)) {
+        if (i + 1 >= argv.length) throw new UsageError(`flag needs an argument: --${name}`, out.commandPath);
+        raw = argv[++i];
+      }
+      assign(spec, raw, name);
+      continue;
+    }
+    // Short flags: a cluster like -vvk, or -Jvalue / -J value / -J=value.
+    for (let j = 1; j < tok.length; j++) {
+      const letter = tok[j]!;
+      if (letter === 'h') {
+        out.help = true;
+        continue;
+      }
+      const spec = lookup(letter, true);
+      if (!spec) throw new UsageError(`unknown shorthand flag: '${letter}' in ${tok}`, out.commandPath);
+      if (!needsValue(spec)) {
+        if (tok[j + 1] === '=') {
+          assign(spec, tok.slice(j + 2), spec.name);
+          break;
+        }
+        assign(spec, undefined, spec.name);
+        continue;
+      }
+      let raw = tok.slice(j + 1);
+      if (raw.startsWith('=')) raw = raw.slice(1);
+      else if (raw === '') {
+        if (i + 1 >= argv.length) throw new UsageError(`flag needs an argument: '${letter}' in -${letter}`, out.commandPath);
+        raw = argv[++i]!;
+      }
+      assign(spec, raw, spec.name);
+      break;
+    }
+  }
+  return out;
+}
+
+/** Checks the positional-argument rule of the chosen command. */
+export function checkArgCount(parsed: ParsedArgs): void {
+  const cmd = parsed.command;
+  if (!cmd) return;
+  const n = parsed.args.length;
+  const where = `kubecfg ${parsed.commandPath.join(' ')}`;
+  if (cmd.args === 'none' && n > 0) {
+    if (cmd.subcommands) throw new UsageError(`unknown command "${parsed.args[0]}" for "${where}"`, parsed.commandPath);
+    throw new UsageError(`${where} accepts no arguments, got ${n}`, parsed.commandPath);
+  }
+  if (cmd.args === 'exactlyOne' && n !== 1) throw new UsageError(`${where} needs exactly one argument, got ${n}`, parsed.commandPath);
+  if (cmd.args === 'atLeastOne' && n === 0) throw new UsageError(`${where} needs at least one argument`, parsed.commandPath);
+}

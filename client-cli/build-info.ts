@@ -1,0 +1,11 @@
+/**
+ * The CLI's build id: injected by the esbuild bundle. Unbundled (tsc output,
+ * tests importing modules directly) the constant does not exist, so we answer
+ * 'unbundled' instead of throwing a ReferenceError.
+ */
+export function cliBuildId(): string {
+  return typeof __KUBECFG_BUILD_ID__ === 'string' ? __KUBECFG_BUILD_ID__ : 'unbundled';
+}
+
+/** kubecfg's own version string (package.json version of this reimplementation). */
+export const KUBECFG_VERSION = '0.1.0';

@@ -1,0 +1,86 @@
+/**
+ * The thin `kubecfg` CLI: parse argv, handle the commands that need no daemon
+ * (help, version, completion, daemon management), and send render commands to
+ * the daemon (or to a one-shot child with --no-daemon). Imports only
+ * protocol/ and node built-ins, so the bundle starts fast.
+ */
+import { COMMANDS, PROTOCOL_VERSION, type FlagValue } from '../protocol/index.js';
+import { checkArgCount, parseArgs, UsageError, type ParsedArgs } from './args.js';
+import { cliBuildId, KUBECFG_VERSION } from './build-info.js';
+import { completionScript } from './completion.js';
+import { ConnectError, StreamBrokenError } from './connection.js';
+import { runDaemonCommand } from './daemon-commands.js';
+import { applyEnvFlags, resolveVarsFromEnv } from './env-flags.js';
+import { helpText } from './help.js';
+import { DaemonStartError, ensureDaemon } from './launcher.js';
+import { daemonPaths, InsecureDirError } from './paths.js';
+import { buildCommandParams } from './request.js';
+import { runOneshot } from './run-oneshot.js';
+import { runRemote } from './run-remote.js';
+
+async function run(argv: string[]): Promise<number> {
+  let parsed: ParsedArgs;
+  let flags: Record<string, FlagValue>;
+  try {
+    parsed = parseArgs(argv);
+    if (parsed.help || !parsed.command) {
+      process.stdout.write(helpText(parsed.commandPath, parsed.command));
+      return 0;
+    }
+    checkArgCount(parsed);
+    flags = applyEnvFlags(parsed.flags, process.env);
+    resolveVarsFromEnv(flags, process.env);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    const where = err.commandPath.length ? `kubecfg ${err.commandPath.join(' ')}` : 'kubecfg';
+    process.stderr.write(`Error: ${err.message}\nRun '${where} --help' for usage.\n`);
+    return 1;
+  }
+
+  const [top, sub] = parsed.commandPath;
+  const paths = daemonPaths();
+  switch (top) {
+    case 'version':
+      process.stdout.write(`kubecfg version: ${KUBECFG_VERSION}\nbuild id: ${cliBuildId()}\nprotocol version: ${PROTOCOL_VERSION}\nnode version: ${process.version}\n`);
+      return 0;
+    case 'completion': {
+      const script = completionScript(parsed.args[0]!);
+      if (script === undefined) {
+        process.stderr.write(`Error: unsupported shell "${parsed.args[0]}": use bash, zsh or fish\n`);
+        return 1;
+      }
+      process.stdout.write(script);
+      return 0;
+    }
+    case 'daemon':
+      return runDaemonCommand(sub, paths, flags);
+  }
+
+  const method = COMMANDS.find((c) => c.name === top)?.method;
+  if (!method) {
+    process.stderr.write(`Error: unknown command "${top}" for "kubecfg"\n`);
+    return 1;
+  }
+  const params = buildCommandParams(parsed.args, flags, process.env);
+  if (flags['no-daemon'] === true) return runOneshot(method, params);
+  await ensureDaemon(paths);
+  return runRemote(paths, method, params);
+}
+
+function reportFatal(err: unknown): number {
+  if (err instanceof InsecureDirError || err instanceof DaemonStartError || err instanceof ConnectError || err instanceof StreamBrokenError) {
+    process.stderr.write(`kubecfg: ${err.message}\n`);
+  } else {
+    process.stderr.write(`kubecfg: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  }
+  return 1;
+}
+
+run(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.exitCode = reportFatal(err);
+  },
+);

@@ -1,0 +1,201 @@
+/**
+ * Turns kubectl-style flags (--kubeconfig, --context, --cluster, --user,
+ * -n, --server, --token, --insecure-skip-tls-verify) plus the environment
+ * into one resolved connection, or the in-cluster service-account
+ * connection when no kubeconfig exists. Invariants: flags override the
+ * kubeconfig exactly where kubectl's do (--insecure-skip-tls-verify drops
+ * the CA, --token replaces other user credentials); `identity` keys caches
+ * per cluster+user and holds no secret.
+ */
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { KubeError } from './errors.js';
+import { kubeconfigFiles, loadKubeconfig, type ExecConfig, type FileReader } from './kubeconfig.js';
+
+export interface ConnectionFlags {
+  readonly kubeconfig?: string;
+  readonly context?: string;
+  readonly cluster?: string;
+  readonly user?: string;
+  readonly namespace?: string;
+  readonly server?: string;
+  readonly token?: string;
+  readonly insecureSkipTlsVerify?: boolean;
+}
+
+export interface ConnectionEnvironment {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly home?: string;
+  readonly files: FileReader;
+  /** Where a pod's service-account token, ca.crt and namespace live. */
+  readonly serviceAccountDir: string;
+}
+
+export type ClientAuth =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'token'; readonly token: string }
+  | { readonly kind: 'tokenFile'; readonly path: string }
+  | { readonly kind: 'basic'; readonly username: string; readonly password: string }
+  | { readonly kind: 'exec'; readonly exec: ExecConfig; readonly clusterServer: string };
+
+export interface ResolvedConnection {
+  /** API server base URL without trailing slash. */
+  readonly server: string;
+  /** Namespace for objects that do not set one. */
+  readonly namespace: string;
+  readonly contextName?: string;
+  readonly ca?: Buffer;
+  readonly clientCert?: Buffer;
+  readonly clientKey?: Buffer;
+  readonly insecureSkipTlsVerify: boolean;
+  readonly tlsServerName?: string;
+  readonly auth: ClientAuth;
+  /** Cache key for discovery and schemas: server URL, context, user name. */
+  readonly identity: string;
+}
+
+export const nodeFileReader: FileReader = {
+  read(path: string): string | undefined {
+    try {
+      return readFileSync(path, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw new KubeError('KUBE_CONFIG', `cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
+    }
+  },
+};
+
+export function defaultEnvironment(): ConnectionEnvironment {
+  return {
+    env: process.env,
+    home: homedir(),
+    files: nodeFileReader,
+    serviceAccountDir: '/var/run/secrets/kubernetes.io/serviceaccount',
+  };
+}
+
+export function resolveConnection(
+  flags: ConnectionFlags,
+  environment: ConnectionEnvironment = defaultEnvironment(),
+): ResolvedConnection {
+  const { files, explicit } = kubeconfigFiles(flags.kubeconfig, environment.env, environment.home, delimiter);
+  const config = loadKubeconfig(files, explicit, environment.files);
+  const haveConfig = config.files.length > 0 && (config.contexts.size > 0 || config.clusters.size > 0);
+
+  if (!haveConfig && flags.server === undefined && flags.context === undefined) {
+    const host = environment.env['KUBERNETES_SERVICE_HOST'];
+    const port = environment.env['KUBERNETES_SERVICE_PORT'];
+    if (host !== undefined && host !== '' && port !== undefined && port !== '')
+      return inCluster(host, port, flags, environment);
+    throw new KubeError(
+      'KUBE_NO_CONFIG',
+      'no configuration has been provided: no kubeconfig found (--kubeconfig, KUBECONFIG, ~/.kube/config) and not running in a cluster',
+    );
+  }
+
+  const contextName = flags.context ?? config.currentContext;
+  const context = contextName !== undefined ? config.contexts.get(contextName) : undefined;
+  if (flags.context !== undefined && context === undefined)
+    throw new KubeError('KUBE_CONFIG', `context "${flags.context}" does not exist in ${describeFiles(config.files)}`);
+  const clusterName = flags.cluster ?? context?.cluster;
+  const cluster = clusterName !== undefined ? config.clusters.get(clusterName) : undefined;
+  if (clusterName !== undefined && cluster === undefined && flags.server === undefined) {
+    throw new KubeError('KUBE_CONFIG', `cluster "${clusterName}" does not exist in ${describeFiles(config.files)}`);
+  }
+  const userName = flags.user ?? context?.user;
+  const user = userName !== undefined && userName !== '' ? config.users.get(userName) : undefined;
+  if (flags.user !== undefined && user === undefined)
+    throw new KubeError('KUBE_CONFIG', `user "${flags.user}" does not exist in ${describeFiles(config.files)}`);
+
+  const server = (flags.server ?? cluster?.server ?? '').replace(/\/+$/, '');
+  if (server === '') {
+    throw new KubeError(
+      'KUBE_NO_CONFIG',
+      contextName === undefined
+        ? 'no current context is set and no --server was given'
+        : `context "${contextName}": cluster has no server defined`,
+    );
+  }
+  checkServerUrl(server);
+  const insecure = flags.insecureSkipTlsVerify ?? cluster?.insecureSkipTlsVerify ?? false;
+  const readCredential = (data: string | undefined, file: string | undefined, what: string): Buffer | undefined => {
+    if (data !== undefined && data !== '') return Buffer.from(data, 'base64');
+    if (file === undefined) return undefined;
+    const text = environment.files.read(file);
+    if (text === undefined) throw new KubeError('KUBE_CONFIG', `${what} file ${file} does not exist`);
+    return Buffer.from(text);
+  };
+
+  let auth: ClientAuth = { kind: 'none' };
+  if (flags.token !== undefined && flags.token !== '') auth = { kind: 'token', token: flags.token };
+  else if (user?.token !== undefined && user.token !== '') auth = { kind: 'token', token: user.token };
+  else if (user?.tokenFile !== undefined) auth = { kind: 'tokenFile', path: user.tokenFile };
+  else if (user?.exec !== undefined) auth = { kind: 'exec', exec: user.exec, clusterServer: server };
+  else if (user?.username !== undefined)
+    auth = { kind: 'basic', username: user.username, password: user.password ?? '' };
+  else if (user?.authProvider !== undefined) {
+    throw new KubeError(
+      'KUBE_AUTH',
+      `user "${userName}": auth-provider "${user.authProvider}" is not supported; use an exec credential plugin instead`,
+    );
+  }
+  const replacedByToken = flags.token !== undefined && flags.token !== '';
+
+  return {
+    server,
+    namespace:
+      flags.namespace ?? (context?.namespace !== undefined && context.namespace !== '' ? context.namespace : 'default'),
+    contextName,
+    ca: insecure
+      ? undefined
+      : readCredential(cluster?.certificateAuthorityData, cluster?.certificateAuthority, 'certificate-authority'),
+    clientCert: replacedByToken
+      ? undefined
+      : readCredential(user?.clientCertificateData, user?.clientCertificate, 'client-certificate'),
+    clientKey: replacedByToken ? undefined : readCredential(user?.clientKeyData, user?.clientKey, 'client-key'),
+    insecureSkipTlsVerify: insecure,
+    tlsServerName: cluster?.tlsServerName,
+    auth,
+    identity: `${server}|${contextName ?? ''}|${userName ?? ''}`,
+  };
+}
+
+function inCluster(
+  host: string,
+  port: string,
+  flags: ConnectionFlags,
+  environment: ConnectionEnvironment,
+): ResolvedConnection {
+  const dir = environment.serviceAccountDir;
+  const ca = environment.files.read(join(dir, 'ca.crt'));
+  const ns = environment.files.read(join(dir, 'namespace'))?.trim();
+  const server = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const insecure = flags.insecureSkipTlsVerify ?? false;
+  return {
+    server,
+    namespace: flags.namespace ?? (ns !== undefined && ns !== '' ? ns : 'default'),
+    ca: ca !== undefined && !insecure ? Buffer.from(ca) : undefined,
+    insecureSkipTlsVerify: insecure,
+    auth:
+      flags.token !== undefined && flags.token !== ''
+        ? { kind: 'token', token: flags.token }
+        : { kind: 'tokenFile', path: join(dir, 'token') },
+    identity: `${server}|in-cluster|`,
+  };
+}
+
+function checkServerUrl(server: string): void {
+  let url: URL;
+  try {
+    url = new URL(server);
+  } catch {
+    throw new KubeError('KUBE_CONFIG', 'server address is not a URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new KubeError('KUBE_CONFIG', `server address must be http or https, not ${url.protocol}`);
+}
+
+function describeFiles(files: readonly string[]): string {
+  return files.length === 0 ? 'the kubeconfig' : files.join(', ');
+}

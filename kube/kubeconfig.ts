@@ -1,0 +1,205 @@
+/**
+ * Kubeconfig loading as kubectl does it: `--kubeconfig` names one file
+ * (which must exist); otherwise every file of the KUBECONFIG list (missing
+ * ones skipped) is merged, the first file to define a cluster, user or
+ * context name winning, and the first non-empty current-context winning;
+ * otherwise ~/.kube/config. File references (certificate-authority,
+ * client-certificate, client-key, tokenFile) are resolved relative to the
+ * file that holds them. Invariants: errors name the file and the entry,
+ * never the credentials; reading is done through an injected FileReader.
+ */
+import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { KubeError } from './errors.js';
+
+export interface KubeconfigCluster {
+  readonly server?: string;
+  readonly certificateAuthority?: string;
+  readonly certificateAuthorityData?: string;
+  readonly insecureSkipTlsVerify?: boolean;
+  readonly tlsServerName?: string;
+}
+
+export interface ExecConfig {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env: ReadonlyArray<{ readonly name: string; readonly value: string }>;
+  readonly apiVersion: string;
+  /** Directory of the kubeconfig file: relative commands containing a slash resolve against it. */
+  readonly baseDir: string;
+}
+
+export interface KubeconfigUser {
+  readonly token?: string;
+  readonly tokenFile?: string;
+  readonly username?: string;
+  readonly password?: string;
+  readonly clientCertificate?: string;
+  readonly clientCertificateData?: string;
+  readonly clientKey?: string;
+  readonly clientKeyData?: string;
+  readonly exec?: ExecConfig;
+  /** Name of an auth-provider plugin (gcp, oidc, ...), which we do not run. */
+  readonly authProvider?: string;
+}
+
+export interface KubeconfigContext {
+  readonly cluster?: string;
+  readonly user?: string;
+  readonly namespace?: string;
+}
+
+export interface MergedKubeconfig {
+  readonly files: readonly string[];
+  readonly currentContext?: string;
+  readonly clusters: ReadonlyMap<string, KubeconfigCluster>;
+  readonly users: ReadonlyMap<string, KubeconfigUser>;
+  readonly contexts: ReadonlyMap<string, KubeconfigContext>;
+}
+
+export interface FileReader {
+  /** Returns undefined when the file does not exist. */
+  read(path: string): string | undefined;
+}
+
+/** The kubeconfig files kubectl would read, in precedence order. */
+export function kubeconfigFiles(
+  explicit: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+  home: string | undefined,
+  delimiter = ':',
+): { files: string[]; explicit: boolean } {
+  if (explicit !== undefined && explicit !== '') return { files: [explicit], explicit: true };
+  const list = env['KUBECONFIG'];
+  if (list !== undefined && list !== '') {
+    const files = [...new Set(list.split(delimiter).filter((f) => f !== ''))];
+    return { files, explicit: false };
+  }
+  return { files: home !== undefined ? [resolvePath(home, '.kube', 'config')] : [], explicit: false };
+}
+
+export function loadKubeconfig(files: readonly string[], explicit: boolean, reader: FileReader): MergedKubeconfig {
+  const clusters = new Map<string, KubeconfigCluster>();
+  const users = new Map<string, KubeconfigUser>();
+  const contexts = new Map<string, KubeconfigContext>();
+  let currentContext: string | undefined;
+  const loaded: string[] = [];
+  for (const file of files) {
+    const text = reader.read(file);
+    if (text === undefined) {
+      if (explicit) throw new KubeError('KUBE_CONFIG', `kubeconfig ${file}: file does not exist`);
+      continue;
+    }
+    loaded.push(file);
+    let doc: unknown;
+    try {
+      doc = parseYaml(text, { maxAliasCount: 0, prettyErrors: false });
+    } catch (err) {
+      // Position only: the YAML library's message would quote the (possibly secret) source line.
+      const offset = (err as { pos?: [number, number] }).pos?.[0];
+      const where = offset !== undefined ? lineColumn(text, offset) : '';
+      throw new KubeError('KUBE_CONFIG', `kubeconfig ${file}${where}: not valid YAML`);
+    }
+    if (doc === null || doc === undefined) continue;
+    if (typeof doc !== 'object' || Array.isArray(doc))
+      throw new KubeError('KUBE_CONFIG', `kubeconfig ${file}: top level must be a mapping`);
+    const base = dirname(resolvePath(file));
+    const top = doc as Record<string, unknown>;
+    for (const [name, body] of namedEntries(top['clusters'], 'cluster', file)) {
+      if (!clusters.has(name)) clusters.set(name, readCluster(body, base));
+    }
+    for (const [name, body] of namedEntries(top['users'], 'user', file)) {
+      if (!users.has(name)) users.set(name, readUser(body, base, file, name));
+    }
+    for (const [name, body] of namedEntries(top['contexts'], 'context', file)) {
+      if (!contexts.has(name))
+        contexts.set(name, {
+          cluster: str(body['cluster']),
+          user: str(body['user']),
+          namespace: str(body['namespace']),
+        });
+    }
+    const cc = str(top['current-context']);
+    if (currentContext === undefined && cc !== undefined && cc !== '') currentContext = cc;
+  }
+  return { files: loaded, currentContext, clusters, users, contexts };
+}
+
+function namedEntries(list: unknown, field: string, file: string): Array<[string, Record<string, unknown>]> {
+  if (list === undefined || list === null) return [];
+  if (!Array.isArray(list)) throw new KubeError('KUBE_CONFIG', `kubeconfig ${file}: ${field}s must be a list`);
+  const out: Array<[string, Record<string, unknown>]> = [];
+  for (const [i, entry] of list.entries()) {
+    const e = entry as Record<string, unknown> | null;
+    const name = e !== null && typeof e === 'object' ? e['name'] : undefined;
+    if (typeof name !== 'string' || name === '')
+      throw new KubeError('KUBE_CONFIG', `kubeconfig ${file}: ${field}s[${i}] has no name`);
+    const body = e![field];
+    out.push([
+      name,
+      body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {},
+    ]);
+  }
+  return out;
+}
+
+function readCluster(c: Record<string, unknown>, base: string): KubeconfigCluster {
+  return {
+    server: str(c['server']),
+    certificateAuthority: filePath(c['certificate-authority'], base),
+    certificateAuthorityData: str(c['certificate-authority-data']),
+    insecureSkipTlsVerify: c['insecure-skip-tls-verify'] === true,
+    tlsServerName: str(c['tls-server-name']),
+  };
+}
+
+function readUser(u: Record<string, unknown>, base: string, file: string, name: string): KubeconfigUser {
+  const exec = u['exec'];
+  let execConfig: ExecConfig | undefined;
+  if (exec !== undefined && exec !== null) {
+    const e = exec as Record<string, unknown>;
+    if (typeof e['command'] !== 'string')
+      throw new KubeError('KUBE_CONFIG', `kubeconfig ${file}: users[${name}].exec.command must be a string`);
+    execConfig = {
+      command: e['command'],
+      args: Array.isArray(e['args']) ? e['args'].map(String) : [],
+      env: Array.isArray(e['env'])
+        ? e['env'].map((x) => ({
+            name: String((x as Record<string, unknown>)['name']),
+            value: String((x as Record<string, unknown>)['value']),
+          }))
+        : [],
+      apiVersion: str(e['apiVersion']) ?? 'client.authentication.k8s.io/v1',
+      baseDir: base,
+    };
+  }
+  const provider = u['auth-provider'] as Record<string, unknown> | undefined;
+  return {
+    token: str(u['token']),
+    tokenFile: filePath(u['tokenFile'], base),
+    username: str(u['username']),
+    password: str(u['password']),
+    clientCertificate: filePath(u['client-certificate'], base),
+    clientCertificateData: str(u['client-certificate-data']),
+    clientKey: filePath(u['client-key'], base),
+    clientKeyData: str(u['client-key-data']),
+    exec: execConfig,
+    authProvider: provider !== undefined && provider !== null ? (str(provider['name']) ?? 'unnamed') : undefined,
+  };
+}
+
+function lineColumn(text: string, offset: number): string {
+  const before = text.slice(0, Math.min(offset, text.length));
+  const line = before.split('\n').length;
+  return `:${line}:${before.length - before.lastIndexOf('\n')}`;
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+function filePath(v: unknown, base: string): string | undefined {
+  const s = str(v);
+  if (s === undefined || s === '') return undefined;
+  return isAbsolute(s) ? s : resolvePath(base, s);
+}

@@ -1,0 +1,193 @@
+/**
+ * A small Kubernetes REST client on node:http/https: JSON in and out, TLS
+ * and credentials from a ResolvedConnection, Status bodies turned into
+ * KubeApiError. Invariants: one keep-alive agent per client; a 401 with an
+ * exec plugin refreshes the credential once and retries; network failures
+ * become KUBE_UNREACHABLE naming the server but not its credentials.
+ */
+import { readFileSync } from 'node:fs';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { isJsonObject, type JsonValue } from '../lang/common/json.js';
+import type { ResolvedConnection } from './connection.js';
+import { KubeApiError, KubeError } from './errors.js';
+import { runExecPlugin, type ExecCredential } from './exec-credential.js';
+import type { FileReader } from './kubeconfig.js';
+
+export interface RequestOptions {
+  readonly query?: Readonly<Record<string, string | undefined>>;
+  readonly body?: JsonValue;
+  readonly contentType?: string;
+}
+
+export interface KubeClientOptions {
+  readonly timeoutMs?: number;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly files?: FileReader;
+  readonly now?: () => number;
+}
+
+export class KubeClient {
+  private agent: HttpAgent | HttpsAgent;
+  private execCredential: ExecCredential | undefined;
+  private readonly base: URL;
+
+  constructor(
+    readonly connection: ResolvedConnection,
+    private readonly options: KubeClientOptions = {},
+  ) {
+    this.base = new URL(connection.server);
+    this.agent = this.makeAgent(undefined);
+  }
+
+  /** Sends one request; resolves with the parsed JSON body of a 2xx answer. */
+  async request(method: string, path: string, opts: RequestOptions = {}): Promise<JsonValue> {
+    const first = await this.send(method, path, opts);
+    if (first.status === 401 && this.connection.auth.kind === 'exec') {
+      this.execCredential = undefined;
+      return this.finish(method, path, await this.send(method, path, opts));
+    }
+    return this.finish(method, path, first);
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+
+  private finish(method: string, path: string, res: { status: number; text: string }): JsonValue {
+    let body: JsonValue | undefined;
+    try {
+      body = res.text === '' ? null : (JSON.parse(res.text) as JsonValue);
+    } catch {
+      body = undefined;
+    }
+    if (res.status >= 200 && res.status < 300) {
+      if (body === undefined)
+        throw new KubeError(
+          'KUBE_API',
+          `${method} ${path}: the server answered ${res.status} with a body that is not JSON`,
+        );
+      return body;
+    }
+    if (body !== undefined && isJsonObject(body) && body['kind'] === 'Status') {
+      const reason = typeof body['reason'] === 'string' ? body['reason'] : '';
+      const message = typeof body['message'] === 'string' ? body['message'] : `HTTP ${res.status}`;
+      throw new KubeApiError(res.status, reason, message);
+    }
+    throw new KubeApiError(
+      res.status,
+      statusReason(res.status),
+      `${method} ${path}: the server answered HTTP ${res.status}`,
+    );
+  }
+
+  private async send(method: string, path: string, opts: RequestOptions): Promise<{ status: number; text: string }> {
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'kubecfg-ts' };
+    await this.authorize(headers);
+    const url = new URL(this.base.pathname.replace(/\/$/, '') + path, this.base);
+    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.append(k, v);
+    let payload: Buffer | undefined;
+    if (opts.body !== undefined) {
+      payload = Buffer.from(JSON.stringify(opts.body));
+      headers['content-type'] = opts.contentType ?? 'application/json';
+      headers['content-length'] = String(payload.length);
+    }
+    const doRequest = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    return new Promise((resolve, reject) => {
+      const req = doRequest(
+        url,
+        { method, headers, agent: this.agent, timeout: this.options.timeoutMs ?? 60_000 },
+        (res: IncomingMessage) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+          res.on('error', (err) => reject(this.networkError(err)));
+        },
+      );
+      req.on('timeout', () => req.destroy(new Error('request timed out')));
+      req.on('error', (err) => reject(this.networkError(err)));
+      req.end(payload);
+    });
+  }
+
+  private networkError(err: Error): KubeError {
+    const code = (err as NodeJS.ErrnoException).code;
+    return new KubeError(
+      'KUBE_UNREACHABLE',
+      `cannot reach the API server at ${this.base.protocol}//${this.base.host}: ${code ?? err.message}`,
+    );
+  }
+
+  private async authorize(headers: Record<string, string>): Promise<void> {
+    const auth = this.connection.auth;
+    switch (auth.kind) {
+      case 'none':
+        return;
+      case 'token':
+        headers['authorization'] = `Bearer ${auth.token}`;
+        return;
+      case 'tokenFile': {
+        // Re-read each time: projected service-account tokens rotate on disk.
+        const token = this.options.files?.read(auth.path) ?? readTokenFile(auth.path);
+        if (token === undefined) throw new KubeError('KUBE_AUTH', `token file ${auth.path} does not exist`);
+        headers['authorization'] = `Bearer ${token.trim()}`;
+        return;
+      }
+      case 'basic':
+        headers['authorization'] = `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`;
+        return;
+      case 'exec': {
+        const now = (this.options.now ?? Date.now)();
+        if (
+          this.execCredential === undefined ||
+          (this.execCredential.expiresAt !== undefined && this.execCredential.expiresAt <= now)
+        ) {
+          this.execCredential = await runExecPlugin(auth.exec, auth.clusterServer, this.options.env ?? process.env);
+          if (this.execCredential.clientCertificateData !== undefined) {
+            this.agent.destroy();
+            this.agent = this.makeAgent(this.execCredential);
+          }
+        }
+        if (this.execCredential.token !== undefined) headers['authorization'] = `Bearer ${this.execCredential.token}`;
+        return;
+      }
+    }
+  }
+
+  private makeAgent(cred: ExecCredential | undefined): HttpAgent | HttpsAgent {
+    const c = this.connection;
+    if (this.base.protocol !== 'https:') return new HttpAgent({ keepAlive: true });
+    return new HttpsAgent({
+      keepAlive: true,
+      ca: c.ca,
+      cert: cred?.clientCertificateData ?? c.clientCert,
+      key: cred?.clientKeyData ?? c.clientKey,
+      rejectUnauthorized: !c.insecureSkipTlsVerify,
+      servername: c.tlsServerName,
+    });
+  }
+}
+
+function readTokenFile(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function statusReason(code: number): string {
+  return (
+    (
+      {
+        401: 'Unauthorized',
+        403: 'Forbidden',
+        404: 'NotFound',
+        405: 'MethodNotAllowed',
+        409: 'Conflict',
+        422: 'Invalid',
+        429: 'TooManyRequests',
+      } as Record<number, string>
+    )[code] ?? 'Unknown'
+  );
+}

@@ -1,0 +1,1112 @@
+/**
+ * The Jsonnet evaluator: a lazy tree-walking interpreter over the analyzed
+ * AST (variables are pre-resolved to Env slots). Invariants:
+ *  - `cur` is the deepest node being evaluated in the current frame; it is
+ *    restored on normal return only, so when an error is thrown it still names
+ *    the failing node, and `stack` holds each outer frame's `cur` (go-jsonnet's
+ *    traceElement per call frame). Thunk forcing, function calls, object field
+ *    evaluation and manifestation each open a frame and count toward maxStack;
+ *  - tail calls under `tailstrict` are trampolined (no JS stack growth);
+ *  - a JS RangeError (stack overflow) or any non-Jsonnet exception never
+ *    escapes: the public entry points convert them to JsonnetErrors;
+ *  - evaluation performs no I/O: imports go through the injected Importer.
+ */
+import { SourceFile } from '../common/source.js';
+import type { Apply, ArrayComp, CompSpec, FunctionLit, Node, ObjectComp, ObjectLit } from './ast.js';
+import { ImportError, JsonnetError, type TraceFrame } from './errors.js';
+import { formatNumberJson, serializeCompact } from './manifest.js';
+import { goNumber } from './std/builtin.js';
+import type { Module, RuntimeOptions } from './module.js';
+import { moduleAst, parseSnippet, parseSourceFile } from './module.js';
+import {
+  ArrayValue, Env, type FieldDef, FuncValue, Layer, ObjectValue, Thunk, type Value,
+  codepointLength, isBmpOnly, toCodepoints, typeName,
+} from './value.js';
+import type { JsonValue } from '../common/json.js';
+import { setJsonKey, jsonObject } from '../common/json.js';
+
+/** A pending call returned from a tail position (trampolined by callClosure). */
+class TailCall {
+  constructor(
+    readonly fn: FuncValue,
+    readonly positional: Thunk[],
+    readonly named: [string, Thunk][] | null,
+    readonly node: Apply,
+  ) {}
+}
+
+const EMPTY_SLOTS: Thunk[] = [];
+
+export type StdBuilder = (ev: Evaluator) => ObjectValue;
+
+export class Evaluator {
+  /** Deepest active node of the current frame, or a message (go-jsonnet's traceElement). */
+  cur: Node | string | null = 'During evaluation';
+  private readonly stack: (Node | string | null)[] = [];
+  readonly maxStack: number;
+  private ticks = 0;
+  private readonly importCache = new Map<string, Thunk>();
+  private readonly importStrCache = new Map<string, Value>();
+  private readonly extVarCache = new Map<string, Thunk>();
+  readonly baseStd: ObjectValue;
+  private readonly rootEnvs = new Map<string, Env>();
+
+  constructor(
+    readonly options: RuntimeOptions,
+    buildStd: StdBuilder,
+  ) {
+    this.maxStack = options.maxStack ?? 500;
+    this.baseStd = buildStd(this);
+  }
+
+  // ---------------------------------------------------------------- errors
+
+  /** A runtime error at the current position, with the full trace. */
+  error(msg: string): JsonnetError {
+    const frames: TraceFrame[] = [];
+    for (const e of this.stack) frames.push(traceFrame(e));
+    // Like go-jsonnet, a frame that has not started evaluating anything adds no line.
+    if (this.cur !== null) frames.push(traceFrame(this.cur));
+    return new JsonnetError('runtime', msg, undefined, frames);
+  }
+
+  typeError(v: Value, expected: string): JsonnetError {
+    return this.error(`Unexpected type ${typeName(v)}, expected ${expected}`);
+  }
+
+  private enterFrame(): void {
+    if (this.stack.length >= this.maxStack) throw this.error('max stack frames exceeded.');
+    if ((++this.ticks & 1023) === 0 && this.options.shouldStop?.()) throw this.error('evaluation cancelled');
+    this.stack.push(this.cur);
+    this.cur = null;
+  }
+
+  private exitFrame(): void {
+    this.cur = this.stack.pop()!;
+  }
+
+  /** Runs `fn` in a fresh frame whose caller position is `at`. */
+  inFrame<T>(at: Node | string | null, fn: () => T): T {
+    const saved = this.cur;
+    if (at !== null) this.cur = at;
+    this.enterFrame();
+    const r = fn();
+    this.exitFrame();
+    this.cur = saved;
+    return r;
+  }
+
+  // ---------------------------------------------------------------- thunks
+
+  force(t: Thunk): Value {
+    const v = t.value;
+    if (v !== undefined) return v;
+    this.enterFrame();
+    let r: Value;
+    if (t.node !== null) r = this.evaluate(t.node, t.env!);
+    else r = t.compute!();
+    this.exitFrame();
+    t.value = r;
+    t.node = null;
+    t.env = null;
+    t.compute = null;
+    return r;
+  }
+
+  // ---------------------------------------------------------------- entry
+
+  rootEnv(fileName: string): Env {
+    let env = this.rootEnvs.get(fileName);
+    if (env) return env;
+    const thisFile = new Map<string, FieldDef>([
+      ['thisFile', { hide: 'hidden', plus: false, body: null, env: null, thunk: Thunk.ready(fileName) }],
+    ]);
+    const std = new ObjectValue([...this.baseStd.layers, new Layer(thisFile, null, [], null)]);
+    env = new Env(null, [Thunk.ready(std)], null, 0);
+    this.rootEnvs.set(fileName, env);
+    return env;
+  }
+
+  /** Evaluates a module's top-level expression in its own root env (in a frame). */
+  evaluateModule(m: Module): Value {
+    const ast = moduleAst(m);
+    const env = this.rootEnv(m.file.name);
+    this.enterFrame();
+    const v = this.evaluate(ast, env);
+    this.exitFrame();
+    return v;
+  }
+
+  // ---------------------------------------------------------------- core
+
+  evaluate(node: Node, env: Env): Value {
+    switch (node.type) {
+      case 'Null':
+        return null;
+      case 'Bool':
+        return node.value;
+      case 'Number':
+        if (node.value === Infinity) {
+          this.cur = node;
+          throw this.error('overflow');
+        }
+        return node.value;
+      case 'String':
+        return node.value;
+      case 'Var': {
+        let e = env;
+        for (let d = node.depth; d > 0; d--) e = e.parent!;
+        const t = e.slots[node.index]!;
+        const v = t.value;
+        if (v !== undefined) return v;
+        const saved = this.cur;
+        this.cur = node;
+        const r = this.force(t);
+        this.cur = saved;
+        return r;
+      }
+      case 'Dollar': {
+        let e = env;
+        for (let d = node.depth; d > 0; d--) e = e.parent!;
+        return e.slots[node.index]!.value!;
+      }
+      case 'Self':
+        return env.self!;
+      case 'Array': {
+        const els = node.elements;
+        const out = new Array<Thunk>(els.length);
+        for (let i = 0; i < els.length; i++) {
+          const el = els[i]!;
+          out[i] = isLiteral(el) ? Thunk.ready(this.literalValue(el)) : Thunk.lazy(el, env);
+        }
+        return new ArrayValue(out);
+      }
+      case 'Function':
+        return new FuncValue(node.params, node, env, '', null, null);
+      case 'Local': {
+        const binds = node.binds;
+        const slots = new Array<Thunk>(binds.length);
+        const inner = new Env(env, slots, env.self, env.layer);
+        for (let i = 0; i < binds.length; i++) slots[i] = Thunk.lazy(binds[i]!.body, inner);
+        return this.evaluate(node.body, inner);
+      }
+      case 'Conditional': {
+        const saved = this.cur;
+        this.cur = node;
+        const c = this.evaluate(node.cond, env);
+        if (typeof c !== 'boolean') throw this.typeError(c, 'boolean');
+        this.cur = saved;
+        if (c) return this.evaluate(node.then, env);
+        return node.else ? this.evaluate(node.else, env) : null;
+      }
+      case 'Binary':
+        return this.evalBinary(node.op, node.left, node.right, node, env);
+      case 'Unary': {
+        const saved = this.cur;
+        this.cur = node;
+        const v = this.evaluate(node.expr, env);
+        let r: Value;
+        switch (node.op) {
+          case '!':
+            if (typeof v !== 'boolean') throw this.typeError(v, 'boolean');
+            r = !v;
+            break;
+          case '-':
+            if (typeof v !== 'number') throw this.typeError(v, 'number');
+            r = -v;
+            break;
+          case '+':
+            if (typeof v !== 'number') throw this.typeError(v, 'number');
+            r = v;
+            break;
+          default:
+            if (typeof v !== 'number') throw this.typeError(v, 'number');
+            r = Number(BigInt.asIntN(64, ~BigInt(clampInt64(v))));
+        }
+        this.cur = saved;
+        return r;
+      }
+      case 'Index': {
+        const saved = this.cur;
+        this.cur = node;
+        const target = this.evaluate(node.target, env);
+        const idx = node.id !== null ? node.id : this.evaluate(node.index, env);
+        this.cur = node;
+        const r = this.indexValue(target, idx);
+        this.cur = saved;
+        return r;
+      }
+      case 'Slice':
+        return this.evalSlice(node, env);
+      case 'Apply': {
+        const r = this.evalApply(node, env, false);
+        return r as Value;
+      }
+      case 'Object':
+        return this.makeObject(node, env);
+      case 'ObjectComp':
+        return this.makeObjectComp(node, env);
+      case 'ArrayComp':
+        return this.makeArrayComp(node, env);
+      case 'Error': {
+        const saved = this.cur;
+        this.cur = node;
+        const m = this.evaluate(node.expr, env);
+        this.cur = node;
+        const msg = typeof m === 'string' ? m : this.toStringValue(m);
+        this.cur = node;
+        void saved;
+        throw this.error(msg);
+      }
+      case 'Assert': {
+        const saved = this.cur;
+        this.cur = node;
+        const c = this.evaluate(node.cond, env);
+        if (typeof c !== 'boolean') throw this.typeError(c, 'boolean');
+        if (!c) {
+          let msg = 'Assertion failed';
+          if (node.msg) {
+            const m = this.evaluate(node.msg, env);
+            msg = typeof m === 'string' ? m : this.toStringValue(m);
+          }
+          // go-jsonnet desugars `assert` into `if`; the failing node has no context.
+          this.cur = syntheticNode(node.span, '');
+          throw this.error(msg);
+        }
+        this.cur = saved;
+        return this.evaluate(node.rest, env);
+      }
+      case 'SuperIndex': {
+        const saved = this.cur;
+        this.cur = node;
+        const name = this.evaluate(node.index, env);
+        if (typeof name !== 'string') throw this.typeError(name, 'string');
+        this.cur = node;
+        const r = this.superIndex(env, name);
+        this.cur = saved;
+        return r;
+      }
+      case 'InSuper': {
+        const saved = this.cur;
+        this.cur = node;
+        const name = this.evaluate(node.index, env);
+        if (typeof name !== 'string') throw this.typeError(name, 'string');
+        this.cur = saved;
+        const self = env.self!;
+        return self.findLayer(name, env.layer) >= 0;
+      }
+      case 'Import': {
+        const saved = this.cur;
+        this.cur = node;
+        const r = this.evalImport(node.kind, node.path, node.span.file.name);
+        this.cur = saved;
+        return r;
+      }
+    }
+  }
+
+  private literalValue(n: Node): Value {
+    switch (n.type) {
+      case 'Null': return null;
+      case 'Bool': return n.value;
+      case 'Number': return n.value;
+      case 'String': return n.value;
+      default: throw new Error('not a literal');
+    }
+  }
+
+  // ---------------------------------------------------------------- binary
+
+  private evalBinary(op: string, leftN: Node, rightN: Node, node: Node, env: Env): Value {
+    const saved = this.cur;
+    this.cur = node;
+    if (op === '&&' || op === '||') {
+      const l = this.evaluate(leftN, env);
+      if (typeof l !== 'boolean') throw this.typeError(l, 'boolean');
+      if (op === '&&' ? !l : l) {
+        this.cur = saved;
+        return l;
+      }
+      const r = this.evaluate(rightN, env);
+      if (typeof r !== 'boolean') {
+        this.cur = node;
+        throw this.typeError(r, 'boolean');
+      }
+      this.cur = saved;
+      return r;
+    }
+    let acc: Value;
+    if (leftN.type === 'Binary' && leftN.op !== '&&' && leftN.op !== '||') {
+      // A left-leaning chain (a + b + c ...) is folded in a loop, not by recursion,
+      // so long concatenations neither overflow the JS stack nor pay per-level calls.
+      const spine: Extract<Node, { type: 'Binary' }>[] = [];
+      let n: Node = leftN;
+      while (n.type === 'Binary' && n.op !== '&&' && n.op !== '||') {
+        spine.push(n);
+        n = n.left;
+      }
+      this.cur = spine[spine.length - 1]!;
+      acc = this.evaluate(n, env);
+      for (let i = spine.length - 1; i >= 0; i--) {
+        const b = spine[i]!;
+        this.cur = b;
+        const r = this.evaluate(b.right, env);
+        this.cur = b;
+        acc = this.binaryOp(b.op, acc, r);
+      }
+      this.cur = node;
+    } else {
+      acc = this.evaluate(leftN, env);
+    }
+    const r = this.evaluate(rightN, env);
+    this.cur = node;
+    const v = this.binaryOp(op, acc, r);
+    this.cur = saved;
+    return v;
+  }
+
+  binaryOp(op: string, l: Value, r: Value): Value {
+    switch (op) {
+      case '+':
+        return this.plus(l, r);
+      case '-':
+        return this.checkNum(this.num(l) - this.num(r));
+      case '*':
+        return this.checkNum(this.num(l) * this.num(r));
+      case '/': {
+        const a = this.num(l);
+        const b = this.num(r);
+        if (b === 0) throw this.error('Division by zero.');
+        return this.checkNum(a / b);
+      }
+      case '%':
+        return this.mod(l, r);
+      case '==':
+        return this.equals(l, r);
+      case '!=':
+        return !this.equals(l, r);
+      case '<':
+        return this.compare(l, r) < 0;
+      case '<=':
+        return this.compare(l, r) <= 0;
+      case '>':
+        return this.compare(l, r) > 0;
+      case '>=':
+        return this.compare(l, r) >= 0;
+      case 'in': {
+        if (typeof l !== 'string') throw this.typeError(l, 'string');
+        if (!(r instanceof ObjectValue)) throw this.typeError(r, 'object');
+        return r.hasField(l, true);
+      }
+      case '<<': case '>>': case '&': case '|': case '^':
+        return this.bitwise(op, l, r);
+    }
+    throw this.error(`Unknown operator ${op}`);
+  }
+
+  num(v: Value): number {
+    if (typeof v !== 'number') throw this.typeError(v, 'number');
+    return v;
+  }
+
+  checkNum(x: number): number {
+    if (Number.isNaN(x)) throw this.error('Not a number');
+    if (!Number.isFinite(x)) throw this.error('Overflow');
+    return x;
+  }
+
+  mod(l: Value, r: Value): Value {
+    if (typeof l === 'number' && typeof r === 'number') {
+      if (r === 0) throw this.error('Division by zero.');
+      return this.checkNum(l % r);
+    }
+    if (typeof l === 'string') return this.callStd('format', [l, r]);
+    throw this.error(`Operator % cannot be used on types ${typeName(l)} and ${typeName(r)}.`);
+  }
+
+  /** Calls a std function by name with ready values (for desugared operators). */
+  callStd(name: string, args: Value[]): Value {
+    const layerField = this.baseStd.layers[0]!.fields.get(name);
+    const f = layerField?.thunk?.value;
+    if (!(f instanceof FuncValue)) throw this.error(`std.${name} is not available`);
+    return this.callFunction(f, args.map((a) => Thunk.ready(a)), null, false);
+  }
+
+  private bitwise(op: string, l: Value, r: Value): Value {
+    const a = this.num(l);
+    const b = this.num(r);
+    const lim = 9223372036854775807;
+    for (const x of [a, b]) {
+      if (x < -lim - 1 || x > lim) {
+        throw this.error(`Bitwise operator argument ${goNumber(x)} outside of range [-9223372036854775808, 9223372036854775807]`);
+      }
+    }
+    if ((op === '<<' || op === '>>') && b < 0) throw this.error('Shift by negative exponent.');
+    const x = BigInt(clampInt64(a));
+    const y = BigInt(clampInt64(b));
+    let res: bigint;
+    switch (op) {
+      case '<<': res = BigInt.asIntN(64, x << (y % 64n)); break;
+      case '>>': res = x >> (y % 64n); break;
+      case '&': res = x & y; break;
+      case '|': res = x | y; break;
+      default: res = x ^ y;
+    }
+    return this.checkNum(Number(res));
+  }
+
+  plus(l: Value, r: Value): Value {
+    if (typeof r === 'string') {
+      return (typeof l === 'string' ? l : this.toStringValue(l)) + r;
+    }
+    if (typeof l === 'number') {
+      if (typeof r !== 'number') throw this.typeError(r, 'number');
+      return this.checkNum(l + r);
+    }
+    if (typeof l === 'string') return l + this.toStringValue(r);
+    if (l instanceof ObjectValue) {
+      if (!(r instanceof ObjectValue)) throw this.typeError(r, 'object');
+      return new ObjectValue([...l.layers, ...r.layers]);
+    }
+    if (l instanceof ArrayValue) {
+      if (!(r instanceof ArrayValue)) throw this.typeError(r, 'array');
+      return new ArrayValue(l.elems.concat(r.elems));
+    }
+    throw this.error(`Unexpected type ${typeName(l)}`);
+  }
+
+  /** std.toString / string concatenation: strings as-is, others as compact JSON. */
+  toStringValue(v: Value): string {
+    if (typeof v === 'string') return v;
+    return serializeCompact(this.manifest(v));
+  }
+
+  equals(a: Value, b: Value): boolean {
+    if (a === b) return typeof a !== 'object' || a === null || !(a instanceof FuncValue) ? true : this.funcEq();
+    const ta = typeName(a);
+    if (ta !== typeName(b)) return false;
+    if (a instanceof ArrayValue) {
+      const bb = b as ArrayValue;
+      if (a.elems.length !== bb.elems.length) return false;
+      for (let i = 0; i < a.elems.length; i++) {
+        if (!this.equals(this.force(a.elems[i]!), this.force(bb.elems[i]!))) return false;
+      }
+      return true;
+    }
+    if (a instanceof ObjectValue) {
+      const bo = b as ObjectValue;
+      const fa = a.visibleFields().slice().sort();
+      const fb = bo.visibleFields().slice().sort();
+      if (fa.length !== fb.length) return false;
+      for (let i = 0; i < fa.length; i++) if (fa[i] !== fb[i]) return false;
+      for (const f of fa) if (!this.equals(this.objectIndex(a, f), this.objectIndex(bo, f))) return false;
+      return true;
+    }
+    if (a instanceof FuncValue) return this.funcEq();
+    return false;
+  }
+
+  private funcEq(): never {
+    throw this.error('Cannot test equality of functions');
+  }
+
+  compare(a: Value, b: Value): number {
+    if (typeof a === 'number') {
+      if (typeof b !== 'number') throw this.typeError(b, 'number');
+      return a < b ? -1 : a > b ? 1 : 0;
+    }
+    if (typeof a === 'string') {
+      if (typeof b !== 'string') throw this.typeError(b, 'string');
+      return compareStrings(a, b);
+    }
+    if (a instanceof ArrayValue) {
+      if (!(b instanceof ArrayValue)) throw this.typeError(b, 'array');
+      const n = Math.min(a.elems.length, b.elems.length);
+      for (let i = 0; i < n; i++) {
+        const c = this.compare(this.force(a.elems[i]!), this.force(b.elems[i]!));
+        if (c !== 0) return c;
+      }
+      return a.elems.length - b.elems.length < 0 ? -1 : a.elems.length > b.elems.length ? 1 : 0;
+    }
+    throw this.error(`Unexpected type ${typeName(a)}`);
+  }
+
+  // ---------------------------------------------------------------- indexing
+
+  indexValue(target: Value, idx: Value): Value {
+    if (target instanceof ObjectValue) {
+      if (typeof idx !== 'string') throw this.typeError(idx, 'string');
+      return this.objectIndex(target, idx);
+    }
+    if (target instanceof ArrayValue) {
+      if (typeof idx !== 'number') throw this.typeError(idx, 'number');
+      const i = Math.trunc(idx);
+      const n = target.elems.length;
+      if (i < 0 || i >= n || idx !== idx) throw this.error(`Index ${formatIndex(idx)} out of bounds, not within [0, ${n})`);
+      return this.force(target.elems[i]!);
+    }
+    if (typeof target === 'string') {
+      if (typeof idx !== 'number') throw this.typeError(idx, 'number');
+      const i = Math.trunc(idx);
+      if (isBmpOnly(target)) {
+        if (i < 0 || i >= target.length) throw this.error(`Index ${formatIndex(idx)} out of bounds, not within [0, ${target.length})`);
+        return target[i]!;
+      }
+      const cps = Array.from(target);
+      if (i < 0 || i >= cps.length) throw this.error(`Index ${formatIndex(idx)} out of bounds, not within [0, ${cps.length})`);
+      return cps[i]!;
+    }
+    throw this.error(`Value non indexable: ${goTypeName(target)}`);
+  }
+
+  /** self[name]: runs the object's assertions first (once), then the cached field. */
+  objectIndex(obj: ObjectValue, name: string): Value {
+    if (obj.assertState !== null) this.checkAssertions(obj);
+    const cached = obj.cache.get(name);
+    if (cached !== undefined) return cached;
+    const li = obj.findLayer(name, obj.layers.length);
+    if (li < 0) throw this.error(`Field does not exist: ${name}`);
+    const v = this.fieldValue(obj, li, name);
+    obj.cache.set(name, v);
+    return v;
+  }
+
+  private superIndex(env: Env, name: string): Value {
+    const self = env.self!;
+    if (self.assertState !== null) this.checkAssertions(self);
+    if (env.layer <= 0) throw this.error('Attempt to use super when there is no super class.');
+    const li = self.findLayer(name, env.layer);
+    if (li < 0) throw this.error(`Field does not exist: ${name}`);
+    return this.fieldValue(self, li, name);
+  }
+
+  /** Evaluates field `name` as defined in layer `li`, with self = obj (a new frame). */
+  fieldValue(obj: ObjectValue, li: number, name: string): Value {
+    const layer = obj.layers[li]!;
+    const def = layer.fields.get(name)!;
+    if (def.thunk) return this.force(def.thunk);
+    const env = this.layerEnv(obj, li, layer, def.env!);
+    this.enterFrame();
+    let v = this.evaluate(def.body!, env);
+    if (def.plus) {
+      const below = obj.findLayer(name, li);
+      if (below >= 0) {
+        this.cur = syntheticNode(def.body!.span, '+:');
+        const left = this.fieldValue(obj, below, name);
+        v = this.plus(left, v);
+      }
+    }
+    this.exitFrame();
+    return v;
+  }
+
+  /** The env for code inside layer `li` of `obj`: object locals and `$`, with self bound. */
+  private layerEnv(obj: ObjectValue, li: number, layer: Layer, closure: Env): Env {
+    const lit = layer.literal!;
+    const slots = lit.frameSize > 0 ? new Array<Thunk>(lit.frameSize) : EMPTY_SLOTS;
+    const env = new Env(closure, slots, obj, li);
+    const locals = lit.locals;
+    for (let i = 0; i < locals.length; i++) slots[i] = Thunk.lazy(locals[i]!.body, env);
+    if (lit.dollarIndex >= 0) slots[lit.dollarIndex] = Thunk.ready(obj);
+    return env;
+  }
+
+  checkAssertions(obj: ObjectValue): void {
+    if (obj.assertState === null) return;
+    if (obj.assertState !== undefined) throw obj.assertState;
+    if (!obj.hasAsserts()) {
+      obj.assertState = null;
+      return;
+    }
+    obj.assertState = null;
+    try {
+      for (let li = obj.layers.length - 1; li >= 0; li--) {
+        const layer = obj.layers[li]!;
+        if (layer.asserts.length === 0) continue;
+        const closure = layer.closure!;
+        const env = this.layerEnv(obj, li, layer, closure);
+        for (const a of layer.asserts) {
+          const saved = this.cur;
+          this.enterFrame();
+          this.cur = a.cond;
+          const c = this.evaluate(a.cond, env);
+          if (typeof c !== 'boolean') throw this.typeError(c, 'boolean');
+          if (!c) {
+            let msg = 'Object assertion failed.';
+            if (a.msg) {
+              const m = this.evaluate(a.msg, env);
+              msg = typeof m === 'string' ? m : this.toStringValue(m);
+            }
+            // go-jsonnet desugars asserts; the failing node spans the assert, with no context.
+            this.cur = syntheticNode(a.span, '');
+            throw this.error(msg);
+          }
+          this.exitFrame();
+          this.cur = saved;
+        }
+      }
+    } catch (e) {
+      obj.assertState = e;
+      throw e;
+    }
+  }
+
+  // ---------------------------------------------------------------- objects
+
+  private makeObject(node: ObjectLit, env: Env): ObjectValue {
+    const fields = new Map<string, FieldDef>();
+    const saved = this.cur;
+    for (const f of node.fields) {
+      let name: string;
+      if (f.name !== null) name = f.name;
+      else {
+        this.cur = node;
+        const n = this.evaluate(f.nameExpr!, env);
+        this.cur = node;
+        if (n === null) continue;
+        if (typeof n !== 'string') throw this.error(`Field name must be string, got ${typeName(n)}`);
+        name = n;
+      }
+      if (fields.has(name)) {
+        this.cur = node;
+        throw this.error(`Duplicate field name: ${quoteJson(name)}`);
+      }
+      fields.set(name, { hide: f.hide, plus: f.plus, body: f.body, env, thunk: null });
+    }
+    this.cur = saved;
+    const layer = new Layer(fields, node, node.asserts, env);
+    const obj = new ObjectValue([layer]);
+    if (node.asserts.length === 0) obj.assertState = null;
+    return obj;
+  }
+
+  // Comprehensions mirror go-jsonnet's desugaring into std.flatMap calls: the
+  // comprehension itself is a context-less trace position, and every `for`
+  // iteration runs in its own frame (a call of the desugared function).
+  private makeObjectComp(node: ObjectComp, env: Env): ObjectValue {
+    const fields = new Map<string, FieldDef>();
+    const found: [string, Env][] = [];
+    const saved = this.cur;
+    const compNode = syntheticNode(node.span, '');
+    this.cur = compNode;
+    this.forEachComp(node.specs, 0, env, compNode, (inner) => {
+      const n = this.evaluate(node.field.nameExpr!, inner);
+      this.cur = node;
+      if (n === null) return;
+      if (typeof n !== 'string') throw this.error(`Field name must be string, got ${typeName(n)}`);
+      found.push([n, inner]);
+    });
+    this.cur = compNode;
+    for (const [n, inner] of found) {
+      if (fields.has(n)) throw this.error(`Duplicate field name: ${quoteJson(n)}`);
+      fields.set(n, { hide: 'inherit', plus: node.field.plus, body: node.field.body, env: inner, thunk: null });
+    }
+    this.cur = saved;
+    const layer = new Layer(fields, node, [], env);
+    const obj = new ObjectValue([layer]);
+    obj.assertState = null;
+    return obj;
+  }
+
+  private makeArrayComp(node: ArrayComp, env: Env): ArrayValue {
+    const out: Thunk[] = [];
+    const saved = this.cur;
+    const compNode = syntheticNode(node.span, '');
+    this.cur = compNode;
+    this.forEachComp(node.specs, 0, env, compNode, (inner) => {
+      out.push(Thunk.lazy(node.body, inner));
+    });
+    this.cur = saved;
+    return new ArrayValue(out);
+  }
+
+  private forEachComp(specs: CompSpec[], i: number, env: Env, compNode: Node, emit: (env: Env) => void): void {
+    if (i >= specs.length) {
+      emit(env);
+      return;
+    }
+    const s = specs[i]!;
+    if (s.kind === 'if') {
+      const c = this.evaluate(s.cond, env);
+      if (typeof c !== 'boolean') throw this.typeError(c, 'boolean');
+      if (c) this.forEachComp(specs, i + 1, env, compNode, emit);
+      return;
+    }
+    const arr = this.evaluate(s.expr, env);
+    this.cur = compNode;
+    if (!(arr instanceof ArrayValue)) {
+      if (typeof arr === 'string' && arr.length > 0) throw this.typeError(new ArrayValue([]), 'string');
+      if (typeof arr !== 'string') throw this.error(`std.flatMap second param must be array / string, got ${typeName(arr)}`);
+      return;
+    }
+    for (const t of arr.elems) {
+      this.enterFrame();
+      this.forEachComp(specs, i + 1, new Env(env, [t], env.self, env.layer), compNode, emit);
+      this.exitFrame();
+    }
+  }
+
+  // ---------------------------------------------------------------- slices
+
+  private evalSlice(node: Extract<Node, { type: 'Slice' }>, env: Env): Value {
+    const saved = this.cur;
+    this.cur = node;
+    const target = this.evaluate(node.target, env);
+    const opt = (n: Node | null): Value => (n ? this.evaluate(n, env) : null);
+    const b = opt(node.begin);
+    const e = opt(node.end);
+    const s = opt(node.step);
+    this.cur = node;
+    const r = this.slice(target, b, e, s);
+    this.cur = saved;
+    return r;
+  }
+
+  slice(target: Value, b: Value, e: Value, s: Value): Value {
+    let items: Thunk[] | string[];
+    const isStr = typeof target === 'string';
+    if (isStr) items = toCodepoints(target);
+    else if (target instanceof ArrayValue) items = target.elems;
+    else throw this.error(`std.slice accepts a string or an array, but got: ${typeName(target)}`);
+    const len = items.length;
+    const intArg = (v: Value, what: string, dflt: number): number => {
+      if (v === null) return dflt;
+      if (typeof v !== 'number') throw this.error(`${what} must be a number, got ${typeName(v)}`);
+      if (!Number.isInteger(v)) throw this.error(`Expected an integer, but got ${formatNumberJson(v)}`);
+      return v;
+    };
+    let from = intArg(b, 'index', 0);
+    let to = intArg(e, 'end', len);
+    const step = intArg(s, 'step', 1);
+    if (step <= 0) throw this.error(`got [${from}:${to}:${step}] but negative steps are not supported`);
+    if (from < 0) from = Math.max(0, len + from);
+    if (to < 0) to = Math.max(0, len + to);
+    to = Math.min(to, len);
+    if (isStr) {
+      let out = '';
+      for (let i = from; i < to; i += step) out += (items as string[])[i];
+      return out;
+    }
+    const out: Thunk[] = [];
+    for (let i = from; i < to; i += step) out.push((items as Thunk[])[i]!);
+    return new ArrayValue(out);
+  }
+
+  // ---------------------------------------------------------------- calls
+
+  private evalApply(node: Apply, env: Env, tail: boolean): Value | TailCall {
+    const saved = this.cur;
+    this.cur = node;
+    const fv = this.evaluate(node.target, env);
+    this.cur = node;
+    if (!(fv instanceof FuncValue)) throw this.typeError(fv, 'function');
+    const pos = node.positional;
+    const positional = new Array<Thunk>(pos.length);
+    for (let i = 0; i < pos.length; i++) {
+      const a = pos[i]!;
+      positional[i] = isLiteral(a) ? Thunk.ready(this.literalValue(a)) : Thunk.lazy(a, env);
+    }
+    let named: [string, Thunk][] | null = null;
+    if (node.named.length > 0) named = node.named.map((a) => [a.name, Thunk.lazy(a.value, env)]);
+    if (node.tailstrict) {
+      for (const t of positional) this.force(t);
+      if (named) for (const [, t] of named) this.force(t);
+    }
+    if (tail && fv.literal) return new TailCall(fv, positional, named, node);
+    const r = this.callFunction(fv, positional, named, node.tailstrict);
+    this.cur = saved;
+    return r;
+  }
+
+  /** Binds arguments to parameter slots with go-jsonnet's checks and messages. */
+  private bindArgs(fn: FuncValue, positional: Thunk[], named: [string, Thunk][] | null): (Thunk | undefined)[] {
+    const params = fn.params;
+    if (positional.length > params.length) {
+      throw this.error(`function expected ${params.length} positional argument(s), but got ${positional.length}`);
+    }
+    const slots = new Array<Thunk | undefined>(params.length);
+    for (let i = 0; i < positional.length; i++) slots[i] = positional[i];
+    if (named) {
+      for (const [name, t] of named) {
+        const idx = params.findIndex((p) => p.name === name);
+        if (idx >= 0 && slots[idx] !== undefined) throw this.error(`Argument ${name} already provided`);
+        if (idx < 0) throw this.error(`function has no parameter ${name}`);
+        slots[idx] = t;
+      }
+    }
+    for (let i = 0; i < params.length; i++) {
+      if (slots[i] === undefined && params[i]!.defaultValue === null && !(fn.defaults && fn.defaults[i] !== undefined)) {
+        throw this.error(`Missing argument: ${params[i]!.name}`);
+      }
+    }
+    return slots;
+  }
+
+  callFunction(fn: FuncValue, positional: Thunk[], named: [string, Thunk][] | null, tailstrict: boolean): Value {
+    if (fn.builtin) {
+      const slots = this.bindArgs(fn, positional, named);
+      for (let i = 0; i < slots.length; i++) if (slots[i] === undefined) slots[i] = fn.defaults![i]!();
+      return fn.builtin(slots as Thunk[]);
+    }
+    let f = fn;
+    let pos = positional;
+    let nm = named;
+    let trimmable = tailstrict;
+    for (;;) {
+      const slotsOpt = this.bindArgs(f, pos, nm);
+      const lit = f.literal!;
+      const env = new Env(f.env, slotsOpt as Thunk[], f.env!.self, f.env!.layer);
+      for (let i = 0; i < slotsOpt.length; i++) {
+        if (slotsOpt[i] === undefined) slotsOpt[i] = Thunk.lazy(lit.params[i]!.defaultValue!, env);
+      }
+      // tailstrict also forces defaulted parameters (from the call site, as go-jsonnet).
+      if (trimmable) for (const t of slotsOpt) this.force(t!);
+      this.enterFrame();
+      const r = trimmable ? this.evalTail(lit.body, env) : this.evaluate(lit.body, env);
+      this.exitFrame();
+      if (!(r instanceof TailCall)) return r;
+      // A call in tail position of a tailstrict frame replaces that frame (go-jsonnet's
+      // tailCallTrimStack), so deep tail recursion neither grows the stack nor the JS stack.
+      f = r.fn;
+      pos = r.positional;
+      nm = r.named;
+      trimmable = r.node.tailstrict;
+      this.cur = r.node;
+    }
+  }
+
+  /** Like evaluate, but a `tailstrict` call in tail position returns a TailCall. */
+  private evalTail(node: Node, env: Env): Value | TailCall {
+    for (;;) {
+      switch (node.type) {
+        case 'Apply':
+          return this.evalApply(node, env, true);
+        case 'Local': {
+          const binds = node.binds;
+          const slots = new Array<Thunk>(binds.length);
+          const inner = new Env(env, slots, env.self, env.layer);
+          for (let i = 0; i < binds.length; i++) slots[i] = Thunk.lazy(binds[i]!.body, inner);
+          node = node.body;
+          env = inner;
+          continue;
+        }
+        case 'Conditional': {
+          const saved = this.cur;
+          this.cur = node;
+          const c = this.evaluate(node.cond, env);
+          if (typeof c !== 'boolean') throw this.typeError(c, 'boolean');
+          this.cur = saved;
+          if (c) node = node.then;
+          else if (node.else) node = node.else;
+          else return null;
+          continue;
+        }
+        default:
+          return this.evaluate(node, env);
+      }
+    }
+  }
+
+  /** Calls a function value from a builtin with ready arguments. */
+  call(fn: Value, args: Value[]): Value {
+    if (!(fn instanceof FuncValue)) throw this.typeError(fn, 'function');
+    return this.callFunction(fn, args.map((a) => Thunk.ready(a)), null, false);
+  }
+
+  callThunks(fn: FuncValue, args: Thunk[]): Value {
+    return this.callFunction(fn, args, null, false);
+  }
+
+  // ---------------------------------------------------------------- imports
+
+  private evalImport(kind: 'import' | 'importstr' | 'importbin', path: string, from: string): Value {
+    const importer = this.options.importer;
+    let loaded: ReturnType<NonNullable<RuntimeOptions['importer']>['load']>;
+    try {
+      if (!importer) throw new ImportError(`couldn't open import ${quoteJson(path)}: no importer configured`);
+      loaded = importer.load(from, path, kind);
+    } catch (e) {
+      if (e instanceof JsonnetError) throw e;
+      throw this.error(e instanceof Error ? e.message : String(e));
+    }
+    const key = kind + '\0' + loaded.foundAt;
+    if (kind === 'import') {
+      let t = this.importCache.get(key);
+      if (!t) {
+        let m = loaded.module;
+        if (!m) {
+          try {
+            m = parseSourceFile(new SourceFile(loaded.foundAt, decodeUtf8(loaded.contents)), this.options.parseCache, loaded.contents);
+          } catch (e) {
+            if (e instanceof JsonnetError) throw this.error(e.format().replace(/\n[\s\S]*$/, ''));
+            throw e;
+          }
+        }
+        const mod = m;
+        t = Thunk.computed(() => this.evaluate(moduleAst(mod), this.rootEnv(mod.file.name)));
+        this.importCache.set(key, t);
+      }
+      return this.force(t);
+    }
+    let v = this.importStrCache.get(key);
+    if (v === undefined) {
+      if (kind === 'importstr') v = decodeUtf8(loaded.contents);
+      else v = new ArrayValue(Array.from(loaded.contents, (b) => Thunk.ready(b)));
+      this.importStrCache.set(key, v);
+    }
+    return v;
+  }
+
+  // ---------------------------------------------------------------- ext vars
+
+  extVar(name: string): Value {
+    const ev = this.options.extVars?.[name];
+    if (!ev || !Object.prototype.hasOwnProperty.call(this.options.extVars, name)) {
+      throw this.error(`Undefined external variable: ${name}`);
+    }
+    if (ev.kind === 'string') return ev.value;
+    let t = this.extVarCache.get(name);
+    if (!t) {
+      const m = this.parseCodeVar(`<extvar:${name}>`, ev.value);
+      t = Thunk.computed(() => this.evaluate(moduleAst(m), this.rootEnv(m.file.name)));
+      this.extVarCache.set(name, t);
+    }
+    return this.force(t);
+  }
+
+  /** Parses ext-var/TLA code; its static errors are reported as such (as go-jsonnet does). */
+  parseCodeVar(name: string, code: string): Module {
+    return parseSnippet(name, code);
+  }
+
+  // ---------------------------------------------------------------- manifest
+
+  /** Forces a value deeply to plain JSON, with go-jsonnet's manifestation frames. */
+  manifest(v: Value): JsonValue {
+    if (v === null || typeof v !== 'object') return v;
+    this.enterFrame();
+    let out: JsonValue;
+    if (v instanceof ArrayValue) {
+      const arr: JsonValue[] = new Array(v.elems.length);
+      for (let i = 0; i < v.elems.length; i++) {
+        this.cur = `Array element ${i}`;
+        arr[i] = this.manifest(this.force(v.elems[i]!));
+      }
+      out = arr;
+    } else if (v instanceof ObjectValue) {
+      const names = v.visibleFields().slice().sort(compareStrings);
+      this.cur = 'Checking object assertions';
+      this.checkAssertions(v);
+      const obj = jsonObject([]);
+      for (const name of names) {
+        this.cur = `Field ${quoteJson(name)}`;
+        setJsonKey(obj, name, this.manifest(this.objectIndex(v, name)));
+      }
+      out = obj;
+    } else {
+      throw this.error("couldn't manifest function as JSON");
+    }
+    this.exitFrame();
+    return out;
+  }
+
+  /** Converts plain JSON back into a value (for natives and pure std functions). */
+  fromJson(j: JsonValue): Value {
+    if (j === null || typeof j !== 'object') return j;
+    if (Array.isArray(j)) return new ArrayValue(j.map((x) => Thunk.ready(this.fromJson(x))));
+    const fields = new Map<string, FieldDef>();
+    for (const k of Object.keys(j)) {
+      fields.set(k, { hide: 'inherit', plus: false, body: null, env: null, thunk: Thunk.ready(this.fromJson(j[k]!)) });
+    }
+    const o = new ObjectValue([new Layer(fields, null, [], null)]);
+    o.assertState = null;
+    return o;
+  }
+
+  // ---------------------------------------------------------------- helpers for std
+
+  /** A native object from ready or lazy values (visible fields). */
+  makeNativeObject(entries: Iterable<[string, Thunk]>, hide: 'inherit' | 'hidden' = 'inherit'): ObjectValue {
+    const fields = new Map<string, FieldDef>();
+    for (const [k, t] of entries) fields.set(k, { hide, plus: false, body: null, env: null, thunk: t });
+    const o = new ObjectValue([new Layer(fields, null, [], null)]);
+    o.assertState = null;
+    return o;
+  }
+
+  /** Lets builtins position their errors at the node currently being evaluated. */
+  functionArity(f: FuncValue): number {
+    if (f.literal) return f.params.filter((p) => p.defaultValue === null).length;
+    return f.params.filter((_, i) => !(f.defaults && f.defaults[i] !== undefined)).length;
+  }
+
+  traceMessage(msg: string): void {
+    const node = this.cur;
+    let where = '';
+    if (node && typeof node !== 'string') {
+      where = `${node.span.file.name}:${node.span.file.position(node.span.start).line}`;
+    }
+    this.options.trace?.(`TRACE: ${where} ${msg}`);
+  }
+}
+
+/** A stand-in node for trace positions go-jsonnet reports on desugared code. */
+function syntheticNode(span: Node['span'], ctx: string): Node {
+  return { type: 'Null', span, ctx };
+}
+
+function isLiteral(n: Node): boolean {
+  const t = n.type;
+  return t === 'Null' || t === 'Bool' || t === 'String' || (t === 'Number' && n.value !== Infinity);
+}
+
+function clampInt64(v: number): number {
+  return Math.trunc(v);
+}
+
+function traceFrame(e: Node | string | null): TraceFrame {
+  if (e === null) return { span: '', name: '' };
+  if (typeof e === 'string') return { span: e, name: '' };
+  return { span: e.span, name: e.ctx };
+}
+
+/** Orders strings by Unicode code point (Go/Jsonnet string order). */
+export function compareStrings(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) {
+      const xs = x >= 0xd800 && x <= 0xdfff;
+      const ys = y >= 0xd800 && y <= 0xdfff;
+      if (xs !== ys) return xs ? 1 : -1;
+      return x < y ? -1 : 1;
+    }
+  }
+  return a.length < b.length ? -1 : 1;
+}
+
+/** Go's reflect type names, as go-jsonnet prints them for "Value non indexable". */
+function goTypeName(v: Value): string {
+  if (v === null) return '*jsonnet.valueNull';
+  switch (typeof v) {
+    case 'boolean': return '*jsonnet.valueBoolean';
+    case 'number': return '*jsonnet.valueNumber';
+  }
+  return '*jsonnet.valueFunction';
+}
+
+function formatIndex(n: number): string {
+  return String(Math.trunc(n));
+}
+
+export function quoteJson(s: string): string {
+  return serializeCompact(s);
+}
+
+export function decodeUtf8(bytes: Uint8Array): string {
+  return new TextDecoder('utf-8').decode(bytes);
+}
+
+export { codepointLength, type FunctionLit, type ObjectLit };

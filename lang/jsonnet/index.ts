@@ -1,0 +1,148 @@
+/**
+ * Public API of the Jsonnet engine (what the daemon calls): parse once with
+ * parseModule, evaluate many times with evaluate / evaluateToString. Pure: no
+ * I/O (imports go through options.importer). Every failure surfaces as a
+ * JsonnetError (static or runtime, formatted like go-jsonnet); no other
+ * exception escapes for bad input, including JS stack overflow.
+ */
+import { SourceFile } from '../common/source.js';
+import type { JsonValue } from '../common/json.js';
+import { isJsonObject } from '../common/json.js';
+import { ImportError, JsonnetError } from './errors.js';
+import { Evaluator } from './evaluator.js';
+import { serializeJson } from './manifest.js';
+import { type Module, type RuntimeOptions, moduleAst, parseModule, parseSnippet } from './module.js';
+import { freeVariablesOf } from './static-analyzer.js';
+import { buildStd } from './std/registry.js';
+import { pureStdTable } from './std/pure-link.js';
+import { FuncValue, Thunk, type Value, typeName } from './value.js';
+
+export { JsonnetError, ImportError, parseModule };
+export type { FormatOptions, TraceFrame } from './errors.js';
+export type { Importer, ImportRef, Module, ParseCache } from './module.js';
+export { parse as parseAst } from './parser.js';
+export { freeVariablesOf } from './static-analyzer.js';
+
+export type EvalOptions = RuntimeOptions;
+export type OutputMode = 'json' | 'string' | 'multi' | 'yamlStream';
+
+/** Free variables of a module's top-level expression (always includes `std` if used). */
+export function freeVariables(module: Module): Set<string> {
+  return freeVariablesOf(moduleAst(module));
+}
+
+function newEvaluator(options: EvalOptions): Evaluator {
+  return new Evaluator(options, (ev) => buildStd(ev, pureStdTable));
+}
+
+/** Runs `fn`, turning any non-Jsonnet exception into a located JsonnetError. */
+function guarded<T>(ev: Evaluator, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof JsonnetError) throw e;
+    if (e instanceof RangeError && /call stack/i.test(e.message)) throw ev.error('max stack frames exceeded.');
+    if (e instanceof ImportError) throw ev.error(e.message);
+    const msg = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+    throw ev.error(`internal error: ${msg}`);
+  }
+}
+
+/** Evaluates the module and applies TLAs; returns the value (not yet manifested). */
+function evaluateValue(ev: Evaluator, module: Module, options: EvalOptions): Value {
+  ev.cur = 'During evaluation';
+  let v = ev.evaluateModule(module);
+  if (v instanceof FuncValue) {
+    const named: [string, Thunk][] = [];
+    for (const [name, tla] of Object.entries(options.tlas ?? {})) {
+      if (tla.kind === 'string') named.push([name, Thunk.ready(tla.value)]);
+      else {
+        const m = ev.parseCodeVar(`<top-level-arg:${name}>`, tla.value);
+        named.push([name, Thunk.computed(() => ev.evaluateModule(m))]);
+      }
+    }
+    ev.cur = 'Top-level function call';
+    v = ev.callFunction(v, [], named, false);
+  }
+  ev.cur = 'During manifestation';
+  return v;
+}
+
+/** Evaluates and manifests to plain JSON (TLAs applied). */
+export function evaluate(module: Module, options: EvalOptions = {}): JsonValue {
+  const ev = newEvaluator(options);
+  return guarded(ev, () => ev.manifest(evaluateValue(ev, module, options)));
+}
+
+/**
+ * The text the `jsonnet` command prints: 'json' (default), 'string' (-S),
+ * 'multi' (-m: file name -> text), 'yamlStream' (-y: `---` separated JSON
+ * documents, ending in `...`).
+ */
+export function evaluateToString(
+  module: Module,
+  options: EvalOptions & { mode?: OutputMode; /** With 'multi': files hold strings (-m -S). */ stringOutput?: boolean } = {},
+): string | Record<string, string> {
+  const ev = newEvaluator(options);
+  const mode = options.mode ?? 'json';
+  return guarded(ev, () => {
+    const v = evaluateValue(ev, module, options);
+    switch (mode) {
+      case 'string':
+        if (typeof v !== 'string') throw ev.error(`expected string result, got: ${typeName(v)}`);
+        return v + '\n';
+      case 'multi': {
+        const j = ev.manifest(v);
+        if (!isJsonObject(j)) {
+          throw ev.error(
+            `multi mode: top-level object was a ${typeName(v)}, should be an object whose keys are filenames and values hold the JSON for that file.`,
+          );
+        }
+        const out: Record<string, string> = {};
+        for (const k of Object.keys(j)) {
+          const fv = j[k]!;
+          let text: string;
+          if (options.stringOutput) {
+            if (typeof fv !== 'string') {
+              throw ev.error(`multi mode: top-level object's key ${k} has a value of type ${goJsonTypeName(fv)}, should be a string`);
+            }
+            text = fv;
+          } else text = serializeJson(fv) + '\n';
+          Object.defineProperty(out, k, { value: text, enumerable: true, writable: true, configurable: true });
+        }
+        return out;
+      }
+      case 'yamlStream': {
+        const j = ev.manifest(v);
+        if (!Array.isArray(j)) {
+          throw ev.error(
+            `stream mode: top-level object was a ${typeName(v)}, should be an array whose elements hold the JSON for each document in the stream.`,
+          );
+        }
+        if (j.length === 0) return '';
+        return j.map((d) => `---\n${serializeJson(d)}\n`).join('') + '...\n';
+      }
+      default:
+        return serializeJson(ev.manifest(v)) + '\n';
+    }
+  });
+}
+
+/** Go's %T of a decoded JSON value, as go-jsonnet prints it in multi string mode. */
+function goJsonTypeName(v: JsonValue): string {
+  if (v === null) return '<nil>';
+  if (Array.isArray(v)) return '[]interface {}';
+  switch (typeof v) {
+    case 'boolean': return 'bool';
+    case 'number': return 'float64';
+    case 'string': return 'string';
+  }
+  return 'map[string]interface {}';
+}
+
+/** Parses and evaluates a snippet named `name` (e.g. `<cmdline>`). */
+export function evaluateSnippet(name: string, code: string, options: EvalOptions = {}): JsonValue {
+  return evaluate(parseSnippet(name, code), options);
+}
+
+export { SourceFile, parseSnippet };

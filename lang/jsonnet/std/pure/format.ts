@@ -1,0 +1,460 @@
+/**
+ * std.format(str, vals), i.e. the `%` operator on strings. go-jsonnet runs the
+ * std.jsonnet implementation, so this follows that code's behaviour exactly,
+ * floating-point steps included (render_int/render_float_dec/render_float_sci):
+ * `%d` truncates toward zero (-1.5 -> "-1"), `%x` floors, `%e` finds the
+ * exponent with log10 via log(x)/log(10), `%g` picks %e or %f like Python.
+ * Codes are parsed before anything is formatted (so "Truncated format code."
+ * wins over value errors); values are then formatted left to right and a
+ * value is only looked at when its code needs it (so `%%` never complains
+ * about missing values). `%s` uses std.toString.
+ */
+import type { JsonObject, JsonValue } from '../../../common/json.js';
+import { isJsonObject } from '../../../common/json.js';
+import { charOf } from './strings.js';
+import { toStringValue } from './manifest-json.js';
+import { goPow } from './go-number.js';
+import { StdError } from './std-error.js';
+import { codePoints, cpLength, expectedTypeError, getField, typeName } from './values.js';
+
+interface CFlags {
+  alt: boolean;
+  zero: boolean;
+  left: boolean;
+  blank: boolean;
+  plus: boolean;
+}
+
+type ConvType = 'd' | 'o' | 'x' | 'e' | 'f' | 'g' | 'c' | 's' | '%';
+
+interface Code {
+  mkey: string | null;
+  cflags: CFlags;
+  fw: number | '*';
+  prec: number | '*' | null;
+  ctype: ConvType;
+  caps: boolean;
+}
+
+const TRUNCATED = 'Truncated format code.';
+
+function parseCodes(str: string): (string | Code)[] {
+  const s = codePoints(str);
+  const out: (string | Code)[] = [];
+  let cur = '';
+  let i = 0;
+  const at = (j: number): string => {
+    if (j >= s.length) throw new StdError(TRUNCATED);
+    return s[j]!;
+  };
+  while (i < s.length) {
+    const c = s[i]!;
+    if (c !== '%') {
+      cur += c;
+      i++;
+      continue;
+    }
+    i++;
+    at(i);
+    // mapping key
+    let mkey: string | null = null;
+    if (s[i] === '(') {
+      let j = i + 1;
+      let v = '';
+      while (at(j) !== ')') v += s[j++];
+      mkey = v;
+      i = j + 1;
+    }
+    // flags
+    const cflags: CFlags = { alt: false, zero: false, left: false, blank: false, plus: false };
+    for (;;) {
+      const f = at(i);
+      if (f === '#') cflags.alt = true;
+      else if (f === '0') cflags.zero = true;
+      else if (f === '-') cflags.left = true;
+      else if (f === ' ') cflags.blank = true;
+      else if (f === '+') cflags.plus = true;
+      else break;
+      i++;
+    }
+    const parseWidth = (): number | '*' => {
+      if (i < s.length && s[i] === '*') {
+        i++;
+        return '*';
+      }
+      let v = 0;
+      for (;;) {
+        const d = at(i);
+        if (d >= '0' && d <= '9') {
+          v = v * 10 + (d.charCodeAt(0) - 48);
+          i++;
+        } else return v;
+      }
+    };
+    const fw = parseWidth();
+    let prec: number | '*' | null = null;
+    if (at(i) === '.') {
+      i++;
+      prec = parseWidth();
+    }
+    const lm = at(i);
+    if (lm === 'h' || lm === 'l' || lm === 'L') i++;
+    const t = at(i);
+    i++;
+    let ctype: ConvType;
+    let caps = false;
+    switch (t) {
+      case 'd':
+      case 'i':
+      case 'u':
+        ctype = 'd';
+        break;
+      case 'o':
+      case 'x':
+      case 'e':
+      case 'f':
+      case 'g':
+      case 'c':
+      case 's':
+      case '%':
+        ctype = t;
+        break;
+      case 'X':
+      case 'E':
+      case 'F':
+      case 'G':
+        ctype = t.toLowerCase() as ConvType;
+        caps = true;
+        break;
+      default:
+        throw new StdError('Unrecognised conversion type: ' + t);
+    }
+    out.push(cur, { mkey, cflags, fw, prec, ctype, caps });
+    cur = '';
+  }
+  out.push(cur);
+  return out;
+}
+
+// ---- the std.jsonnet renderers, step for step ----
+// Jsonnet arithmetic fails where IEEE would go on: a result that is infinite
+// is "Overflow", NaN is "Not a number", x / 0 is "Division by zero." (e.g.
+// "%.400f" % 1 fails in std.pow). These helpers keep those failures.
+
+function num(x: number): number {
+  if (Number.isNaN(x)) throw new StdError('Not a number');
+  if (!Number.isFinite(x)) throw new StdError('Overflow');
+  return x;
+}
+
+function div(a: number, b: number): number {
+  if (b === 0) throw new StdError('Division by zero.');
+  return num(a / b);
+}
+
+function pow10(e: number): number {
+  return num(goPow(10, e));
+}
+
+function log(x: number): number {
+  return num(Math.log(x));
+}
+
+// Beyond this a field width is a resource attack, not a layout; std.jsonnet
+// would grind through it one character at a time, we refuse it.
+const MAX_PADDING = 1 << 24;
+
+function padding(w: number, s: string): string {
+  if (!(w > 0)) return '';
+  // std.jsonnet adds one pad per step while w > 0, so a fractional width rounds up.
+  const n = Math.ceil(w);
+  if (n > MAX_PADDING) throw new StdError(`Format field width too large: ${n}`);
+  return s.repeat(n);
+}
+
+function padLeft(str: string, w: number, s: string): string {
+  return padding(w - cpLength(str), s) + str;
+}
+
+function padRight(str: string, w: number, s: string): string {
+  return str + padding(w - cpLength(str), s);
+}
+
+function renderInt(
+  neg: boolean,
+  mag: number,
+  minChars: number,
+  minDigits: number,
+  blank: boolean,
+  plus: boolean,
+  radix: number,
+  zeroPrefix: string,
+): string {
+  let dec: string;
+  if (mag === 0) dec = '0';
+  else {
+    let digits = '';
+    let n = mag;
+    // aux(n) = aux(floor(n / radix)) + (n % radix), unrolled; guard NaN/Infinity loops
+    let guard = 0;
+    while (n !== 0 && guard++ < 2000) {
+      digits = String(n % radix) + digits;
+      n = Math.floor(n / radix);
+    }
+    dec = zeroPrefix + digits;
+  }
+  const zp = minChars - (neg || blank || plus ? 1 : 0);
+  const zp2 = Math.max(zp, minDigits);
+  return (neg ? '-' : plus ? '+' : blank ? ' ' : '') + padLeft(dec, zp2, '0');
+}
+
+function renderHex(
+  nIn: number,
+  minChars: number,
+  minDigits: number,
+  blank: boolean,
+  plus: boolean,
+  addZerox: boolean,
+  capitals: boolean,
+): string {
+  const numerals = capitals ? '0123456789ABCDEF' : '0123456789abcdef';
+  const n_ = Math.abs(nIn);
+  let hex: string;
+  if (Math.floor(n_) === 0) hex = '0';
+  else {
+    hex = '';
+    let n = Math.floor(n_);
+    let guard = 0;
+    while (n !== 0 && guard++ < 2000) {
+      hex = numerals[n % 16]! + hex;
+      n = Math.floor(n / 16);
+    }
+  }
+  const neg = nIn < 0;
+  const zp = minChars - (neg || blank || plus ? 1 : 0) - (addZerox ? 2 : 0);
+  const zp2 = Math.max(zp, minDigits);
+  const hex2 = (addZerox ? (capitals ? '0X' : '0x') : '') + padLeft(hex, zp2, '0');
+  return (neg ? '-' : plus ? '+' : blank ? ' ' : '') + hex2;
+}
+
+function stripTrailingZero(str: string): string {
+  return str.replace(/0+$/, '');
+}
+
+function jsonnetSign(n: number): number {
+  return n > 0 ? 1 : n < 0 ? -1 : 0;
+}
+
+function renderFloatDec(
+  nIn: number,
+  zeroPad: number,
+  blank: boolean,
+  plus: boolean,
+  ensurePt: boolean,
+  trailing: boolean,
+  prec: number,
+): string {
+  const n_ = Math.abs(nIn);
+  const denominator = pow10(prec);
+  const numerator = num(num(Math.abs(n_) * denominator) + 0.5);
+  const whole = jsonnetSign(n_) * Math.floor(div(numerator, denominator));
+  if (denominator === 0) throw new StdError('Division by zero.');
+  const frac = Math.floor(numerator) % denominator;
+  const dotSize = prec === 0 && !ensurePt ? 0 : 1;
+  const zp = zeroPad - prec - dotSize;
+  const str = renderInt(nIn < 0, whole, zp, 0, blank, plus, 10, '');
+  if (prec === 0) return str + (ensurePt ? '.' : '');
+  if (trailing || frac > 0) {
+    const fracStr = renderInt(false, frac, prec, 0, false, false, 10, '');
+    return str + '.' + (trailing ? fracStr : stripTrailingZero(fracStr));
+  }
+  return str;
+}
+
+function renderFloatSci(
+  nIn: number,
+  zeroPad: number,
+  blank: boolean,
+  plus: boolean,
+  ensurePt: boolean,
+  trailing: boolean,
+  caps: boolean,
+  prec: number,
+): string {
+  const exponent = nIn === 0 ? 0 : Math.floor(div(log(Math.abs(nIn)), log(10)));
+  const suff = (caps ? 'E' : 'e') + renderInt(exponent < 0, Math.abs(exponent), 3, 0, false, true, 10, '');
+  // -324 is the smallest exponent; 10^-324 underflows to 0, so divide in two steps.
+  const mantissa = exponent === -324 ? div(num(nIn * 10), pow10(exponent + 1)) : div(nIn, pow10(exponent));
+  const zp2 = zeroPad - cpLength(suff);
+  return renderFloatDec(mantissa, zp2, blank, plus, ensurePt, trailing, prec) + suff;
+}
+
+type Lazy<T> = () => T;
+
+function formatCode(
+  val: Lazy<JsonValue>,
+  code: Code,
+  fw: Lazy<number>,
+  precOrNull: Lazy<number | null>,
+  at: string,
+): string {
+  const cflags = code.cflags;
+  const fpprec = (): number => precOrNull() ?? 6;
+  const iprec = (): number => precOrNull() ?? 0;
+  const zp = (): number => (cflags.zero && !cflags.left ? fw() : 0);
+  const needNumber = (): number => {
+    const v = val();
+    if (typeof v !== 'number') throw new StdError(`Format required number at ${at}, got ${typeName(v)}`);
+    return v;
+  };
+  switch (code.ctype) {
+    case 's':
+      return toStringValue(val());
+    case 'd': {
+      const v = needNumber();
+      return renderInt(v <= -1, Math.floor(Math.abs(v)), zp(), iprec(), cflags.blank, cflags.plus, 10, '');
+    }
+    case 'o': {
+      const v = needNumber();
+      return renderInt(
+        v <= -1,
+        Math.floor(Math.abs(v)),
+        zp(),
+        iprec(),
+        cflags.blank,
+        cflags.plus,
+        8,
+        cflags.alt ? '0' : '',
+      );
+    }
+    case 'x': {
+      const v = needNumber();
+      return renderHex(Math.floor(v), zp(), iprec(), cflags.blank, cflags.plus, cflags.alt, code.caps);
+    }
+    case 'f': {
+      const v = needNumber();
+      return renderFloatDec(v, zp(), cflags.blank, cflags.plus, cflags.alt, true, fpprec());
+    }
+    case 'e': {
+      const v = needNumber();
+      return renderFloatSci(v, zp(), cflags.blank, cflags.plus, cflags.alt, true, code.caps, fpprec());
+    }
+    case 'g': {
+      const v = needNumber();
+      const exponent = v !== 0 ? Math.floor(div(log(Math.abs(v)), log(10))) : 0;
+      const p = fpprec();
+      if (exponent < -4 || exponent >= p) {
+        return renderFloatSci(v, zp(), cflags.blank, cflags.plus, cflags.alt, cflags.alt, code.caps, p - 1);
+      }
+      const digitsBeforePt = Math.max(1, exponent + 1);
+      return renderFloatDec(v, zp(), cflags.blank, cflags.plus, cflags.alt, cflags.alt, p - digitsBeforePt);
+    }
+    case 'c': {
+      const v = val();
+      if (typeof v === 'number') return charOf(v);
+      if (typeof v === 'string') {
+        const len = cpLength(v);
+        if (len === 1) return v;
+        throw new StdError('%c expected 1-sized string got: ' + len);
+      }
+      throw new StdError('%c expected number / string, got: ' + typeName(v));
+    }
+    default:
+      return '%';
+  }
+}
+
+/** A width or precision taken from the values (`*`) must be a number once used. */
+function asNumber(v: JsonValue): number {
+  if (typeof v !== 'number') throw expectedTypeError(v, 'number');
+  return v;
+}
+
+function formatArray(codes: (string | Code)[], arr: JsonValue[]): string {
+  let j = 0;
+  let out = '';
+  for (const code of codes) {
+    if (typeof code === 'string') {
+      out += code;
+      continue;
+    }
+    let fw: Lazy<number>;
+    if (code.fw === '*') {
+      const at = j;
+      fw = () => {
+        if (at >= arr.length) throw new StdError(`Not enough values to format: ${arr.length}, expected at least ${at}`);
+        return asNumber(arr[at]!);
+      };
+      j++;
+    } else {
+      const w = code.fw;
+      fw = () => w;
+    }
+    let prec: Lazy<number | null>;
+    if (code.prec === '*') {
+      const at = j;
+      prec = () => {
+        if (at >= arr.length) throw new StdError(`Not enough values to format: ${arr.length}, expected at least ${at}`);
+        return asNumber(arr[at]!);
+      };
+      j++;
+    } else {
+      const p = code.prec;
+      prec = () => p;
+    }
+    const j2 = j;
+    const val: Lazy<JsonValue> = () => {
+      if (j2 < arr.length) return arr[j2]!;
+      throw new StdError(`Not enough values to format: ${arr.length}, expected more than ${j2}`);
+    };
+    // pad_left(s, fw, ' ') evaluates the width before the formatted value.
+    const width = fw();
+    const s = code.ctype === '%' ? '%' : formatCode(val, code, fw, prec, String(j2));
+    out += code.cflags.left ? padRight(s, width, ' ') : padLeft(s, width, ' ');
+    if (code.ctype !== '%') j = j2 + 1;
+  }
+  if (j < arr.length) throw new StdError(`Too many values to format: ${arr.length}, expected ${j}`);
+  return out;
+}
+
+function formatObject(codes: (string | Code)[], obj: JsonObject): string {
+  let out = '';
+  for (const code of codes) {
+    if (typeof code === 'string') {
+      out += code;
+      continue;
+    }
+    const key = (): string => {
+      if (code.mkey === null) throw new StdError('Mapping keys required.');
+      return code.mkey;
+    };
+    const fw = (): number => {
+      if (code.fw === '*') throw new StdError('Cannot use * field width with object.');
+      return code.fw;
+    };
+    const prec = (): number | null => {
+      if (code.prec === '*') throw new StdError('Cannot use * precision with object.');
+      return code.prec;
+    };
+    const val = (): JsonValue => {
+      const f = key();
+      const v = getField(obj, f);
+      if (v === undefined) throw new StdError('No such field: ' + f);
+      return v;
+    };
+    const width = fw();
+    const s = code.ctype === '%' ? '%' : formatCode(val, code, fw, prec, key());
+    out += code.cflags.left ? padRight(s, width, ' ') : padLeft(s, width, ' ');
+  }
+  return out;
+}
+
+export function format(strV: JsonValue, vals: JsonValue): string {
+  // std.jsonnet takes std.length(str) first, whose error has no "expected" part.
+  if (typeof strV !== 'string') throw new StdError(`Unexpected type ${typeName(strV)}`);
+  const str = strV;
+  const codes = parseCodes(str);
+  if (Array.isArray(vals)) return formatArray(codes, vals);
+  if (isJsonObject(vals)) return formatObject(codes, vals);
+  return formatArray(codes, [vals]);
+}

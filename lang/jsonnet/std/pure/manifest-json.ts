@@ -1,0 +1,167 @@
+/**
+ * JSON text as go-jsonnet writes it, in its three flavours:
+ * - `unparseString`/`serializeJson`: the interpreter's own printer, used by
+ *   std.toString, std.escapeStringJson, `%s` and the final output (`[ ]` and
+ *   `{ }` for empties, numbers via unparseNumber, \u00XX for C0/C1 controls);
+ * - `manifestJsonEx`: go-jsonnet's native builtin, which encodes strings with
+ *   Go's encoding/json (HTML escaping off; U+2028/U+2029 escaped; DEL and C1
+ *   kept) and numbers with FormatFloat('f', -1), so it differs from the C++
+ *   std.jsonnet version (which prints 0.10000000000000001): go-jsonnet wins.
+ * Invariant: object keys are always printed in code point order.
+ */
+import type { JsonValue } from '../../../common/json.js';
+import { sortedKeys } from '../../../common/json.js';
+import { goShortestFixed, unparseNumber } from './go-number.js';
+import { wantString } from './values.js';
+
+const HEX = '0123456789abcdef';
+
+function u4(c: number): string {
+  return '\\u' + HEX[(c >> 12) & 15] + HEX[(c >> 8) & 15] + HEX[(c >> 4) & 15] + HEX[c & 15];
+}
+
+function isLoneSurrogate(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  if (c >= 0xd800 && c <= 0xdbff) {
+    const d = s.charCodeAt(i + 1);
+    return !(d >= 0xdc00 && d <= 0xdfff);
+  }
+  if (c >= 0xdc00 && c <= 0xdfff) {
+    const p = i > 0 ? s.charCodeAt(i - 1) : 0;
+    return !(p >= 0xd800 && p <= 0xdbff);
+  }
+  return false;
+}
+
+/** go-jsonnet's unparseString: the quoted form used by std.escapeStringJson and toString. */
+export function unparseString(s: string): string {
+  let out = '"';
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    let rep: string | undefined;
+    if (c === 0x22) rep = '\\"';
+    else if (c === 0x5c) rep = '\\\\';
+    else if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) {
+      if (c === 8) rep = '\\b';
+      else if (c === 12) rep = '\\f';
+      else if (c === 10) rep = '\\n';
+      else if (c === 13) rep = '\\r';
+      else if (c === 9) rep = '\\t';
+      else rep = u4(c);
+    } else if (c >= 0xd800 && c <= 0xdfff && isLoneSurrogate(s, i)) rep = '\ufffd';
+    if (rep !== undefined) {
+      out += s.slice(start, i) + rep;
+      start = i + 1;
+    }
+  }
+  return out + s.slice(start) + '"';
+}
+
+/** Go encoding/json string encoding with SetEscapeHTML(false) (Go >= 1.22: \b and \f short forms). */
+export function goJsonString(s: string): string {
+  let out = '"';
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    let rep: string | undefined;
+    if (c === 0x22) rep = '\\"';
+    else if (c === 0x5c) rep = '\\\\';
+    else if (c < 0x20) {
+      if (c === 8) rep = '\\b';
+      else if (c === 12) rep = '\\f';
+      else if (c === 10) rep = '\\n';
+      else if (c === 13) rep = '\\r';
+      else if (c === 9) rep = '\\t';
+      else rep = u4(c);
+    } else if (c === 0x2028 || c === 0x2029) rep = u4(c);
+    else if (c >= 0xd800 && c <= 0xdfff && isLoneSurrogate(s, i)) rep = '\\ufffd';
+    if (rep !== undefined) {
+      out += s.slice(start, i) + rep;
+      start = i + 1;
+    }
+  }
+  return out + s.slice(start) + '"';
+}
+
+/**
+ * go-jsonnet's serializeJSON. One line (`multiline` false) is std.toString's
+ * form: `[1, 2]`, `{"a": 1}`. Multi-line is the jsonnet CLI output form with
+ * three-space indentation. `indent` is the current indentation.
+ */
+export function serializeJson(v: JsonValue, multiline: boolean, indent = ''): string {
+  const parts: string[] = [];
+  writeJson(v, multiline, indent, parts);
+  return parts.join('');
+}
+
+function writeJson(v: JsonValue, multiline: boolean, indent: string, out: string[]): void {
+  if (v === null) out.push('null');
+  else if (typeof v === 'boolean') out.push(v ? 'true' : 'false');
+  else if (typeof v === 'number') out.push(unparseNumber(v));
+  else if (typeof v === 'string') out.push(unparseString(v));
+  else if (Array.isArray(v)) {
+    if (v.length === 0) {
+      out.push('[ ]');
+      return;
+    }
+    const inner = multiline ? indent + '   ' : indent;
+    let prefix = multiline ? '[\n' : '[';
+    for (const el of v) {
+      out.push(prefix, inner);
+      writeJson(el, multiline, inner, out);
+      prefix = multiline ? ',\n' : ', ';
+    }
+    if (multiline) out.push('\n');
+    out.push(indent, ']');
+  } else {
+    const keys = sortedKeys(v);
+    if (keys.length === 0) {
+      out.push('{ }');
+      return;
+    }
+    const inner = multiline ? indent + '   ' : indent;
+    let prefix = multiline ? '{\n' : '{';
+    for (const k of keys) {
+      out.push(prefix, inner, unparseString(k), ': ');
+      writeJson(v[k]!, multiline, inner, out);
+      prefix = multiline ? ',\n' : ', ';
+    }
+    if (multiline) out.push('\n');
+    out.push(indent, '}');
+  }
+}
+
+/** std.toString: strings as they are, anything else as one-line JSON. */
+export function toStringValue(v: JsonValue): string {
+  return typeof v === 'string' ? v : serializeJson(v, false);
+}
+
+/** std.manifestJsonEx(value, indent, newline, key_val_sep), go-jsonnet's native version. */
+export function manifestJsonEx(value: JsonValue, indentV: JsonValue, newlineV: JsonValue, kvSepV: JsonValue): string {
+  const indent = wantString(indentV);
+  const newline = wantString(newlineV);
+  const kvSep = wantString(kvSepV);
+  const aux = (v: JsonValue, cindent: string): string => {
+    if (v === null) return 'null';
+    if (typeof v === 'boolean') return v ? 'true' : 'false';
+    if (typeof v === 'number') return goShortestFixed(v);
+    if (typeof v === 'string') return goJsonString(v);
+    const inner = cindent + indent;
+    if (Array.isArray(v)) {
+      const lines = v.map((el) => inner + aux(el, inner));
+      return '[' + newline + lines.join(',' + newline) + newline + cindent + ']';
+    }
+    const lines = sortedKeys(v).map((k) => inner + goJsonString(k) + kvSep + aux(v[k]!, inner));
+    return '{' + newline + lines.join(',' + newline) + newline + cindent + '}';
+  };
+  return aux(value, '');
+}
+
+export function manifestJson(value: JsonValue): string {
+  return manifestJsonEx(value, '    ', '\n', ': ');
+}
+
+export function manifestJsonMinified(value: JsonValue): string {
+  return manifestJsonEx(value, '', '', ':');
+}

@@ -1,0 +1,187 @@
+/**
+ * Runtime values of the Jsonnet evaluator. Primitives are plain JS values
+ * (null, boolean, number, string); arrays, objects and functions are classes.
+ * Invariants:
+ *  - a Thunk is evaluated at most once; after that it drops its env/code so
+ *    the closure can be collected (go-jsonnet's cachedThunk does the same);
+ *  - an object is a stack of layers (bottom first); `a + b` concatenates
+ *    layers, so `super` inside layer i means layers [0, i) of the same self;
+ *  - field values are cached per object instance (name -> value) only for
+ *    lookups through self (topmost definition).
+ */
+import type { FunctionLit, Hide, Node, ObjAssert, ObjectComp, ObjectLit } from './ast.js';
+
+export type Value = null | boolean | number | string | ArrayValue | ObjectValue | FuncValue;
+
+/** Lexical environment: one frame of slots plus the self binding in effect. */
+export class Env {
+  constructor(
+    readonly parent: Env | null,
+    readonly slots: Thunk[],
+    readonly self: ObjectValue | null,
+    readonly layer: number,
+  ) {}
+}
+
+/** A lazily computed value: code + env, a native computation, or a ready value. */
+export class Thunk {
+  value: Value | undefined;
+  node: Node | null;
+  env: Env | null;
+  compute: (() => Value) | null;
+  /** Trace: the node that created the thunk (for builtins' lazy elements). */
+  constructor(value: Value | undefined, node: Node | null, env: Env | null, compute: (() => Value) | null) {
+    this.value = value;
+    this.node = node;
+    this.env = env;
+    this.compute = compute;
+  }
+  static ready(v: Value): Thunk {
+    return new Thunk(v, null, null, null);
+  }
+  static lazy(node: Node, env: Env): Thunk {
+    return new Thunk(undefined, node, env, null);
+  }
+  static computed(fn: () => Value): Thunk {
+    return new Thunk(undefined, null, null, fn);
+  }
+}
+
+export class ArrayValue {
+  constructor(readonly elems: Thunk[]) {}
+}
+
+/** One field definition in a layer: code evaluated against self, or a ready thunk. */
+export interface FieldDef {
+  hide: Hide;
+  plus: boolean;
+  body: Node | null;
+  /** The env the body closes over (for comprehensions: including the `for` variables). */
+  env: Env | null;
+  thunk: Thunk | null;
+}
+
+/** One object literal instance (or a native object). */
+export class Layer {
+  constructor(
+    readonly fields: Map<string, FieldDef>,
+    /** The literal, for its locals and asserts and frame layout; null for native objects. */
+    readonly literal: ObjectLit | ObjectComp | null,
+    readonly asserts: readonly ObjAssert[],
+    /** The env the literal was evaluated in (for its asserts); null for native objects. */
+    readonly closure: Env | null,
+  ) {}
+}
+
+export class ObjectValue {
+  readonly cache = new Map<string, Value>();
+  /** undefined: not checked; null: passed or in progress; Error: failed. */
+  assertState: undefined | null | unknown = undefined;
+  private visibleCache: string[] | undefined;
+  constructor(readonly layers: Layer[]) {}
+
+  hasAsserts(): boolean {
+    for (const l of this.layers) if (l.asserts.length > 0) return true;
+    return false;
+  }
+
+  /** Index of the topmost layer below `below` defining `name`, or -1. */
+  findLayer(name: string, below: number): number {
+    for (let i = below - 1; i >= 0; i--) if (this.layers[i]!.fields.has(name)) return i;
+    return -1;
+  }
+
+  /** All field names with final visibility (`::` hides, `:::` forces visible, `:` inherits). */
+  fieldVisibility(): Map<string, boolean> {
+    const vis = new Map<string, boolean>();
+    for (const layer of this.layers) {
+      for (const [name, def] of layer.fields) {
+        if (def.hide === 'inherit') {
+          if (!vis.has(name)) vis.set(name, true);
+        } else vis.set(name, def.hide === 'visible');
+      }
+    }
+    return vis;
+  }
+
+  /** Visible field names, unsorted. Cached: layers never change. */
+  visibleFields(): string[] {
+    if (this.visibleCache) return this.visibleCache;
+    const out: string[] = [];
+    for (const [k, v] of this.fieldVisibility()) if (v) out.push(k);
+    this.visibleCache = out;
+    return out;
+  }
+
+  allFields(): string[] {
+    if (this.layers.length === 1) return [...this.layers[0]!.fields.keys()];
+    return [...this.fieldVisibility().keys()];
+  }
+
+  hasField(name: string, includeHidden: boolean): boolean {
+    if (includeHidden) return this.findLayer(name, this.layers.length) >= 0;
+    const v = this.fieldVisibility().get(name);
+    return v === true;
+  }
+}
+
+export interface Param {
+  name: string;
+  defaultValue: Node | null;
+}
+
+/** A user function (closure) or a builtin. */
+export class FuncValue {
+  constructor(
+    readonly params: readonly Param[],
+    /** Closure: the literal and its env. */
+    readonly literal: FunctionLit | null,
+    readonly env: Env | null,
+    /** Builtin: the name (for traces) and the implementation over forced arguments. */
+    readonly builtinName: string,
+    readonly builtin: ((args: Thunk[]) => Value) | null,
+    /** Builtin defaults for optional parameters, made lazily (a default may be an error). */
+    readonly defaults: readonly ((() => Thunk) | undefined)[] | null,
+  ) {}
+}
+
+export function typeName(v: Value): string {
+  if (v === null) return 'null';
+  switch (typeof v) {
+    case 'boolean': return 'boolean';
+    case 'number': return 'number';
+    case 'string': return 'string';
+  }
+  if (v instanceof ArrayValue) return 'array';
+  if (v instanceof ObjectValue) return 'object';
+  return 'function';
+}
+
+/** Number of Unicode code points (Jsonnet string length). */
+export function codepointLength(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
+/** True if the string has no surrogate pairs, so UTF-16 indexes are code point indexes. */
+export function isBmpOnly(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdfff) return false;
+  }
+  return true;
+}
+
+export function toCodepoints(s: string): string[] {
+  return isBmpOnly(s) ? s.split('') : Array.from(s);
+}

@@ -1,0 +1,170 @@
+/**
+ * The command catalog: every `kubecfg` command and flag, spelt as kubecfg
+ * spells them. Pure data shared by the CLI (parsing, --help, completion) and
+ * the daemon (checking the flags a request carries). Flag values travel on
+ * the wire keyed by their long name (`jpath`, `ext-str`, `format`).
+ *
+ * Environment: every global flag `foo-bar` may also come from `KUBECFG_FOO_BAR`
+ * (kubecfg binds its persistent flags to viper with the KUBECFG prefix); a
+ * value given on the command line replaces the env value, except `jpath`,
+ * where `-J` paths are appended after the `KUBECFG_JPATH` list (as kubecfg's
+ * `--jpath` help says).
+ */
+
+export type FlagKind = 'bool' | 'string' | 'stringArray' | 'count' | 'int';
+
+export interface FlagSpec {
+  readonly name: string;
+  readonly short?: string;
+  readonly kind: FlagKind;
+  readonly help: string;
+  readonly default?: string | boolean | number;
+  /** Completion candidates for the value. */
+  readonly values?: readonly string[];
+  /** The value is a path (completion offers files). */
+  readonly filename?: boolean;
+  /** How an env value splits into items for stringArray flags (default: one item). */
+  readonly envSplit?: 'comma' | 'pathList';
+}
+
+export type ArgsRule = 'none' | 'any' | 'atLeastOne' | 'exactlyOne';
+
+export interface CommandSpec {
+  readonly name: string;
+  readonly summary: string;
+  readonly usage: string;
+  readonly args: ArgsRule;
+  readonly flags: readonly FlagSpec[];
+  /** The JSON-RPC method that runs it in the daemon; absent for commands the CLI runs itself. */
+  readonly method?: string;
+  readonly subcommands?: readonly CommandSpec[];
+}
+
+export const FLAG_VALUE_LIMIT = 10_000;
+
+export const GLOBAL_FLAGS: readonly FlagSpec[] = [
+  { name: 'alpha', kind: 'bool', help: 'Enable every alpha feature (prefer --features)' },
+  { name: 'features', kind: 'stringArray', envSplit: 'comma', help: 'Comma-separated features to turn on (name, name=true) or off (name=false). May be repeated.' },
+  { name: 'verbose', short: 'v', kind: 'count', help: 'Increase verbosity. May be given multiple times.' },
+  { name: 'jpath', short: 'J', kind: 'stringArray', filename: true, envSplit: 'pathList', help: 'Additional Jsonnet library search path, appended to the ones in the KUBECFG_JPATH env var. May be repeated.' },
+  { name: 'jurl', short: 'U', kind: 'stringArray', help: 'Additional Jsonnet library search path given as a URL. May be repeated.' },
+  { name: 'ext-str', short: 'V', kind: 'stringArray', help: 'Values of external variables with string values' },
+  { name: 'ext-str-file', kind: 'stringArray', filename: true, help: 'Read external variables with string values from files' },
+  { name: 'ext-code', kind: 'stringArray', help: 'Values of external variables with values supplied as Jsonnet code' },
+  { name: 'ext-code-file', kind: 'stringArray', filename: true, help: 'Read external variables with values supplied as Jsonnet code from files' },
+  { name: 'tla-str', short: 'A', kind: 'stringArray', help: 'Values of top level arguments with string values' },
+  { name: 'tla-str-file', kind: 'stringArray', filename: true, help: 'Read top level arguments with string values from files' },
+  { name: 'tla-code', kind: 'stringArray', help: 'Values of top level arguments with values supplied as Jsonnet code' },
+  { name: 'tla-code-file', kind: 'stringArray', filename: true, help: 'Read top level arguments with values supplied as Jsonnet code from files' },
+  { name: 'resolve-images', kind: 'string', default: 'noop', values: ['noop', 'registry'], help: 'Change implementation of resolveImage native function. One of: noop, registry' },
+  { name: 'resolve-images-error', kind: 'string', default: 'warn', values: ['ignore', 'warn', 'error'], help: 'Action when resolveImage fails. One of ignore,warn,error' },
+  { name: 'kubeconfig', kind: 'string', filename: true, help: 'Path to a kube config. Only required if out-of-cluster' },
+  { name: 'context', kind: 'string', help: 'The name of the kubeconfig context to use' },
+  { name: 'cluster', kind: 'string', help: 'The name of the kubeconfig cluster to use' },
+  { name: 'user', kind: 'string', help: 'The name of the kubeconfig user to use' },
+  { name: 'namespace', short: 'n', kind: 'string', help: 'If present, the namespace scope for this CLI request' },
+  { name: 'server', short: 's', kind: 'string', help: 'The address and port of the Kubernetes API server' },
+  { name: 'token', kind: 'string', help: 'Bearer token for authentication to the API server' },
+  { name: 'as', kind: 'string', help: 'Username to impersonate for the operation' },
+  { name: 'as-group', kind: 'stringArray', help: 'Group to impersonate for the operation. May be repeated.' },
+  { name: 'certificate-authority', kind: 'string', filename: true, help: 'Path to a cert file for the certificate authority' },
+  { name: 'client-certificate', kind: 'string', filename: true, help: 'Path to a client certificate file for TLS' },
+  { name: 'client-key', kind: 'string', filename: true, help: 'Path to a client key file for TLS' },
+  { name: 'insecure-skip-tls-verify', kind: 'bool', help: "If true, the server's certificate will not be checked for validity" },
+  { name: 'request-timeout', kind: 'string', default: '0', help: 'The length of time to wait before giving up on a single server request' },
+  { name: 'tls-server-name', kind: 'string', help: 'Server name to use for server certificate validation' },
+  // Ours: how the CLI talks to the daemon and paints output.
+  { name: 'color', kind: 'string', default: 'auto', values: ['auto', 'always', 'never'], help: 'Colorize diagnostics: auto, always or never' },
+  { name: 'no-daemon', kind: 'bool', help: 'Run the command in a child process instead of the daemon (also KUBECFG_DAEMON=0)' },
+];
+
+const formatFlag: FlagSpec = { name: 'format', short: 'o', kind: 'string', default: 'yaml', values: ['yaml', 'json'], help: 'Output format.  Supported values are: json, yaml' };
+
+export const COMMANDS: readonly CommandSpec[] = [
+  {
+    name: 'show',
+    summary: 'Show expanded resource definitions',
+    usage: 'kubecfg show [flags] FILE...',
+    args: 'any',
+    method: 'render/show',
+    flags: [
+      { name: 'exec', short: 'e', kind: 'string', help: 'Inline code' },
+      { name: 'export-dir', kind: 'string', filename: true, help: 'Split yaml stream into multiple files and write files into a directory. If the directory exists it must be empty.' },
+      { name: 'export-filename-extension', kind: 'string', help: 'Override the file extension used when creating filenames when using export-filename-format' },
+      { name: 'export-filename-format', kind: 'string', default: '{{.apiVersion}}.{{.kind}}-{{default "default" .metadata.namespace}}.{{.metadata.name}}', help: 'Go template expression used to render path names for resources.' },
+      formatFlag,
+      { name: 'overlay-code', kind: 'string', help: 'Inline Jsonnet code to compose to each of the input files' },
+      { name: 'overlay-code-file', kind: 'string', filename: true, help: 'Jsonnet file to compose to each of the input files' },
+      { name: 'reorder', kind: 'string', values: ['server', 'client'], help: "--reorder=server: Reorder resources like the 'update' command does." },
+      { name: 'show-provenance', kind: 'bool', help: 'Add provenance annotations showing the file and the field path to each rendered k8s object' },
+      { name: 'watch', short: 'w', kind: 'bool', help: 'Re-render whenever a file in the import closure changes' },
+    ],
+  },
+  {
+    name: 'eval',
+    summary: 'eval jsonnet expression',
+    usage: 'kubecfg eval [flags] FILE',
+    args: 'exactlyOne',
+    method: 'render/eval',
+    flags: [
+      { name: 'expr', short: 'e', kind: 'string', help: 'jsonnet expression to evaluate' },
+      { name: 'show-keys', short: 'k', kind: 'bool', help: "instead of rendering an object, list it's keys" },
+      formatFlag,
+      { name: 'exec', kind: 'string', help: 'Inline code' },
+    ],
+  },
+  {
+    name: 'jsonnet',
+    summary: 'Evaluate a Jsonnet file like the jsonnet command',
+    usage: 'kubecfg jsonnet [flags] FILE',
+    args: 'exactlyOne',
+    method: 'render/jsonnet',
+    flags: [
+      { name: 'exec', short: 'e', kind: 'bool', help: 'Treat FILE as code' },
+      { name: 'string', short: 'S', kind: 'bool', help: 'Expect a string, manifest as plain text' },
+      { name: 'yaml-stream', short: 'y', kind: 'bool', help: 'Write output as a YAML stream of JSON documents' },
+      { name: 'max-stack', kind: 'int', default: 500, help: 'Number of allowed stack frames' },
+    ],
+  },
+  {
+    name: 'daemon',
+    summary: 'Manage the kubecfg rendering daemon',
+    usage: 'kubecfg daemon start|stop|status|logs [flags]',
+    args: 'none',
+    flags: [],
+    subcommands: [
+      {
+        name: 'start',
+        summary: 'Start the daemon (detached) unless one is running',
+        usage: 'kubecfg daemon start [flags]',
+        args: 'none',
+        flags: [
+          { name: 'listen', kind: 'string', help: 'Also listen on TCP HOST:PORT (bearer token required; default host 127.0.0.1)' },
+          { name: 'idle-timeout', kind: 'string', default: '3h', help: 'Stop after this long without requests (e.g. 90s, 30m, 3h; 0 = never)' },
+          { name: 'workers', kind: 'int', help: 'Render worker threads (default: number of cores)' },
+          { name: 'worker-memory-mb', kind: 'int', default: 1024, help: 'Old-generation heap limit of each render worker, in MiB' },
+          { name: 'foreground', kind: 'bool', help: 'Run in the foreground instead of detaching' },
+        ],
+      },
+      { name: 'stop', summary: 'Stop the running daemon', usage: 'kubecfg daemon stop', args: 'none', flags: [] },
+      { name: 'status', summary: 'Show uptime, version, caches, watched files, requests and memory', usage: 'kubecfg daemon status [flags]', args: 'none', flags: [{ name: 'output', short: 'o', kind: 'string', default: 'text', values: ['text', 'json'], help: 'Output format: text or json' }] },
+      { name: 'logs', summary: "Print the end of the daemon's log file", usage: 'kubecfg daemon logs [flags]', args: 'none', flags: [{ name: 'lines', kind: 'int', default: 50, help: 'Number of lines to print' }] },
+    ],
+  },
+  { name: 'version', summary: 'Print version information', usage: 'kubecfg version', args: 'none', flags: [] },
+  { name: 'completion', summary: 'Output shell completion code for bash, zsh or fish', usage: 'kubecfg completion bash|zsh|fish', args: 'exactlyOne', flags: [] },
+];
+
+export function findCommand(name: string): CommandSpec | undefined {
+  return COMMANDS.find((c) => c.name === name);
+}
+
+/** The env variable a global flag maps to: `ext-str` → `KUBECFG_EXT_STR`. */
+export function envNameOf(flag: FlagSpec): string {
+  return 'KUBECFG_' + flag.name.toUpperCase().replace(/-/g, '_');
+}
+
+/** Every flag a command accepts: its own, then the global ones. */
+export function flagsOf(command: CommandSpec): readonly FlagSpec[] {
+  return [...command.flags, ...GLOBAL_FLAGS];
+}

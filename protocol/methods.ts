@@ -1,0 +1,251 @@
+/**
+ * Every JSON-RPC method as a typed descriptor shared by both ends: the name
+ * literal, whether the response streams, and the params validator the server
+ * runs before a handler sees anything. Result types are declared beside them.
+ *
+ * Plain methods answer with one JSON-RPC response. Streaming methods (the
+ * commands) answer with an NDJSON body: zero or more `stream/output`
+ * notifications, then exactly one JSON-RPC response as the last line.
+ */
+import { COMMANDS, FLAG_VALUE_LIMIT, flagsOf, type CommandSpec } from './commands.js';
+import {
+  arrayOf,
+  bool,
+  int,
+  isPlainObject,
+  nonEmptyStr,
+  nullable,
+  objectOf,
+  oneOf,
+  optional,
+  ParamsError,
+  recordOf,
+  required,
+  str,
+  type Validator,
+} from './validate.js';
+
+export interface MethodDescriptor<P, R> {
+  readonly method: string;
+  readonly streaming: boolean;
+  readonly validate: (params: unknown) => P;
+  /** Phantom: only carries the result type for callers. */
+  readonly _result?: R;
+}
+
+function method<P, R>(name: string, streaming: boolean, validator: Validator<P>): MethodDescriptor<P, R> {
+  return { method: name, streaming, validate: (params) => validator(params, 'params') };
+}
+
+// ---- daemon/hello --------------------------------------------------------
+
+export interface HelloParams {
+  protocolVersion: number;
+  buildId: string;
+}
+export interface HelloResult {
+  protocolVersion: number;
+  buildId: string;
+  pid: number;
+  /** ISO-8601 time the daemon started. */
+  startedAt: string;
+  /** True when both protocol version and build id match the caller's. */
+  compatible: boolean;
+}
+
+// ---- daemon/status -------------------------------------------------------
+
+export interface CacheStatus {
+  name: string;
+  entries: number;
+  bytes: number;
+  hits: number;
+  misses: number;
+}
+export interface WorkerStatus {
+  index: number;
+  threadId: number;
+  busy: boolean;
+  queued: number;
+  rendersServed: number;
+  heapLimitMb: number;
+}
+export interface DaemonStatus {
+  pid: number;
+  protocolVersion: number;
+  buildId: string;
+  version: string;
+  startedAt: string;
+  uptimeSeconds: number;
+  socketPath: string;
+  tcpListen: string | null;
+  requestsServed: number;
+  requestsInFlight: number;
+  rssBytes: number;
+  heapUsedBytes: number;
+  caches: CacheStatus[];
+  watchedFiles: number;
+  watchDegraded: string | null;
+  workers: WorkerStatus[];
+  workersReplaced: number;
+  idleTimeoutSeconds: number;
+  logFile: string;
+}
+
+// ---- daemon/shutdown -----------------------------------------------------
+
+export interface ShutdownParams {
+  reason?: string;
+}
+export interface ShutdownResult {
+  stopping: true;
+}
+
+// ---- commands (render/show, render/eval, render/jsonnet) -----------------
+
+export type FlagValue = string | boolean | number | string[];
+
+export interface TtyInfo {
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  columns: number | null;
+  /** --color; `auto` means: color when stderr is a TTY, unless NO_COLOR is set or FORCE_COLOR says otherwise. */
+  color: 'auto' | 'always' | 'never';
+  noColor: boolean;
+  forceColor: string | null;
+}
+
+export interface CommandParams {
+  /** Chosen by the client (unique per daemon while in flight); used by request/cancel. */
+  requestId: string;
+  /** Positional arguments (input files), exactly as typed. */
+  args: string[];
+  /** Flag values keyed by long name, after env mapping; absent flags take their defaults. */
+  flags: Record<string, FlagValue>;
+  /** The client's working directory: relative paths resolve against it. */
+  cwd: string;
+  /** The env variables the command may read (KUBECFG_*, KUBECONFIG, ext-var sources). */
+  env: Record<string, string>;
+  tty: TtyInfo;
+}
+
+export interface CommandResult {
+  exitCode: number;
+  /** True when the output came from the daemon's result cache. */
+  cached: boolean;
+}
+
+export interface OutputNotificationParams {
+  requestId: string;
+  stream: 'stdout' | 'stderr';
+  data: string;
+}
+
+// ---- request/cancel ------------------------------------------------------
+
+export interface CancelParams {
+  requestId: string;
+}
+export interface CancelResult {
+  /** False when no request with that id was in flight. */
+  cancelled: boolean;
+}
+
+// ---- validators ----------------------------------------------------------
+
+const helloParams = objectOf<HelloParams>({ protocolVersion: required(int), buildId: required(nonEmptyStr) });
+const shutdownParams = objectOf<ShutdownParams>({ reason: optional(str) });
+const cancelParams = objectOf<CancelParams>({ requestId: required(nonEmptyStr) });
+const emptyParams = objectOf<Record<string, never>>({});
+
+const ttyInfo = objectOf<TtyInfo>({
+  stdoutIsTTY: required(bool),
+  stderrIsTTY: required(bool),
+  columns: required(nullable(int)),
+  color: required(oneOf(['auto', 'always', 'never'] as const)),
+  noColor: required(bool),
+  forceColor: required(nullable(str)),
+});
+
+/** Checks each flag against the command's catalog entry: known name, right kind, allowed value. */
+function flagsFor(command: CommandSpec): Validator<Record<string, FlagValue>> {
+  const specs = new Map(flagsOf(command).map((f) => [f.name, f]));
+  return (v, f) => {
+    if (!isPlainObject(v)) throw new ParamsError(f, 'expected an object');
+    const out: Record<string, FlagValue> = Object.create(null) as Record<string, FlagValue>;
+    for (const name of Object.keys(v)) {
+      const field = `${f}.${name}`;
+      const spec = specs.get(name);
+      if (!spec) throw new ParamsError(field, `unknown flag for ${command.name}`);
+      const value = v[name];
+      switch (spec.kind) {
+        case 'bool':
+          out[name] = bool(value, field);
+          break;
+        case 'count':
+        case 'int':
+          out[name] = int(value, field);
+          break;
+        case 'string': {
+          const s = str(value, field);
+          if (spec.values && !spec.values.includes(s)) throw new ParamsError(field, `expected one of ${spec.values.join(', ')}, got "${s}"`);
+          out[name] = s;
+          break;
+        }
+        case 'stringArray':
+          out[name] = arrayOf(str, FLAG_VALUE_LIMIT)(value, field);
+          break;
+      }
+    }
+    return out;
+  };
+}
+
+function commandParams(command: CommandSpec): Validator<CommandParams> {
+  return objectOf<CommandParams>({
+    requestId: required(nonEmptyStr),
+    args: required(arrayOf(str, FLAG_VALUE_LIMIT)),
+    flags: required(flagsFor(command)),
+    cwd: required(nonEmptyStr),
+    env: required(recordOf(str)),
+    tty: required(ttyInfo),
+  });
+}
+
+function commandSpec(name: string): CommandSpec {
+  const spec = COMMANDS.find((c) => c.name === name);
+  if (!spec) throw new Error(`protocol: no command ${name} in the catalog`);
+  return spec;
+}
+
+export const Methods = {
+  hello: method<HelloParams, HelloResult>('daemon/hello', false, helloParams),
+  status: method<Record<string, never>, DaemonStatus>('daemon/status', false, emptyParams),
+  shutdown: method<ShutdownParams, ShutdownResult>('daemon/shutdown', false, shutdownParams),
+  cancel: method<CancelParams, CancelResult>('request/cancel', false, cancelParams),
+  show: method<CommandParams, CommandResult>('render/show', true, commandParams(commandSpec('show'))),
+  eval: method<CommandParams, CommandResult>('render/eval', true, commandParams(commandSpec('eval'))),
+  jsonnet: method<CommandParams, CommandResult>('render/jsonnet', true, commandParams(commandSpec('jsonnet'))),
+} as const;
+
+/** Notification method names (server → client, inside a streamed response). */
+export const Notifications = {
+  output: 'stream/output',
+} as const;
+
+export type AnyMethod = (typeof Methods)[keyof typeof Methods];
+
+export function findMethod(name: string): AnyMethod | undefined {
+  return Object.values(Methods).find((m) => m.method === name);
+}
+
+/** The command name a streaming method runs (`render/show` → `show`). */
+export function commandOfMethod(name: string): string | undefined {
+  return COMMANDS.find((c) => c.method === name)?.name;
+}
+
+/** What `kubecfg --no-daemon` writes to the one-shot runner's stdin: one JSON document. */
+export interface OneshotRequest {
+  method: string;
+  params: CommandParams;
+}

@@ -1,0 +1,18 @@
+/**
+ * The wire protocol's version. Bump it on any change a peer of the previous
+ * version could misread (a renamed field, a new required param, a changed
+ * stream frame). The daemon also compares build ids (hazard 27): equal
+ * protocol versions with different build ids still mean "replace the daemon",
+ * because a daemon must never run code from another build than the CLI's.
+ */
+export const PROTOCOL_VERSION = 1;
+
+/** URL path of the JSON-RPC endpoint on the daemon's HTTP server. */
+export const RPC_PATH = '/rpc';
+/** Liveness probe (plain text "ok"); answered without touching workers. */
+export const HEALTH_PATH = '/healthz';
+/** Prometheus text exposition. */
+export const METRICS_PATH = '/metrics';
+
+/** Content type of a streamed command response: one JSON-RPC message per line. */
+export const NDJSON_CONTENT_TYPE = 'application/x-ndjson';

@@ -1,0 +1,98 @@
+/**
+ * The pure native functions of kubecfg's Jsonnet library (utils/nativefuncs.go),
+ * in the shape of the Jsonnet engine's `natives` option. Arguments arrive as
+ * manifested JSON values; a wrong argument type is a RenderError (kubecfg
+ * itself would crash on a failed Go type assertion). Errors carry the native's
+ * name and kubecfg's own error text.
+ * Not here: resolveImage (needs a registry), parseHelmChart (needs the Helm
+ * engine), validateJSONSchema (needs a JSON Schema validator).
+ */
+
+import type { JsonValue } from '../../lang/common/json.js';
+import { RenderError } from '../errors.js';
+import type { RenderErrorCode } from '../errors.js';
+import { goJsonUnmarshal } from './go-json-parse.js';
+import { goParseYamlStream } from './go-yaml-parse.js';
+import { goManifestJson, goManifestYaml } from './manifest.js';
+import { goMatchString, goQuoteMeta, goReplaceAllString } from './regex/go-regexp.js';
+import { goTypeName } from '../go/go-text.js';
+
+export interface NativeFunction {
+  params: string[];
+  fn: (args: JsonValue[]) => JsonValue;
+}
+
+function stringArg(native: string, param: string, v: JsonValue | undefined): string {
+  if (typeof v !== 'string') {
+    throw new RenderError('RENDER_BAD_ARGUMENT', `${native}: parameter ${param} must be a string, got ${goTypeName(v ?? null)}`);
+  }
+  return v;
+}
+
+function numberArg(native: string, param: string, v: JsonValue | undefined): number {
+  if (typeof v !== 'number') {
+    throw new RenderError('RENDER_BAD_ARGUMENT', `${native}: parameter ${param} must be a number, got ${goTypeName(v ?? null)}`);
+  }
+  return v;
+}
+
+/** Runs a native body, turning its failures into RenderErrors that name the native. */
+function guarded(native: string, code: RenderErrorCode, body: () => JsonValue): JsonValue {
+  try {
+    return body();
+  } catch (e) {
+    if (e instanceof RenderError) throw e;
+    const message = e instanceof Error ? e.message : String(e);
+    throw new RenderError(code, `${native}: ${message}`);
+  }
+}
+
+export const kubecfgNatives: Record<string, NativeFunction> = {
+  parseJson: {
+    params: ['json'],
+    fn: ([json]) => {
+      const text = stringArg('parseJson', 'json', json);
+      return guarded('parseJson', 'RENDER_PARSE_JSON', () => goJsonUnmarshal(text));
+    },
+  },
+  parseYaml: {
+    params: ['yaml'],
+    fn: ([yaml]) => {
+      const text = stringArg('parseYaml', 'yaml', yaml);
+      return guarded('parseYaml', 'RENDER_PARSE_YAML', () => goParseYamlStream(text));
+    },
+  },
+  manifestJson: {
+    params: ['json', 'indent'],
+    fn: ([value, indent]) => {
+      const n = Math.trunc(numberArg('manifestJson', 'indent', indent));
+      if (n < 0) throw new RenderError('RENDER_BAD_ARGUMENT', 'manifestJson: parameter indent must not be negative');
+      return guarded('manifestJson', 'RENDER_UNSUPPORTED_VALUE', () => goManifestJson(value ?? null, n));
+    },
+  },
+  manifestYaml: {
+    params: ['json'],
+    fn: ([value]) => guarded('manifestYaml', 'RENDER_UNSUPPORTED_VALUE', () => goManifestYaml(value ?? null)),
+  },
+  escapeStringRegex: {
+    params: ['str'],
+    fn: ([str]) => goQuoteMeta(stringArg('escapeStringRegex', 'str', str)),
+  },
+  regexMatch: {
+    params: ['regex', 'string'],
+    fn: ([regex, string]) => {
+      const pattern = stringArg('regexMatch', 'regex', regex);
+      const subject = stringArg('regexMatch', 'string', string);
+      return guarded('regexMatch', 'RENDER_REGEX', () => goMatchString(pattern, subject));
+    },
+  },
+  regexSubst: {
+    params: ['regex', 'src', 'repl'],
+    fn: ([regex, src, repl]) => {
+      const pattern = stringArg('regexSubst', 'regex', regex);
+      const source = stringArg('regexSubst', 'src', src);
+      const replacement = stringArg('regexSubst', 'repl', repl);
+      return guarded('regexSubst', 'RENDER_REGEX', () => goReplaceAllString(pattern, source, replacement));
+    },
+  },
+};

@@ -1,0 +1,477 @@
+/**
+ * A YAML emitter that writes a JSON value exactly as go-yaml v2's Marshal
+ * does (encode.go choosing a style per scalar, emitterc.go writing it: the
+ * libyaml state machine with best_indent 2 and best_width 80). The emitter
+ * state (column, indent stack, whitespace/indention flags) is kept with the
+ * same meaning as in emitterc.go so that wrapping of long plain and quoted
+ * scalars, the `?` form of long or multi-line keys, block-scalar chomping
+ * hints and `- ` placement come out byte for byte.
+ * Invariants: only JSON values (no anchors, tags or flow style except the
+ * `{}`/`[]` of empty collections); strings are handled as Unicode code
+ * points, a lone UTF-16 surrogate becomes U+FFFD as it does on its way
+ * through Go's JSON decoder; the output always ends with a newline.
+ */
+
+import type { JsonValue } from '../../lang/common/json.js';
+import { isJsonObject } from '../../lang/common/json.js';
+import { resolvesToNonString, isBase60Float } from './yaml-resolve.js';
+import { sortYamlKeys } from './yaml-key-order.js';
+import { formatFloatShortest } from '../go/float-format.js';
+
+export interface YamlEmitOptions {
+  /** How a number is written (plain scalar text). */
+  numberText: (n: number) => string;
+  /** Key order variant, see yaml-key-order.ts. */
+  digitRunFix: boolean;
+}
+
+const BEST_INDENT = 2;
+const BEST_WIDTH = 80;
+
+type ScalarStyle = 'plain' | 'single' | 'double' | 'literal';
+
+interface ScalarAnalysis {
+  multiline: boolean;
+  blockPlainAllowed: boolean;
+  singleQuotedAllowed: boolean;
+  blockAllowed: boolean;
+}
+
+const SPACE = 0x20;
+const LF = 0x0a;
+
+function isBreak(cp: number | undefined): boolean {
+  return cp === 0x0d || cp === LF || cp === 0x85 || cp === 0x2028 || cp === 0x2029;
+}
+function isBlank(cp: number | undefined): boolean {
+  return cp === SPACE || cp === 0x09;
+}
+/** libyaml's is_printable, read as code points (astral characters are not printable). */
+function isPrintable(cp: number): boolean {
+  return cp === LF || (cp >= 0x20 && cp <= 0x7e) || (cp >= 0xa0 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd && cp !== 0xfeff);
+}
+
+/** Code points of s, with lone surrogates replaced by U+FFFD. */
+export function toCodePoints(s: string): number[] {
+  const out: number[] = [];
+  for (const ch of s) {
+    const cp = ch.codePointAt(0)!;
+    out.push(cp >= 0xd800 && cp <= 0xdfff ? 0xfffd : cp);
+  }
+  return out;
+}
+
+function utf8Length(cps: number[]): number {
+  let n = 0;
+  for (const cp of cps) n += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+  return n;
+}
+
+/** yaml_emitter_analyze_scalar (the flow-context flags are not needed: we never emit non-empty flow collections). */
+function analyzeScalar(v: number[]): ScalarAnalysis {
+  if (v.length === 0) return { multiline: false, blockPlainAllowed: true, singleQuotedAllowed: true, blockAllowed: false };
+  let blockIndicators = false;
+  let lineBreaks = false;
+  let specialCharacters = false;
+  let leadingSpace = false;
+  let leadingBreak = false;
+  let trailingSpace = false;
+  let trailingBreak = false;
+  let breakSpace = false;
+  let spaceBreak = false;
+  let previousSpace = false;
+  let previousBreak = false;
+  if (v.length >= 3 && ((v[0] === 0x2d && v[1] === 0x2d && v[2] === 0x2d) || (v[0] === 0x2e && v[1] === 0x2e && v[2] === 0x2e))) {
+    blockIndicators = true;
+  }
+  let precededByWhitespace = true;
+  for (let i = 0; i < v.length; i++) {
+    const c = v[i]!;
+    const followedByWhitespace = i + 1 >= v.length || isBlank(v[i + 1]);
+    if (i === 0) {
+      switch (String.fromCodePoint(c)) {
+        case '#': case ',': case '[': case ']': case '{': case '}': case '&': case '*': case '!':
+        case '|': case '>': case "'": case '"': case '%': case '@': case '`':
+          blockIndicators = true;
+          break;
+        case '?': case ':':
+          if (followedByWhitespace) blockIndicators = true;
+          break;
+        case '-':
+          if (followedByWhitespace) blockIndicators = true;
+          break;
+      }
+    } else if (c === 0x3a /* : */) {
+      if (followedByWhitespace) blockIndicators = true;
+    } else if (c === 0x23 /* # */) {
+      if (precededByWhitespace) blockIndicators = true;
+    }
+    if (!isPrintable(c)) specialCharacters = true;
+    if (c === SPACE) {
+      if (i === 0) leadingSpace = true;
+      if (i === v.length - 1) trailingSpace = true;
+      if (previousBreak) breakSpace = true;
+      previousSpace = true;
+      previousBreak = false;
+    } else if (isBreak(c)) {
+      lineBreaks = true;
+      if (i === 0) leadingBreak = true;
+      if (i === v.length - 1) trailingBreak = true;
+      if (previousSpace) spaceBreak = true;
+      previousSpace = false;
+      previousBreak = true;
+    } else {
+      previousSpace = false;
+      previousBreak = false;
+    }
+    precededByWhitespace = isBlank(c) || isBreak(c) || c === 0;
+  }
+  const a: ScalarAnalysis = { multiline: lineBreaks, blockPlainAllowed: true, singleQuotedAllowed: true, blockAllowed: true };
+  if (leadingSpace || leadingBreak || trailingSpace || trailingBreak) a.blockPlainAllowed = false;
+  if (trailingSpace) a.blockAllowed = false;
+  if (breakSpace) {
+    a.blockPlainAllowed = false;
+    a.singleQuotedAllowed = false;
+  }
+  if (spaceBreak || specialCharacters) {
+    a.blockPlainAllowed = false;
+    a.singleQuotedAllowed = false;
+    a.blockAllowed = false;
+  }
+  if (lineBreaks) a.blockPlainAllowed = false;
+  if (blockIndicators) a.blockPlainAllowed = false;
+  return a;
+}
+
+interface Scalar {
+  /** The text with lone surrogates replaced, and its code points. */
+  text: string;
+  value: number[];
+  requested: ScalarStyle;
+  analysis: ScalarAnalysis;
+}
+
+class Emitter {
+  private out = '';
+  private column = 0;
+  private whitespace = true;
+  private indention = true;
+  private indent = -1;
+  private readonly indents: number[] = [];
+  private mappingContext = false;
+  private simpleKeyContext = false;
+
+  constructor(private readonly options: YamlEmitOptions) {}
+
+  document(value: JsonValue): string {
+    this.emitNode(value, false, false);
+    this.writeIndent(); // implicit document end
+    return this.out;
+  }
+
+  // ---- low-level writers (put / put_break / write / write_break) ----
+
+  private put(ch: string): void {
+    this.out += ch;
+    this.column++;
+  }
+  private putBreak(): void {
+    this.out += '\n';
+    this.column = 0;
+  }
+  private writeChar(cp: number): void {
+    this.out += String.fromCodePoint(cp);
+    this.column++;
+  }
+  private writeBreakChar(cp: number): void {
+    if (cp === LF) this.putBreak();
+    else {
+      this.writeChar(cp);
+      this.column = 0;
+    }
+  }
+
+  private increaseIndent(flow: boolean, indentless: boolean): void {
+    this.indents.push(this.indent);
+    if (this.indent < 0) this.indent = flow ? BEST_INDENT : 0;
+    else if (!indentless) this.indent += BEST_INDENT;
+  }
+  private popIndent(): void {
+    this.indent = this.indents.pop()!;
+  }
+
+  private writeIndent(): void {
+    const indent = Math.max(this.indent, 0);
+    if (!this.indention || this.column > indent || (this.column === indent && !this.whitespace)) this.putBreak();
+    while (this.column < indent) this.put(' ');
+    this.whitespace = true;
+    this.indention = true;
+  }
+
+  private writeIndicator(indicator: string, needWhitespace: boolean, isWhitespace: boolean, isIndention: boolean): void {
+    if (needWhitespace && !this.whitespace) this.put(' ');
+    for (const ch of indicator) this.put(ch);
+    this.whitespace = isWhitespace;
+    this.indention = this.indention && isIndention;
+  }
+
+  // ---- nodes ----
+
+  private emitNode(value: JsonValue, mapping: boolean, simpleKey: boolean, scalar?: Scalar): void {
+    this.mappingContext = mapping;
+    this.simpleKeyContext = simpleKey;
+    if (Array.isArray(value)) this.emitSequence(value);
+    else if (isJsonObject(value)) this.emitMapping(value);
+    else this.emitScalar(scalar ?? this.scalarOf(value));
+  }
+
+  private emitSequence(items: JsonValue[]): void {
+    if (items.length === 0) {
+      this.emptyFlow('[', ']');
+      return;
+    }
+    this.increaseIndent(false, this.mappingContext && !this.indention);
+    for (const item of items) {
+      this.writeIndent();
+      this.writeIndicator('-', true, false, true);
+      this.emitNode(item, false, false);
+    }
+    this.popIndent();
+  }
+
+  private emitMapping(obj: { [key: string]: JsonValue }): void {
+    const keys = sortYamlKeys(Object.keys(obj), this.options.digitRunFix);
+    if (keys.length === 0) {
+      this.emptyFlow('{', '}');
+      return;
+    }
+    this.increaseIndent(false, false);
+    for (const key of keys) {
+      this.writeIndent();
+      const keyScalar = this.scalarOf(key);
+      const simple = !keyScalar.analysis.multiline && utf8Length(keyScalar.value) <= 128;
+      if (simple) {
+        this.emitNode(key, true, true, keyScalar);
+        this.writeIndicator(':', false, false, false);
+      } else {
+        this.writeIndicator('?', true, false, true);
+        this.emitNode(key, true, false, keyScalar);
+        this.writeIndent();
+        this.writeIndicator(':', true, false, true);
+      }
+      this.emitNode(obj[key]!, true, false);
+    }
+    this.popIndent();
+  }
+
+  private emptyFlow(open: string, close: string): void {
+    this.writeIndicator(open, true, true, false);
+    this.increaseIndent(true, false);
+    this.popIndent();
+    this.writeIndicator(close, false, false, false);
+  }
+
+  /** encode.go: the style go-yaml asks for, before the emitter's own checks. */
+  private scalarOf(value: Exclude<JsonValue, JsonValue[] | { [key: string]: JsonValue }>): Scalar {
+    let text: string;
+    let requested: ScalarStyle = 'plain';
+    if (value === null) text = 'null';
+    else if (typeof value === 'boolean') text = value ? 'true' : 'false';
+    else if (typeof value === 'number') text = this.options.numberText(value);
+    else {
+      text = value;
+      const canUsePlain = !resolvesToNonString(value) && !isBase60Float(value);
+      if (value.includes('\n')) requested = 'literal';
+      else requested = canUsePlain ? 'plain' : 'double';
+    }
+    const cps = toCodePoints(text);
+    return { text: cps.length === text.length ? text : String.fromCodePoint(...cps), value: cps, requested, analysis: analyzeScalar(cps) };
+  }
+
+  /** yaml_emitter_select_scalar_style + process_scalar. */
+  private emitScalar(s: Scalar): void {
+    let style = s.requested;
+    const a = s.analysis;
+    if (this.simpleKeyContext && a.multiline) style = 'double';
+    if (style === 'plain') {
+      if (!a.blockPlainAllowed) style = 'single';
+      if (s.value.length === 0 && this.simpleKeyContext) style = 'single';
+    }
+    if (style === 'single' && !a.singleQuotedAllowed) style = 'double';
+    if (style === 'literal' && (!a.blockAllowed || this.simpleKeyContext)) style = 'double';
+
+    this.increaseIndent(true, false);
+    const allowBreaks = !this.simpleKeyContext;
+    switch (style) {
+      case 'plain':
+        this.writePlain(s, allowBreaks);
+        break;
+      case 'single':
+        this.writeSingleQuoted(s.value, allowBreaks);
+        break;
+      case 'double':
+        this.writeDoubleQuoted(s.value, allowBreaks);
+        break;
+      case 'literal':
+        this.writeLiteral(s);
+        break;
+    }
+    this.popIndent();
+  }
+
+  /** Writes text that holds no line break in one step. */
+  private writeRun(text: string, codePoints: number): void {
+    this.out += text;
+    this.column += codePoints;
+  }
+
+  private writePlain(s: Scalar, allowBreaks: boolean): void {
+    const v = s.value;
+    if (!this.whitespace) this.put(' ');
+    // A plain scalar has no line breaks; it can only wrap at a space past column 80.
+    if (!allowBreaks || this.column + v.length <= BEST_WIDTH + 1 || !s.text.includes(' ')) {
+      this.writeRun(s.text, v.length);
+      this.whitespace = false;
+      this.indention = false;
+      return;
+    }
+    let spaces = false;
+    let breaks = false;
+    for (let i = 0; i < v.length; i++) {
+      const c = v[i]!;
+      if (c === SPACE) {
+        if (allowBreaks && !spaces && this.column > BEST_WIDTH && v[i + 1] !== SPACE) this.writeIndent();
+        else this.writeChar(c);
+        spaces = true;
+      } else if (isBreak(c)) {
+        if (!breaks && c === LF) this.putBreak();
+        this.writeBreakChar(c);
+        this.indention = true;
+        breaks = true;
+      } else {
+        if (breaks) this.writeIndent();
+        this.writeChar(c);
+        this.indention = false;
+        spaces = false;
+        breaks = false;
+      }
+    }
+    this.whitespace = false;
+    this.indention = false;
+  }
+
+  private writeSingleQuoted(v: number[], allowBreaks: boolean): void {
+    this.writeIndicator("'", true, false, false);
+    let spaces = false;
+    let breaks = false;
+    for (let i = 0; i < v.length; i++) {
+      const c = v[i]!;
+      if (c === SPACE) {
+        if (allowBreaks && !spaces && this.column > BEST_WIDTH && i > 0 && i < v.length - 1 && v[i + 1] !== SPACE) this.writeIndent();
+        else this.writeChar(c);
+        spaces = true;
+      } else if (isBreak(c)) {
+        if (!breaks && c === LF) this.putBreak();
+        this.writeBreakChar(c);
+        this.indention = true;
+        breaks = true;
+      } else {
+        if (breaks) this.writeIndent();
+        if (c === 0x27) this.put("'");
+        this.writeChar(c);
+        this.indention = false;
+        spaces = false;
+        breaks = false;
+      }
+    }
+    this.writeIndicator("'", false, false, false);
+    this.whitespace = false;
+    this.indention = false;
+  }
+
+  private writeDoubleQuoted(v: number[], allowBreaks: boolean): void {
+    this.writeIndicator('"', true, false, false);
+    // libyaml's is_bom looks at the start of the whole value, so a leading BOM escapes every character.
+    const startsWithBom = v[0] === 0xfeff;
+    let spaces = false;
+    for (let i = 0; i < v.length; i++) {
+      const c = v[i]!;
+      if (!isPrintable(c) || startsWithBom || isBreak(c) || c === 0x22 || c === 0x5c) {
+        this.put('\\');
+        this.writeEscape(c);
+        spaces = false;
+      } else if (c === SPACE) {
+        if (allowBreaks && !spaces && this.column > BEST_WIDTH && i > 0 && i < v.length - 1) {
+          this.writeIndent();
+          if (v[i + 1] === SPACE) this.put('\\');
+        } else this.writeChar(c);
+        spaces = true;
+      } else {
+        this.writeChar(c);
+        spaces = false;
+      }
+    }
+    this.writeIndicator('"', false, false, false);
+    this.whitespace = false;
+    this.indention = false;
+  }
+
+  private writeEscape(c: number): void {
+    const named: Record<number, string> = {
+      0x00: '0', 0x07: 'a', 0x08: 'b', 0x09: 't', 0x0a: 'n', 0x0b: 'v', 0x0c: 'f', 0x0d: 'r', 0x1b: 'e',
+      0x22: '"', 0x5c: '\\', 0x85: 'N', 0xa0: '_', 0x2028: 'L', 0x2029: 'P',
+    };
+    const name = named[c];
+    if (name !== undefined) {
+      this.put(name);
+      return;
+    }
+    const [letter, width] = c <= 0xff ? ['x', 2] : c <= 0xffff ? ['u', 4] : ['U', 8];
+    this.put(letter);
+    for (const ch of c.toString(16).toUpperCase().padStart(width, '0')) this.put(ch);
+  }
+
+  private writeLiteral(s: Scalar): void {
+    const v = s.value;
+    this.writeIndicator('|', true, false, false);
+    // Block scalar hints: an explicit indent when the text starts with a space or break, then chomping.
+    if (v[0] === SPACE || isBreak(v[0])) this.writeIndicator(String(BEST_INDENT), false, false, false);
+    let chomp = '';
+    if (v.length === 0 || !isBreak(v[v.length - 1])) chomp = '-';
+    else if (v.length === 1 || isBreak(v[v.length - 2])) chomp = '+';
+    if (chomp) this.writeIndicator(chomp, false, false, false);
+    this.putBreak();
+    this.indention = true;
+    this.whitespace = true;
+    // Lines between break characters are written whole, each after its indent.
+    let runStart = 0;
+    const flushRun = (end: number): void => {
+      if (end > runStart) {
+        this.writeIndent();
+        this.writeRun(String.fromCodePoint(...v.slice(runStart, end)), end - runStart);
+        this.indention = false;
+      }
+    };
+    for (let i = 0; i < v.length; i++) {
+      if (!isBreak(v[i])) continue;
+      flushRun(i);
+      this.writeBreakChar(v[i]!);
+      this.indention = true;
+      runStart = i + 1;
+    }
+    flushRun(v.length);
+  }
+}
+
+/** go-yaml v2 `Marshal(value)`: one YAML document without a leading `---`. */
+export function marshalYaml(value: JsonValue, options: YamlEmitOptions): string {
+  return new Emitter(options).document(value);
+}
+
+/** Numbers as they reach go-yaml in kubecfg show/eval: float64 printed with strconv 'g' shortest. */
+export function goFloatYamlText(n: number): string {
+  if (Number.isNaN(n)) return '.nan';
+  if (n === Infinity) return '.inf';
+  if (n === -Infinity) return '-.inf';
+  return formatFloatShortest(n, 'g');
+}

@@ -1,0 +1,24 @@
+/**
+ * `kubecfg show -o yaml` and `eval -o yaml` output. kubecfg round-trips each
+ * object through encoding/json into map[string]interface{} (so every number
+ * is a float64) and marshals it with its fork of go-yaml v2; `show` prints
+ * `---` before each document, `eval` prints the document with fmt.Println
+ * (one extra newline). Invariant: output depends only on the values.
+ */
+
+import type { JsonValue } from '../../lang/common/json.js';
+import { marshalYaml, goFloatYamlText } from './yaml-emitter.js';
+
+const KUBECFG_YAML = { numberText: goFloatYamlText, digitRunFix: true } as const;
+
+/** One document as kubecfg's yaml.Marshal prints it (no `---`, ends with a newline). */
+export function marshalKubecfgYaml(value: JsonValue): string {
+  return marshalYaml(value, KUBECFG_YAML);
+}
+
+/** `kubecfg show -o yaml`: `---\n` then the document, for each object. */
+export function formatYamlDocuments(objects: JsonValue[]): string {
+  let out = '';
+  for (const obj of objects) out += '---\n' + marshalKubecfgYaml(obj);
+  return out;
+}

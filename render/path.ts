@@ -1,0 +1,30 @@
+/**
+ * Value paths as kubecfg writes them in errors and provenance annotations:
+ * `$`, then `.field` when the field is a Jsonnet identifier (and not a
+ * keyword), `["field"]` (Go-quoted) otherwise, and `[i]` for array elements.
+ * kubecfg decides "identifier" by running jsonnetfmt's PrettyFieldNames; the
+ * rule is go-jsonnet's IsValidIdentifier, reproduced here.
+ */
+
+import { goQuote } from './go/go-text.js';
+
+const JSONNET_KEYWORDS = new Set([
+  'assert', 'else', 'error', 'false', 'for', 'function', 'if', 'import', 'importstr', 'importbin',
+  'in', 'local', 'null', 'tailstrict', 'then', 'self', 'super', 'true',
+]);
+
+export function isJsonnetIdentifier(s: string): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(s) && !JSONNET_KEYWORDS.has(s);
+}
+
+/** The accessor appended to a path for an object field. */
+export function fieldAccessor(field: string): string {
+  return isJsonnetIdentifier(field) ? `.${field}` : `[${goQuote(field)}]`;
+}
+
+/** The accessor appended to a path for an array index. */
+export function indexAccessor(index: number): string {
+  return `[${index}]`;
+}
+
+export const ROOT_PATH = '$';

@@ -1,0 +1,89 @@
+/**
+ * Runs one command for a client: serve a validated result-cache hit, or
+ * execute (worker pool in the daemon, in-process for --no-daemon), cache the
+ * outcome with its deps, feed the deps to the file watcher, and stream the
+ * output to the sink. `show --watch` loops here (see watch-session.ts).
+ *
+ * Invariant: a cache hit is served only after ResultCache.get re-validated
+ * every dependency (content digests; hazard 32), whatever the watcher said.
+ */
+import { stableDigest, type FileWatcher, type ResultCache } from '../cache/index.js';
+import type { CommandParams, CommandResult } from '../protocol/index.js';
+import { JobCancelledError } from './worker/pool.js';
+import type { CommandName, CommandOutcome } from './worker/messages.js';
+
+export interface Executor {
+  execute(command: CommandName, params: CommandParams, signal: AbortSignal): Promise<CommandOutcome>;
+}
+
+export interface OutputSink {
+  write(stream: 'stdout' | 'stderr', data: string): void;
+}
+
+export interface CachedOutput {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Rejects with JobCancelledError as soon as `signal` aborts, so a cancel answers without waiting for the worker. */
+export function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new JobCancelledError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new JobCancelledError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}
+
+/** The cache key: everything that can change the output besides file contents (those are deps). */
+export function cacheKeyOf(command: CommandName, params: CommandParams): string {
+  const { requestId: _ignored, ...rest } = params;
+  return stableDigest({ command, ...rest });
+}
+
+export class CommandRunner {
+  constructor(
+    readonly executor: Executor,
+    private readonly cache: ResultCache<CachedOutput> | null,
+    private readonly watcher: FileWatcher | null,
+  ) {}
+
+  /** One render: cached or executed. Returns the outcome's deps too, for --watch. */
+  async renderOnce(command: CommandName, params: CommandParams, signal: AbortSignal): Promise<{ output: CachedOutput; cached: boolean; deps: CommandOutcome['deps'] }> {
+    const key = this.cache ? cacheKeyOf(command, params) : '';
+    if (this.cache) {
+      const hit = await this.cache.get(key);
+      if (hit) return { output: hit, cached: true, deps: this.cache.depsOf(key) ?? [] };
+    }
+    const outcome = await abortable(this.executor.execute(command, params, signal), signal);
+    const output: CachedOutput = { exitCode: outcome.exitCode, stdout: outcome.stdout, stderr: outcome.stderr };
+    if (this.cache && outcome.cacheable) {
+      this.cache.set(key, output, outcome.deps, Buffer.byteLength(output.stdout) + Buffer.byteLength(output.stderr) + 256 * (outcome.deps.length + 1));
+    }
+    if (this.watcher && outcome.deps.length) this.watcher.watchDeps(outcome.deps);
+    return { output, cached: false, deps: outcome.deps };
+  }
+
+  async run(command: CommandName, params: CommandParams, sink: OutputSink, signal: AbortSignal): Promise<CommandResult> {
+    const { output, cached } = await this.renderOnce(command, params, signal);
+    writeOutput(sink, output);
+    return { exitCode: output.exitCode, cached };
+  }
+}
+
+const CHUNK = 64 * 1024;
+
+export function writeOutput(sink: OutputSink, output: CachedOutput): void {
+  for (let i = 0; i < output.stdout.length; i += CHUNK) sink.write('stdout', output.stdout.slice(i, i + CHUNK));
+  for (let i = 0; i < output.stderr.length; i += CHUNK) sink.write('stderr', output.stderr.slice(i, i + CHUNK));
+}

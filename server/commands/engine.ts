@@ -1,0 +1,110 @@
+/**
+ * One request's Jsonnet setup: importer over the recorder, ext vars and TLAs
+ * from the flags, kubecfg's natives, the worker's parse cache (keyed by path +
+ * content digest, so an edited file simply misses: hazard 33), and the
+ * request's cancel poll. Inline code (-e, --exec, --overlay-code) sees
+ * `kubecfg` predefined as the built-in kubecfg.libsonnet (RFC06); a name the
+ * code defines itself shadows it, as a Jsonnet local does.
+ */
+import { resolve } from 'node:path';
+import { ByteBoundedCache, digestOf, type DependencyRecorder } from '../../cache/index.js';
+import { SourceFile } from '../../lang/common/source.js';
+import type { JsonValue } from '../../lang/common/json.js';
+import { evaluate, evaluateSnippet, evaluateToString, parseModule, type EvalOptions, type Module } from '../../lang/jsonnet/index.js';
+import type { Flags } from './flags.js';
+import { BUILTIN_LIB_URL, createImporter } from './importer.js';
+
+/** Parsed modules shared by every request this worker runs (safe: keyed by content). */
+const parseCacheStore = new ByteBoundedCache<Module>({ name: 'parsed-modules', maxBytes: 256 * 1024 * 1024 });
+const parseCache = {
+  get: (key: string) => parseCacheStore.get(key),
+  set: (key: string, m: Module) => parseCacheStore.set(key, m, key.length + m.file.text.length * 8),
+};
+
+export function parseCacheStats(): ReturnType<typeof parseCacheStore.stats> {
+  return parseCacheStore.stats();
+}
+
+export class VarsError extends Error {}
+
+function splitVar(flag: string, entry: string): [string, string] {
+  const eq = entry.indexOf('=');
+  if (eq < 0) throw new VarsError(`Failed to parse ${flag}: missing '=' in ${entry}`);
+  return [entry.slice(0, eq), entry.slice(eq + 1)];
+}
+
+function quoteVerbatim(path: string): string {
+  return `@'${path.replace(/'/g, "''")}'`;
+}
+
+type VarMap = NonNullable<EvalOptions['extVars']>;
+
+/** ext vars or TLAs from the four flags of one family (`ext` or `tla`), as kubecfg builds them. */
+function varsFrom(flags: Flags, family: 'ext' | 'tla'): VarMap {
+  const out: VarMap = Object.create(null) as VarMap;
+  for (const entry of flags.list(`${family}-str`)) {
+    const [k, v] = splitVar(`${family}-str`, entry);
+    out[k] = { kind: 'string', value: v };
+  }
+  for (const entry of flags.list(`${family}-code`)) {
+    const [k, v] = splitVar(`${family}-code`, entry);
+    out[k] = { kind: 'code', value: v };
+  }
+  // The *-file flags become imports of the absolute path, so a file's own imports resolve next to it.
+  for (const entry of flags.list(`${family}-str-file`)) {
+    const [k, p] = splitVar(`${family}-str-file`, entry);
+    out[k] = { kind: 'code', value: `importstr ${quoteVerbatim(flags.path(p))}` };
+  }
+  for (const entry of flags.list(`${family}-code-file`)) {
+    const [k, p] = splitVar(`${family}-code-file`, entry);
+    out[k] = { kind: 'code', value: `import ${quoteVerbatim(flags.path(p))}` };
+  }
+  return out;
+}
+
+export interface Engine {
+  options: EvalOptions;
+  /** Evaluates a file (path as the user gave it; read through the recorder) to a JSON value. */
+  evaluateFile(file: string): JsonValue;
+  /** Parses a file into a module (for evaluateToString). */
+  parseFile(file: string): Module;
+  /** Evaluates inline code with `kubecfg` predefined. */
+  evaluateInline(name: string, code: string): JsonValue;
+  evaluateToString: typeof evaluateToString;
+}
+
+/** Wraps inline code so `kubecfg` names the built-in library unless the code binds it itself. */
+export function withKubecfgPredefined(code: string): string {
+  // Same line as the code: line numbers in error messages stay right (only line 1 columns shift).
+  return `local kubecfg = import ${quoteVerbatim(BUILTIN_LIB_URL)}; ${code}`;
+}
+
+export function createEngine(flags: Flags, recorder: DependencyRecorder, cwd: string, shouldStop: () => boolean, maxStack?: number): Engine {
+  if (flags.list('jurl').length) throw new VarsError('--jurl (-U) URL search paths are not available in this build');
+  const importer = createImporter({ recorder, cwd, jpath: flags.list('jpath') });
+  const options: EvalOptions = {
+    importer,
+    extVars: varsFrom(flags, 'ext'),
+    tlas: varsFrom(flags, 'tla'),
+    shouldStop,
+    parseCache,
+    ...(maxStack ? { maxStack } : {}),
+  };
+  const parseFile = (file: string): Module => {
+    const bytes = recorder.readFile(resolve(cwd, file));
+    const text = new TextDecoder('utf-8').decode(bytes);
+    const key = `${file}\u0000${digestOf(bytes)}`;
+    const cached = parseCache.get(key);
+    if (cached) return cached;
+    const m = parseModule(new SourceFile(file, text));
+    parseCache.set(key, m);
+    return m;
+  };
+  return {
+    options,
+    parseFile,
+    evaluateFile: (file) => evaluate(parseFile(file), options),
+    evaluateInline: (name, code) => evaluateSnippet(name, code, options),
+    evaluateToString,
+  };
+}

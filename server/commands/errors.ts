@@ -1,0 +1,22 @@
+/**
+ * Turns what a command can throw into the text kubecfg prints. Known error
+ * types keep their own message (which already says where and why); anything
+ * else is an internal error, reported with its stack so it can be fixed, and
+ * still never crashes the worker.
+ */
+import { CacheFileError } from '../../cache/index.js';
+import { ImportError, JsonnetError } from '../../lang/jsonnet/index.js';
+import { RenderError } from '../../render/index.js';
+import { FeatureError } from '../../render/features/gates.js';
+import { InputError } from './data-inputs.js';
+import { VarsError } from './engine.js';
+
+export function describeError(err: unknown): string {
+  if (err instanceof JsonnetError) return err.format().trimEnd();
+  if (err instanceof RenderError || err instanceof FeatureError || err instanceof InputError || err instanceof VarsError || err instanceof ImportError) {
+    return err.message;
+  }
+  if (err instanceof CacheFileError) return err.message;
+  if (err instanceof RangeError && /call stack/i.test(err.message)) return 'max stack frames exceeded (the native stack overflowed)';
+  return `internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`;
+}

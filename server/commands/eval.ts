@@ -1,0 +1,62 @@
+/**
+ * `kubecfg eval` (feature `eval`): evaluate one input, or `--exec` code, and
+ * print the value as YAML (default) or JSON without looking for Kubernetes
+ * objects. `-e EXPR` evaluates EXPR with `$` bound to the input's value (the
+ * expression becomes a hidden field of an object extending that value, so `$`
+ * is the whole value) and `kubecfg` predefined (RFC06). `-k` lists the keys.
+ */
+import { DependencyRecorder } from '../../cache/index.js';
+import { isJsonObject, sortedKeys, type JsonValue } from '../../lang/common/json.js';
+import type { CommandParams } from '../../protocol/index.js';
+import { formatEval } from '../../render/index.js';
+import type { CommandOutcome } from '../worker/messages.js';
+import { InputError } from './data-inputs.js';
+import { createEngine, type Engine } from './engine.js';
+import { describeError } from './errors.js';
+import { gatesFor } from './features.js';
+import { Flags } from './flags.js';
+import { readInputValues } from './inputs.js';
+import { colorEnabled, CommandOutput } from './output.js';
+import type { RunContext } from './run-context.js';
+
+const EXPR_FIELD = '__kubecfg_eval_expr__';
+
+export function runEval(params: CommandParams, ctx: RunContext): CommandOutcome {
+  const flags = new Flags('eval', params);
+  const recorder = new DependencyRecorder();
+  const out = new CommandOutput(colorEnabled(params.tty));
+  let exitCode = 0;
+  try {
+    const gates = gatesFor(flags);
+    for (const w of gates.warnings) out.log('WARNING', w);
+    gates.require('eval');
+    let engine: Engine | undefined;
+    const getEngine = (): Engine => (engine ??= createEngine(flags, recorder, params.cwd, ctx.shouldStop));
+    const file = params.args[0]!;
+    const abs = flags.path(file);
+    let value: JsonValue;
+    if (flags.given('exec')) {
+      value = getEngine().evaluateInline('<cmdline>', flags.str('exec'));
+    } else if (flags.given('expr')) {
+      const quoted = `@'${abs.replace(/'/g, "''")}'`;
+      const values = /\.(jsonnet|libsonnet|json)$/i.test(abs) ? null : readInputValues(abs, file, recorder, getEngine);
+      if (values && values.length !== 1) throw new InputError(`${file}: -e needs a single value, but the file has ${values.length} documents`);
+      const base = values ? `std.parseJson(${JSON.stringify(JSON.stringify(values[0]))})` : `(import ${quoted})`;
+      value = getEngine().evaluateInline('<cmdline>', `(${base} + { ${EXPR_FIELD}:: (${flags.str('expr')}\n) }).${EXPR_FIELD}`);
+    } else {
+      const values = readInputValues(abs, file, recorder, getEngine);
+      if (values.length !== 1) throw new InputError(`${file}: eval needs a single value, but the file has ${values.length} documents`);
+      value = values[0]!;
+    }
+    if (flags.bool('show-keys')) {
+      if (!isJsonObject(value)) throw new InputError(`--show-keys needs an object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`);
+      out.stdout(sortedKeys(value).map((k) => k + '\n').join(''));
+    } else {
+      out.stdout(formatEval(value, flags.str('format') === 'json' ? 'json' : 'yaml'));
+    }
+  } catch (err) {
+    out.log('ERROR', describeError(err));
+    exitCode = 1;
+  }
+  return { exitCode, stdout: exitCode === 0 ? out.stdoutText() : '', stderr: out.stderrText(), deps: recorder.deps(), cacheable: true };
+}

@@ -1,0 +1,45 @@
+/**
+ * Collects what a command prints and decides about color the way a local
+ * process would, from the client's terminal facts (TtyInfo): --color wins,
+ * then FORCE_COLOR, then NO_COLOR, then "is stderr a terminal".
+ */
+import type { TtyInfo } from '../../protocol/index.js';
+
+export function colorEnabled(tty: TtyInfo): boolean {
+  if (tty.color === 'never') return false;
+  if (tty.color === 'always') return true;
+  if (tty.forceColor !== null && tty.forceColor !== '') return tty.forceColor !== '0' && tty.forceColor !== 'false';
+  if (tty.noColor) return false;
+  return tty.stderrIsTTY;
+}
+
+export class CommandOutput {
+  private readonly out: string[] = [];
+  private readonly err: string[] = [];
+
+  constructor(private readonly color: boolean) {}
+
+  stdout(text: string): void {
+    this.out.push(text);
+  }
+
+  /** One kubecfg-style log line: `ERROR message` (red level word when colored). */
+  log(level: 'ERROR' | 'WARNING' | 'INFO', message: string): void {
+    const code = level === 'ERROR' ? 31 : level === 'WARNING' ? 33 : 34;
+    const word = this.color ? `\u001b[${code}m${level}\u001b[0m` : level;
+    this.err.push(`${word} ${message.trimEnd()}\n`);
+  }
+
+  /** Raw stderr text (e.g. a Jsonnet error already formatted like the jsonnet command's). */
+  stderr(text: string): void {
+    this.err.push(text);
+  }
+
+  stdoutText(): string {
+    return this.out.join('');
+  }
+
+  stderrText(): string {
+    return this.err.join('');
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * Messages between the daemon's main thread and its render workers. Every
+ * field survives structured clone (FileDep carries bigint, which clones).
+ */
+import type { FileDep } from '../../cache/index.js';
+import type { CommandParams } from '../../protocol/index.js';
+
+export type CommandName = 'show' | 'eval' | 'jsonnet';
+
+export interface RenderJob {
+  /** > 0; also the value the cancel flag is set to when this job is cancelled. */
+  jobId: number;
+  command: CommandName;
+  params: CommandParams;
+}
+
+/** What one command run produced. Output is returned whole: commands print after rendering. */
+export interface CommandOutcome {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  /** Every file read or probed: validates the result cache and drives --watch. */
+  deps: FileDep[];
+  /** False when the output depends on something deps cannot capture (e.g. it wrote files). */
+  cacheable: boolean;
+}
+
+export interface WorkerData {
+  /** Int32Array over this buffer: [0] holds the jobId to cancel (0 = none). */
+  cancelBuffer: SharedArrayBuffer;
+  testHooks: boolean;
+}
+
+export type ToWorker = { type: 'run'; job: RenderJob };
+
+export type FromWorker =
+  | { type: 'ready'; heapLimitBytes: number }
+  | { type: 'done'; jobId: number; outcome: CommandOutcome }
+  | { type: 'failed'; jobId: number; message: string };
