@@ -1,0 +1,98 @@
+/**
+ * `npm run bench:jsonnet`: every case through our engine (in-process and as a
+ * child process) and through Debian's C++ `jsonnet` (and go-jsonnet or
+ * jrsonnet when on PATH) in the same run; checks the outputs are identical
+ * and prints case, medians, ratio and peak RSS. No assertions on time.
+ *
+ * Case sizes are chosen so the C++ engine takes about 1-5 s on this machine:
+ * its std functions are written in Jsonnet, so the sizes the issue names
+ * (e.g. set operations on 1e5 items) take it many minutes.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { evaluateToString, parseModule, SourceFile } from '../../lang/jsonnet/index.js';
+import { fsImporter } from '../lib/fs-importer.js';
+import { fmtKb, fmtMs, median, printTable, runChild, timeMs } from '../lib/measure.js';
+import { writeImportGraph } from './import-graph.js';
+import { spawnSync } from 'node:child_process';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, here.includes('/dist/') ? '../../..' : '../..');
+const caseDir = join(repo, 'bench/jsonnet');
+const runs = Number(process.env.BENCH_RUNS ?? 3);
+
+function onPath(cmd: string): string | undefined {
+  const r = spawnSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : undefined;
+}
+
+function ours(file: string): { out: string; ms: number } {
+  let out = '';
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    times.push(
+      timeMs(() => {
+        const module = parseModule(new SourceFile(file, readFileSync(file, 'utf8')));
+        out = evaluateToString(module, { importer: fsImporter() }) as string;
+      }),
+    );
+  }
+  return { out, ms: median(times) };
+}
+
+function peer(cmd: string, file: string): { out: string; ms: number; rss?: number; ok: boolean } {
+  const times: number[] = [];
+  let out = '';
+  let rss: number | undefined;
+  let ok = true;
+  for (let i = 0; i < runs; i++) {
+    const r = runChild(cmd, [file]);
+    times.push(r.ms);
+    out = r.stdout;
+    rss = Math.max(rss ?? 0, r.peakRssKb ?? 0) || undefined;
+    ok = r.status === 0;
+  }
+  return { out, ms: median(times), rss, ok };
+}
+
+const tmp = mkdtempSync(join(tmpdir(), 'kubecfg-bench-'));
+try {
+  const cases = readdirSync(caseDir)
+    .filter((f) => f.endsWith('.jsonnet'))
+    .sort()
+    .map((f) => join(caseDir, f));
+  cases.push(writeImportGraph(join(tmp, 'import-graph')));
+  const peers = [['jsonnet', onPath('jsonnet')], ['go-jsonnet', onPath('go-jsonnet')], ['jrsonnet', onPath('jrsonnet')]]
+    .filter((p): p is [string, string] => p[1] !== undefined);
+  // Under tsx (npm run bench from source) the child needs the same loader.
+  const oneShot = join(here, `one-shot${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`);
+  const header = ['case', 'ours', 'ours(child)', ...peers.flatMap(([n]) => [n, `${n}/ours`]), 'our RSS', ...peers.map(([n]) => `${n} RSS`), 'same output'];
+  const rows: string[][] = [header];
+  const ratios: number[] = [];
+  for (const file of cases) {
+    const name = file.includes('import-graph') ? 'import-graph-300' : basename(file, '.jsonnet');
+    const o = ours(file);
+    const child = runChild(process.execPath, [...process.execArgv, oneShot, file]);
+    if (child.status !== 0 || child.stdout !== o.out) throw new Error(`${name}: the child run failed or differs: ${child.stderr}`);
+    const row = [name, fmtMs(o.ms), fmtMs(child.ms)];
+    const rssCells: string[] = [];
+    let same = true;
+    for (const [, cmd] of peers) {
+      const p = peer(cmd, file);
+      row.push(fmtMs(p.ms), p.ok ? (p.ms / o.ms).toFixed(2) + 'x' : 'failed');
+      if (cmd === peers[0]![1] && p.ok) ratios.push(p.ms / o.ms);
+      rssCells.push(fmtKb(p.rss));
+      same &&= p.ok && p.out === o.out;
+    }
+    rows.push([...row, fmtKb(child.peakRssKb), ...rssCells, same ? 'yes' : 'NO']);
+  }
+  printTable(rows);
+  if (ratios.length) {
+    const geo = Math.exp(ratios.reduce((a, r) => a + Math.log(r), 0) / ratios.length);
+    console.log(`\ngeometric mean speed-up over ${peers[0]![0]}: ${geo.toFixed(2)}x (runs per case: ${runs})`);
+  }
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
