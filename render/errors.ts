@@ -15,7 +15,8 @@ export type RenderErrorCode =
   | 'RENDER_PARSE_JSON' // parseJson input is not JSON
   | 'RENDER_PARSE_YAML' // parseYaml input is not YAML (or is too large/aliased)
   | 'RENDER_REGEX' // a regular expression RE2 rejects
-  | 'RENDER_UNSUPPORTED_VALUE'; // a number JSON cannot carry (NaN, Infinity)
+  | 'RENDER_UNSUPPORTED_VALUE' // a number JSON cannot carry (NaN, Infinity)
+  | 'RENDER_TOO_DEEP'; // a value or document nested past what the renderer's stack allows
 
 export class RenderError extends Error {
   readonly code: RenderErrorCode;
@@ -27,5 +28,23 @@ export class RenderError extends Error {
     this.name = 'RenderError';
     this.code = code;
     this.path = path;
+  }
+}
+
+/** True for the RangeError V8 throws when the JS stack is exhausted. */
+function isStackOverflow(e: unknown): boolean {
+  return e instanceof RangeError && /call stack/i.test(e.message);
+}
+
+/**
+ * Runs fn, turning a JS stack overflow (from a value nested thousands of
+ * levels deep) into a RenderError, so no RangeError escapes render/.
+ */
+export function guardDepth<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (isStackOverflow(e)) throw new RenderError('RENDER_TOO_DEEP', 'input too deeply nested');
+    throw e;
   }
 }

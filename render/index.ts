@@ -20,3 +20,12 @@ export type { KindInfo, KindLookup } from './order/order.js';
 export { kubecfgNatives } from './natives/index.js';
 export type { NativeFunction } from './natives/index.js';
 export { kubecfgLibsonnet } from './kubecfg-lib.js';
+export {
+  DEFAULT_EXPORT_FILENAME_FORMAT,
+  EXPORT_INDEX_KEY,
+  exportFileName,
+  exportTemplateData,
+  exportTemplateText,
+} from './export-names.js';
+export { objectsFromManifestFile } from './manifest-files.js';
+export type { GroupVersionKind } from './k8s-meta.js';

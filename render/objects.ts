@@ -16,7 +16,7 @@
 
 import type { JsonObject, JsonValue } from '../lang/common/json.js';
 import { isJsonObject, sortedKeys } from '../lang/common/json.js';
-import { RenderError } from './errors.js';
+import { guardDepth, RenderError } from './errors.js';
 import { goQuote, goTypeName, goValueString } from './go/go-text.js';
 import { fieldAccessor, indexAccessor, ROOT_PATH } from './path.js';
 import { groupKindString, groupVersionKind, nameOf, namespaceOf } from './k8s-meta.js';
@@ -61,7 +61,11 @@ function validateObject(obj: JsonObject, path: string): void {
     if (!isStringMap) {
       const gvk = groupVersionKind(obj);
       const id = `${gvk.version}/${groupKindString(gvk)}.${namespaceOf(obj)}/${nameOf(obj)}`;
-      throw new RenderError('RENDER_BAD_METADATA', `${field} map contains invalid (non-string) values in resource: ${id}`, path);
+      throw new RenderError(
+        'RENDER_BAD_METADATA',
+        `${field} map contains invalid (non-string) values in resource: ${id}`,
+        path,
+      );
     }
   }
 }
@@ -112,7 +116,7 @@ export function removeDuplicates(found: FoundObject[]): FoundObject[] {
   const out: FoundObject[] = [];
   for (const f of found) {
     const key = `${groupKindString(groupVersionKind(f.object))}, ${goQuote(namespaceOf(f.object))}, ${goQuote(nameOf(f.object))}`;
-    const json = identityJson(f.object);
+    const json = guardDepth(() => identityJson(f.object));
     const prior = seen.get(key);
     if (prior) {
       if (prior.json === json) continue;
@@ -127,7 +131,7 @@ export function removeDuplicates(found: FoundObject[]): FoundObject[] {
 /** All Kubernetes objects in an evaluated value, in kubecfg's order, duplicates kept. */
 export function findObjectsUnchecked(value: JsonValue): FoundObject[] {
   const found: FoundObject[] = [];
-  walk(value, ROOT_PATH, found);
+  guardDepth(() => walk(value, ROOT_PATH, found));
   return found;
 }
 

@@ -9,8 +9,24 @@
 import { goQuote } from './go/go-text.js';
 
 const JSONNET_KEYWORDS = new Set([
-  'assert', 'else', 'error', 'false', 'for', 'function', 'if', 'import', 'importstr', 'importbin',
-  'in', 'local', 'null', 'tailstrict', 'then', 'self', 'super', 'true',
+  'assert',
+  'else',
+  'error',
+  'false',
+  'for',
+  'function',
+  'if',
+  'import',
+  'importstr',
+  'importbin',
+  'in',
+  'local',
+  'null',
+  'tailstrict',
+  'then',
+  'self',
+  'super',
+  'true',
 ]);
 
 export function isJsonnetIdentifier(s: string): boolean {

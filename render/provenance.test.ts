@@ -4,11 +4,19 @@ import { addProvenance } from './provenance.js';
 import type { JsonObject } from '../lang/common/json.js';
 
 test('adds file and path annotations without touching the input', () => {
-  const object = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', annotations: { keep: 'me' } } } as JsonObject;
+  const object = {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'x', annotations: { keep: 'me' } },
+  } as JsonObject;
   const out = addProvenance({ object, path: '$.a["b-c"][0]' }, 'dir/code.jsonnet');
   assert.deepEqual(out.metadata, {
     name: 'x',
-    annotations: { keep: 'me', 'kubecfg.github.com/provenance-file': 'dir/code.jsonnet', 'kubecfg.github.com/provenance-path': '$.a["b-c"][0]' },
+    annotations: {
+      keep: 'me',
+      'kubecfg.github.com/provenance-file': 'dir/code.jsonnet',
+      'kubecfg.github.com/provenance-path': '$.a["b-c"][0]',
+    },
   });
   assert.deepEqual(object.metadata, { name: 'x', annotations: { keep: 'me' } });
 });

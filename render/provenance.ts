@@ -19,10 +19,14 @@ export function addProvenance(found: FoundObject, file: string): JsonObject {
   const hasMetadata = Object.hasOwn(obj, 'metadata');
   const metadata = hasMetadata ? obj.metadata! : {};
   if (!isJsonObject(metadata)) return obj;
-  const existing = Object.hasOwn(metadata, 'annotations') && isJsonObject(metadata.annotations) ? metadata.annotations : {};
+  const existing =
+    Object.hasOwn(metadata, 'annotations') && isJsonObject(metadata.annotations) ? metadata.annotations : {};
   const annotations = jsonObject(Object.entries(existing));
   if (file !== '') annotations[PROVENANCE_FILE_ANNOTATION] = file;
   annotations[PROVENANCE_PATH_ANNOTATION] = found.path;
-  const newMetadata = jsonObject([...Object.entries(metadata).filter(([k]) => k !== 'annotations'), ['annotations', annotations]]);
+  const newMetadata = jsonObject([
+    ...Object.entries(metadata).filter(([k]) => k !== 'annotations'),
+    ['annotations', annotations],
+  ]);
   return jsonObject([...Object.entries(obj).filter(([k]) => k !== 'metadata'), ['metadata', newMetadata]]);
 }

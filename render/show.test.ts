@@ -4,7 +4,8 @@ import type { JsonValue } from '../lang/common/json.js';
 import { renderShow, showObjects } from './show.js';
 import { RenderError } from './errors.js';
 
-const cm = (name: string, data: object = {}): JsonValue => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data }) as JsonValue;
+const cm = (name: string, data: object = {}): JsonValue =>
+  ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data }) as JsonValue;
 
 test('files in order, provenance per file, duplicates across files elided', () => {
   const out = renderShow(
@@ -23,7 +24,14 @@ test('files in order, provenance per file, duplicates across files elided', () =
 
 test('different objects with one identity across files fail', () => {
   assert.throws(
-    () => showObjects([{ file: 'a', value: cm('x', { k: '1' }) }, { file: 'b', value: cm('x', { k: '2' }) }], {}),
+    () =>
+      showObjects(
+        [
+          { file: 'a', value: cm('x', { k: '1' }) },
+          { file: 'b', value: cm('x', { k: '2' }) },
+        ],
+        {},
+      ),
     (e: unknown) => e instanceof RenderError && e.code === 'RENDER_DUPLICATE',
   );
 });
@@ -31,7 +39,9 @@ test('different objects with one identity across files fail', () => {
 test('discovery errors name the file', () => {
   assert.throws(
     () => showObjects([{ file: 'bad.jsonnet', value: { a: 1 } }], {}),
-    (e: unknown) => e instanceof RenderError && e.message === 'error reading bad.jsonnet: Looking for kubernetes object at "$.a", but instead found float64',
+    (e: unknown) =>
+      e instanceof RenderError &&
+      e.message === 'error reading bad.jsonnet: Looking for kubernetes object at "$.a", but instead found float64',
   );
 });
 

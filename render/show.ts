@@ -6,7 +6,7 @@
  * error names the file as kubecfg does ("error reading <file>: ...").
  */
 
-import type { JsonValue } from '../lang/common/json.js';
+import type { JsonObject, JsonValue } from '../lang/common/json.js';
 import { RenderError } from './errors.js';
 import type { FoundObject } from './objects.js';
 import { findObjectsUnchecked, removeDuplicates } from './objects.js';
@@ -16,12 +16,19 @@ import type { KindLookup } from './order/order.js';
 import { formatYamlDocuments } from './output/yaml.js';
 import { formatJsonObjects } from './output/json.js';
 
-export interface ShowInput {
-  /** The path argument as the user typed it (it becomes the provenance-file annotation). */
-  file: string;
-  /** The file's evaluated value. */
-  value: JsonValue;
-}
+/** A Jsonnet file's evaluated value, or the objects of a plain manifest file (see manifest-files.ts). */
+export type ShowInput =
+  | {
+      /** The path argument as the user typed it (it becomes the provenance-file annotation). */
+      file: string;
+      /** The file's evaluated value. */
+      value: JsonValue;
+    }
+  | {
+      file: string;
+      /** Objects of a `.json`/`.yaml` file: taken as they are, without provenance (as kubecfg does). */
+      objects: JsonObject[];
+    };
 
 export interface ShowOptions {
   format: 'yaml' | 'json';
@@ -36,6 +43,10 @@ export interface ShowOptions {
 export function showObjects(inputs: ShowInput[], options: Omit<ShowOptions, 'format'>): FoundObject[] {
   const all: FoundObject[] = [];
   for (const input of inputs) {
+    if ('objects' in input) {
+      for (const object of input.objects) all.push({ object, path: '$' });
+      continue;
+    }
     let found: FoundObject[];
     try {
       found = findObjectsUnchecked(input.value);
@@ -43,7 +54,8 @@ export function showObjects(inputs: ShowInput[], options: Omit<ShowOptions, 'for
       if (e instanceof RenderError) throw new RenderError(e.code, `error reading ${input.file}: ${e.message}`, e.path);
       throw e;
     }
-    for (const f of found) all.push(options.showProvenance ? { object: addProvenance(f, input.file), path: f.path } : f);
+    for (const f of found)
+      all.push(options.showProvenance ? { object: addProvenance(f, input.file), path: f.path } : f);
   }
   const unique = removeDuplicates(all);
   return options.reorder === 'server' ? orderForApply(unique, options.kindLookup) : unique;

@@ -12,8 +12,7 @@ export function writeImportGraph(dir: string, files = 300, perLayer = 30): strin
   const name = (layer: number, i: number) => `l${layer}_${i}.libsonnet`;
   for (let layer = 0; layer < layers; layer++) {
     for (let i = 0; i < perLayer; i++) {
-      const deps =
-        layer === 0 ? [] : [0, 1, 2].map((k) => name(layer - 1, (i * 7 + k * 11) % perLayer));
+      const deps = layer === 0 ? [] : [0, 1, 2].map((k) => name(layer - 1, (i * 7 + k * 11) % perLayer));
       const body = [
         ...deps.map((d, k) => `local d${k} = import '${d}';`),
         '{',

@@ -64,18 +64,30 @@ try {
     .sort()
     .map((f) => join(caseDir, f));
   cases.push(writeImportGraph(join(tmp, 'import-graph')));
-  const peers = [['jsonnet', onPath('jsonnet')], ['go-jsonnet', onPath('go-jsonnet')], ['jrsonnet', onPath('jrsonnet')]]
-    .filter((p): p is [string, string] => p[1] !== undefined);
+  const peers = [
+    ['jsonnet', onPath('jsonnet')],
+    ['go-jsonnet', onPath('go-jsonnet')],
+    ['jrsonnet', onPath('jrsonnet')],
+  ].filter((p): p is [string, string] => p[1] !== undefined);
   // Under tsx (npm run bench from source) the child needs the same loader.
   const oneShot = join(here, `one-shot${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`);
-  const header = ['case', 'ours', 'ours(child)', ...peers.flatMap(([n]) => [n, `${n}/ours`]), 'our RSS', ...peers.map(([n]) => `${n} RSS`), 'same output'];
+  const header = [
+    'case',
+    'ours',
+    'ours(child)',
+    ...peers.flatMap(([n]) => [n, `${n}/ours`]),
+    'our RSS',
+    ...peers.map(([n]) => `${n} RSS`),
+    'same output',
+  ];
   const rows: string[][] = [header];
   const ratios: number[] = [];
   for (const file of cases) {
     const name = file.includes('import-graph') ? 'import-graph-300' : basename(file, '.jsonnet');
     const o = ours(file);
     const child = runChild(process.execPath, [...process.execArgv, oneShot, file]);
-    if (child.status !== 0 || child.stdout !== o.out) throw new Error(`${name}: the child run failed or differs: ${child.stderr}`);
+    if (child.status !== 0 || child.stdout !== o.out)
+      throw new Error(`${name}: the child run failed or differs: ${child.stderr}`);
     const row = [name, fmtMs(o.ms), fmtMs(child.ms)];
     const rssCells: string[] = [];
     let same = true;

@@ -62,5 +62,11 @@ export function fmtKb(kb: number | undefined): string {
 export function printTable(rows: string[][]): void {
   const widths: number[] = [];
   for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
-  for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd());
+  for (const r of rows)
+    console.log(
+      r
+        .map((c, i) => c.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    );
 }

@@ -30,7 +30,8 @@ test('no GA feature has an enabled-check left in the source', () => {
       if (statSync(p).isDirectory()) walk(p);
       else if (p.endsWith('.ts') && !p.endsWith('.test.ts')) {
         const text = readFileSync(p, 'utf8');
-        for (const n of ga) if (text.includes(`enabled('${n}')`) || text.includes(`require('${n}'`)) offenders.push(`${p}: ${n}`);
+        for (const n of ga)
+          if (text.includes(`enabled('${n}')`) || text.includes(`require('${n}'`)) offenders.push(`${p}: ${n}`);
       }
     }
   };

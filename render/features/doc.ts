@@ -12,7 +12,7 @@ export function featuresDoc(): string {
     '',
     'Features that are not stable yet are off until you turn them on (RFC05). Turn them on with',
     '`--features=a,b` (repeatable; `name=false` turns one off), `KUBECFG_FEATURES`, the',
-    '`flags.features` setting of `.kubecfgrc.jsonnet` (object `{yakl: true}` or array `[\'yakl\']`),',
+    "`flags.features` setting of `.kubecfgrc.jsonnet` (object `{yakl: true}` or array `['yakl']`),",
     'or `--alpha` / `KUBECFG_ALPHA=true` for every alpha feature. For each feature the first source',
     'that names it wins: `--features` (or `KUBECFG_FEATURES`), then the rc file, then `--alpha`, then',
     'the stage default. `kubecfg features` shows the result and which source decided it.',

@@ -62,7 +62,8 @@ export class Gates {
     for (const feature of FEATURES) {
       if (decided.has(feature.name)) continue;
       if (feature.stage === 'GA') decided.set(feature.name, { feature, enabled: true, source: 'default' });
-      else if (alpha && feature.stage === 'alpha') decided.set(feature.name, { feature, enabled: true, source: ALPHA_SOURCE });
+      else if (alpha && feature.stage === 'alpha')
+        decided.set(feature.name, { feature, enabled: true, source: ALPHA_SOURCE });
       else decided.set(feature.name, { feature, enabled: defaultEnabled(feature.stage), source: 'default' });
     }
     return new Gates(decided, warnings);
@@ -111,5 +112,8 @@ function parseItem(item: string, sourceName: string): { name: string; value: boo
 
 /** Splits repeated, comma-separated `--features` values into items. */
 export function splitFeatureFlag(values: string[]): string[] {
-  return values.flatMap((v) => v.split(',')).map((s) => s.trim()).filter((s) => s !== '');
+  return values
+    .flatMap((v) => v.split(','))
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }

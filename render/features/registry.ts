@@ -25,7 +25,13 @@ export const FEATURES: readonly Feature[] = [
   { name: 'eval', stage: 'alpha', kind: 'additive', since: 'v0.40.0', doc: 'the eval command' },
   { name: 'traceback', stage: 'alpha', kind: 'additive', since: 'v0.40.0', doc: 'the traceback command' },
   { name: 'pack', stage: 'alpha', kind: 'additive', since: 'v0.40.0', doc: 'the pack command (OCI bundles)' },
-  { name: 'httpd', stage: 'alpha', kind: 'additive', since: 'v0.40.0', doc: 'the httpd command (Metacontroller hooks)' },
+  {
+    name: 'httpd',
+    stage: 'alpha',
+    kind: 'additive',
+    since: 'v0.40.0',
+    doc: 'the httpd command (Metacontroller hooks)',
+  },
   {
     name: 'overlay',
     stage: 'alpha',

@@ -8,14 +8,16 @@ import type { Gates } from './gates.js';
 const HEADER = ['NAME', 'STAGE', 'DEFAULT', 'ENABLED', 'SOURCE', 'SINCE'];
 
 export function featuresTable(gates: Gates): string {
-  const rows = gates.list().map((r) => [
-    r.feature.name,
-    r.feature.stage,
-    r.feature.stage === 'beta' || r.feature.stage === 'GA' ? 'on' : 'off',
-    r.enabled ? 'on' : 'off',
-    r.source,
-    r.feature.since,
-  ]);
+  const rows = gates
+    .list()
+    .map((r) => [
+      r.feature.name,
+      r.feature.stage,
+      r.feature.stage === 'beta' || r.feature.stage === 'GA' ? 'on' : 'off',
+      r.enabled ? 'on' : 'off',
+      r.source,
+      r.feature.since,
+    ]);
   return tabulate([HEADER, ...rows]);
 }
 

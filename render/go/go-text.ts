@@ -23,15 +23,33 @@ export function goQuote(s: string): string {
     let c = ch.codePointAt(0)!;
     if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd;
     switch (c) {
-      case 0x07: out += '\\a'; continue;
-      case 0x08: out += '\\b'; continue;
-      case 0x0c: out += '\\f'; continue;
-      case 0x0a: out += '\\n'; continue;
-      case 0x0d: out += '\\r'; continue;
-      case 0x09: out += '\\t'; continue;
-      case 0x0b: out += '\\v'; continue;
-      case 0x22: out += '\\"'; continue;
-      case 0x5c: out += '\\\\'; continue;
+      case 0x07:
+        out += '\\a';
+        continue;
+      case 0x08:
+        out += '\\b';
+        continue;
+      case 0x0c:
+        out += '\\f';
+        continue;
+      case 0x0a:
+        out += '\\n';
+        continue;
+      case 0x0d:
+        out += '\\r';
+        continue;
+      case 0x09:
+        out += '\\t';
+        continue;
+      case 0x0b:
+        out += '\\v';
+        continue;
+      case 0x22:
+        out += '\\"';
+        continue;
+      case 0x5c:
+        out += '\\\\';
+        continue;
     }
     const text = String.fromCodePoint(c);
     if (isGoPrintable(text)) out += text;
@@ -59,6 +77,13 @@ export function goValueString(v: JsonValue): string {
   if (typeof v === 'string') return v;
   if (typeof v === 'boolean') return v ? 'true' : 'false';
   if (Array.isArray(v)) return '[' + v.map(goValueString).join(' ') + ']';
-  if (isJsonObject(v)) return 'map[' + sortedKeys(v).map((k) => `${k}:${goValueString(v[k]!)}`).join(' ') + ']';
+  if (isJsonObject(v))
+    return (
+      'map[' +
+      sortedKeys(v)
+        .map((k) => `${k}:${goValueString(v[k]!)}`)
+        .join(' ') +
+      ']'
+    );
   return String(v);
 }

@@ -29,8 +29,9 @@ export function goJsonUnmarshal(text: string): JsonValue {
   let depth = 0;
   const fail = (context: string): never => {
     if (i >= s.length) throw new GoJsonSyntaxError('unexpected end of JSON input');
-    const ch = String.fromCodePoint(s.codePointAt(i)!);
-    throw new GoJsonSyntaxError(`invalid character ${quoteChar(ch)} ${context}`);
+    // Go's scanner reports one byte: for a non-ASCII character, its first UTF-8 byte read as Latin-1.
+    const bytes = new TextEncoder().encode(String.fromCodePoint(s.codePointAt(i)!));
+    throw new GoJsonSyntaxError(`invalid character ${quoteChar(String.fromCharCode(bytes[0]!))} ${context}`);
   };
   const skipSpace = (): void => {
     while (i < s.length && (s[i] === ' ' || s[i] === '\t' || s[i] === '\n' || s[i] === '\r')) i++;
@@ -57,7 +58,16 @@ export function goJsonUnmarshal(text: string): JsonValue {
       i++;
       if (i >= s.length) fail('');
       const e = s[i]!;
-      const simple: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+      const simple: Record<string, string> = {
+        '"': '"',
+        '\\': '\\',
+        '/': '/',
+        b: '\b',
+        f: '\f',
+        n: '\n',
+        r: '\r',
+        t: '\t',
+      };
       if (e in simple) {
         out += simple[e];
         i++;
@@ -100,14 +110,16 @@ export function goJsonUnmarshal(text: string): JsonValue {
     }
     const literal = s.slice(start, i);
     const n = Number(literal);
-    if (!Number.isFinite(n)) throw new GoJsonSyntaxError(`json: cannot unmarshal number ${literal} into Go value of type float64`);
+    if (!Number.isFinite(n))
+      throw new GoJsonSyntaxError(`json: cannot unmarshal number ${literal} into Go value of type float64`);
     return n;
   };
 
   const parseLiteral = (word: string, value: JsonValue): JsonValue => {
     for (let k = 0; k < word.length; k++) {
       if (i >= s.length) fail('');
-      if (s[i] !== word[k]) fail(k === 0 ? 'looking for beginning of value' : `in literal ${word} (expecting ${quoteChar(word[k]!)})`);
+      if (s[i] !== word[k])
+        fail(k === 0 ? 'looking for beginning of value' : `in literal ${word} (expecting ${quoteChar(word[k]!)})`);
       i++;
     }
     return value;

@@ -33,17 +33,55 @@ function allowedAliasRatio(decodeCount: number): number {
   return 0.99 - (0.89 * (decodeCount - ALIAS_RATIO_RANGE_LOW)) / (ALIAS_RATIO_RANGE_HIGH - ALIAS_RATIO_RANGE_LOW);
 }
 const RESOLVED: Record<string, JsonValue> = {
-  y: true, Y: true, yes: true, Yes: true, YES: true, true: true, True: true, TRUE: true, on: true, On: true, ON: true,
-  n: false, N: false, no: false, No: false, NO: false, false: false, False: false, FALSE: false, off: false, Off: false, OFF: false,
-  '': null, '~': null, null: null, Null: null, NULL: null,
+  y: true,
+  Y: true,
+  yes: true,
+  Yes: true,
+  YES: true,
+  true: true,
+  True: true,
+  TRUE: true,
+  on: true,
+  On: true,
+  ON: true,
+  n: false,
+  N: false,
+  no: false,
+  No: false,
+  NO: false,
+  false: false,
+  False: false,
+  FALSE: false,
+  off: false,
+  Off: false,
+  OFF: false,
+  '': null,
+  '~': null,
+  null: null,
+  Null: null,
+  NULL: null,
 };
 const SPECIAL_FLOATS: Record<string, number> = {
-  '.nan': NaN, '.NaN': NaN, '.NAN': NaN, '.inf': Infinity, '.Inf': Infinity, '.INF': Infinity,
-  '+.inf': Infinity, '+.Inf': Infinity, '+.INF': Infinity, '-.inf': -Infinity, '-.Inf': -Infinity, '-.INF': -Infinity,
+  '.nan': NaN,
+  '.NaN': NaN,
+  '.NAN': NaN,
+  '.inf': Infinity,
+  '.Inf': Infinity,
+  '.INF': Infinity,
+  '+.inf': Infinity,
+  '+.Inf': Infinity,
+  '+.INF': Infinity,
+  '-.inf': -Infinity,
+  '-.Inf': -Infinity,
+  '-.INF': -Infinity,
 };
 const YAML_STYLE_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
 
-type Resolved = { tag: 'str' | 'int' | 'float' | 'bool' | 'null' | 'timestamp' | 'merge'; value: JsonValue; number?: number };
+type Resolved = {
+  tag: 'str' | 'int' | 'float' | 'bool' | 'null' | 'timestamp' | 'merge';
+  value: JsonValue;
+  number?: number;
+};
 
 /** go-yaml v2 resolve() for a plain scalar: its tag and decoded value. */
 function resolvePlain(s: string): Resolved {
@@ -56,7 +94,8 @@ function resolvePlain(s: string): Resolved {
   }
   if (s in SPECIAL_FLOATS) return { tag: 'float', value: null, number: SPECIAL_FLOATS[s]! };
   if (first === '.') {
-    if (/^\.[0-9]+([eE][-+]?[0-9]+)?$/.test(s) && Number.isFinite(Number(s))) return { tag: 'float', value: null, number: Number(s) };
+    if (/^\.[0-9]+([eE][-+]?[0-9]+)?$/.test(s) && Number.isFinite(Number(s)))
+      return { tag: 'float', value: null, number: Number(s) };
     return { tag: 'str', value: s };
   }
   if (/^[-+0-9]/.test(first)) {
@@ -64,7 +103,8 @@ function resolvePlain(s: string): Resolved {
     const plain = s.replace(/_/g, '');
     const int = parseGoInteger(plain, true) ?? parseGoInteger(plain, false);
     if (int !== null) return { tag: 'int', value: null, number: Number(int) };
-    if (YAML_STYLE_FLOAT.test(plain) && Number.isFinite(Number(plain))) return { tag: 'float', value: null, number: Number(plain) };
+    if (YAML_STYLE_FLOAT.test(plain) && Number.isFinite(Number(plain)))
+      return { tag: 'float', value: null, number: Number(plain) };
   }
   return { tag: 'str', value: s };
 }
@@ -90,7 +130,8 @@ function resolveTagged(tag: string, s: string): Resolved {
     case '!!merge': {
       const r = resolvePlain(s);
       const want = shortTag(tag).slice(2);
-      if (r.tag === want || (want === 'float' && r.tag === 'int') || (want === 'timestamp' && r.tag === 'timestamp')) return r;
+      if (r.tag === want || (want === 'float' && r.tag === 'int') || (want === 'timestamp' && r.tag === 'timestamp'))
+        return r;
       throw new GoYamlError(`cannot decode !!${r.tag} \`${s}\` as a ${shortTag(tag)}`);
     }
     default:
@@ -121,7 +162,11 @@ class DocumentReader {
   private count(): void {
     this.decodeCount++;
     if (this.expanding.size > 0) this.aliasCount++;
-    if (this.aliasCount > 100 && this.decodeCount > 1000 && this.aliasCount / this.decodeCount > allowedAliasRatio(this.decodeCount)) {
+    if (
+      this.aliasCount > 100 &&
+      this.decodeCount > 1000 &&
+      this.aliasCount / this.decodeCount > allowedAliasRatio(this.decodeCount)
+    ) {
       throw new GoYamlError('yaml: document contains excessive aliasing');
     }
   }
@@ -168,7 +213,9 @@ class DocumentReader {
     const r = this.resolved(node);
     if (r.number !== undefined) {
       if (!Number.isFinite(r.number)) {
-        throw new GoYamlError(`error converting YAML to JSON: json: unsupported value: ${Number.isNaN(r.number) ? 'NaN' : r.number > 0 ? '+Inf' : '-Inf'}`);
+        throw new GoYamlError(
+          `error converting YAML to JSON: json: unsupported value: ${Number.isNaN(r.number) ? 'NaN' : r.number > 0 ? '+Inf' : '-Inf'}`,
+        );
       }
       return r.number;
     }
@@ -181,7 +228,8 @@ class DocumentReader {
     const r = this.resolved(target);
     switch (r.tag) {
       case 'int':
-        if (Math.abs(r.number!) >= 2 ** 63) throw new GoYamlError('error converting YAML to JSON: unsupported map key of type: uint64');
+        if (Math.abs(r.number!) >= 2 ** 63)
+          throw new GoYamlError('error converting YAML to JSON: unsupported map key of type: uint64');
         return BigInt(r.number!).toString();
       case 'float':
         return formatFloat32(r.number!);
@@ -203,7 +251,11 @@ class DocumentReader {
       if (key === null) throw new GoYamlError('error converting YAML to JSON: unsupported map key of type: %!s(<nil>)');
       const keyTarget = this.target(key);
       // go-yaml's isMerge: the text `<<`, plain or tagged !!merge
-      const isMerge = isScalar(keyTarget) && keyTarget.value === '<<' && ((keyTarget.type === 'PLAIN' && keyTarget.tag === undefined) || (keyTarget.tag !== undefined && shortTag(keyTarget.tag) === '!!merge'));
+      const isMerge =
+        isScalar(keyTarget) &&
+        keyTarget.value === '<<' &&
+        ((keyTarget.type === 'PLAIN' && keyTarget.tag === undefined) ||
+          (keyTarget.tag !== undefined && shortTag(keyTarget.tag) === '!!merge'));
       if (isMerge) {
         this.merge(value, out);
         continue;
@@ -242,7 +294,8 @@ export function splitYamlStream(text: string): string[] {
     const line = (raw.endsWith('\r') ? raw.slice(0, -1) : raw) + '\n';
     if (line.startsWith('---')) {
       const trimmed = line.slice(3).trim();
-      if (trimmed.length > 0 && trimmed[0] !== '#') throw new GoYamlError(`invalid Yaml document separator: ${trimmed}`);
+      if (trimmed.length > 0 && trimmed[0] !== '#')
+        throw new GoYamlError(`invalid Yaml document separator: ${trimmed}`);
       if (buffer.length > 0) {
         docs.push(buffer);
         buffer = '';
@@ -263,14 +316,49 @@ function lineOf(text: string, offset: number): number {
   return line;
 }
 
+const MAX_FLOW_DEPTH = 500;
+
+/**
+ * Refuses flow collections nested deeper than MAX_FLOW_DEPTH before the YAML
+ * parser sees them (it recurses per level; go-yaml's own limit is 10000).
+ * Quotes and comments are skipped roughly; a miscount only moves the limit.
+ */
+function checkFlowDepth(source: string): void {
+  let depth = 0;
+  let quote = '';
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (quote) {
+      if (c === quote) quote = '';
+      else if (c === '\\' && quote === '"') i++;
+      continue;
+    }
+    if (c === '"' || c === "'") quote = c;
+    else if (c === '#') while (i < source.length && source[i] !== '\n') i++;
+    else if (c === '[' || c === '{') {
+      if (++depth > MAX_FLOW_DEPTH) throw new GoYamlError(`yaml: exceeded max depth of ${MAX_FLOW_DEPTH}`);
+    } else if ((c === ']' || c === '}') && depth > 0) depth--;
+  }
+}
+
 /** One document's value, or null when it holds no node. */
 export function readYamlDocument(source: string): JsonValue {
-  const docs = parseAllDocuments(source, { version: '1.1', schema: 'failsafe', uniqueKeys: false, strict: false, prettyErrors: false });
+  checkFlowDepth(source);
+  const docs = parseAllDocuments(source, {
+    version: '1.1',
+    schema: 'failsafe',
+    uniqueKeys: false,
+    strict: false,
+    prettyErrors: false,
+  });
   if (!Array.isArray(docs)) throw new GoYamlError('error converting YAML to JSON: yaml: unexpected content');
   const doc = docs[0];
   if (doc === undefined) return null;
   const error = doc.errors[0];
-  if (error) throw new GoYamlError(`error converting YAML to JSON: yaml: line ${lineOf(source, error.pos[0])}: ${error.message.split('\n')[0]}`);
+  if (error)
+    throw new GoYamlError(
+      `error converting YAML to JSON: yaml: line ${lineOf(source, error.pos[0])}: ${error.message.split('\n')[0]}`,
+    );
   return new DocumentReader(doc as Document).value(doc.contents as YamlNode | null);
 }
 

@@ -24,14 +24,20 @@ export interface NativeFunction {
 
 function stringArg(native: string, param: string, v: JsonValue | undefined): string {
   if (typeof v !== 'string') {
-    throw new RenderError('RENDER_BAD_ARGUMENT', `${native}: parameter ${param} must be a string, got ${goTypeName(v ?? null)}`);
+    throw new RenderError(
+      'RENDER_BAD_ARGUMENT',
+      `${native}: parameter ${param} must be a string, got ${goTypeName(v ?? null)}`,
+    );
   }
   return v;
 }
 
 function numberArg(native: string, param: string, v: JsonValue | undefined): number {
   if (typeof v !== 'number') {
-    throw new RenderError('RENDER_BAD_ARGUMENT', `${native}: parameter ${param} must be a number, got ${goTypeName(v ?? null)}`);
+    throw new RenderError(
+      'RENDER_BAD_ARGUMENT',
+      `${native}: parameter ${param} must be a number, got ${goTypeName(v ?? null)}`,
+    );
   }
   return v;
 }
@@ -42,6 +48,8 @@ function guarded(native: string, code: RenderErrorCode, body: () => JsonValue): 
     return body();
   } catch (e) {
     if (e instanceof RenderError) throw e;
+    if (e instanceof RangeError && /call stack/i.test(e.message))
+      throw new RenderError('RENDER_TOO_DEEP', `${native}: input too deeply nested`);
     const message = e instanceof Error ? e.message : String(e);
     throw new RenderError(code, `${native}: ${message}`);
   }

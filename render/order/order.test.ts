@@ -8,7 +8,8 @@ const obj = (apiVersion: string, kind: string, name: string, namespace?: string)
   object: { apiVersion, kind, metadata: namespace === undefined ? { name } : { name, namespace } } as JsonObject,
   path: `$.${kind}_${name}`,
 });
-const names = (list: FoundObject[]): string[] => list.map((f) => `${f.object.kind}/${(f.object.metadata as { name: string }).name}`);
+const names = (list: FoundObject[]): string[] =>
+  list.map((f) => `${f.object.kind}/${(f.object.metadata as { name: string }).name}`);
 
 const input = [
   obj('admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration', 'hook'),
@@ -41,7 +42,8 @@ test('apply order: tiers, then namespace/name/kind', () => {
 });
 
 test('a lookup describes kinds the built-in table lacks', () => {
-  const lookup = (gvk: { group: string; kind: string }) => (gvk.group === 'example.com' ? { namespaced: false, containsPodSpec: false } : undefined);
+  const lookup = (gvk: { group: string; kind: string }) =>
+    gvk.group === 'example.com' ? { namespaced: false, containsPodSpec: false } : undefined;
   const ordered = names(orderForApply(input, lookup));
   assert.ok(ordered.indexOf('Widget/w') < ordered.indexOf('ConfigMap/a'));
 });
@@ -51,9 +53,14 @@ test('delete order is the reverse of apply order', () => {
 });
 
 test('diff order is alphabetical by namespace, name, kind', () => {
-  assert.deepEqual(names(orderAlphabetically([obj('v1', 'Service', 'b', 'x'), obj('v1', 'ConfigMap', 'b', 'x'), obj('v1', 'Namespace', 'x')])), [
-    'Namespace/x',
-    'ConfigMap/b',
-    'Service/b',
-  ]);
+  assert.deepEqual(
+    names(
+      orderAlphabetically([
+        obj('v1', 'Service', 'b', 'x'),
+        obj('v1', 'ConfigMap', 'b', 'x'),
+        obj('v1', 'Namespace', 'x'),
+      ]),
+    ),
+    ['Namespace/x', 'ConfigMap/b', 'Service/b'],
+  );
 });

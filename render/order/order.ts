@@ -39,8 +39,16 @@ export function builtinKindInfo(gvk: GroupVersionKind): KindInfo | undefined {
 }
 
 export function dependencyTier(gvk: GroupVersionKind, lookup?: KindLookup): number {
-  if ((gvk.group === 'extensions' && gvk.kind === 'ThirdPartyResource') || (gvk.group === 'apiextensions.k8s.io' && gvk.kind === 'CustomResourceDefinition')) return 10;
-  if (gvk.group === 'admissionregistration.k8s.io' && (gvk.kind === 'ValidatingWebhookConfiguration' || gvk.kind === 'MutatingWebhookConfiguration')) return 200;
+  if (
+    (gvk.group === 'extensions' && gvk.kind === 'ThirdPartyResource') ||
+    (gvk.group === 'apiextensions.k8s.io' && gvk.kind === 'CustomResourceDefinition')
+  )
+    return 10;
+  if (
+    gvk.group === 'admissionregistration.k8s.io' &&
+    (gvk.kind === 'ValidatingWebhookConfiguration' || gvk.kind === 'MutatingWebhookConfiguration')
+  )
+    return 200;
   const info = builtinKindInfo(gvk) ?? lookup?.(gvk);
   if (info === undefined) return 50;
   if (!info.namespaced) return 20;

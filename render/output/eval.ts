@@ -11,7 +11,7 @@ import type { JsonValue } from '../../lang/common/json.js';
 import { isJsonObject, sortedKeys } from '../../lang/common/json.js';
 import { formatJsonnetNumber } from '../go/float-format.js';
 import { marshalKubecfgYaml } from './yaml.js';
-import { RenderError } from '../errors.js';
+import { guardDepth, RenderError } from '../errors.js';
 
 /** go-jsonnet's unparseString (lone surrogates become U+FFFD, as Go writes an invalid rune). */
 export function jsonnetString(s: string): string {
@@ -19,13 +19,27 @@ export function jsonnetString(s: string): string {
   for (const ch of s) {
     const c = ch.codePointAt(0)!;
     switch (c) {
-      case 0x22: out += '\\"'; continue;
-      case 0x5c: out += '\\\\'; continue;
-      case 0x08: out += '\\b'; continue;
-      case 0x0c: out += '\\f'; continue;
-      case 0x0a: out += '\\n'; continue;
-      case 0x0d: out += '\\r'; continue;
-      case 0x09: out += '\\t'; continue;
+      case 0x22:
+        out += '\\"';
+        continue;
+      case 0x5c:
+        out += '\\\\';
+        continue;
+      case 0x08:
+        out += '\\b';
+        continue;
+      case 0x0c:
+        out += '\\f';
+        continue;
+      case 0x0a:
+        out += '\\n';
+        continue;
+      case 0x0d:
+        out += '\\r';
+        continue;
+      case 0x09:
+        out += '\\t';
+        continue;
     }
     if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) out += '\\u' + c.toString(16).padStart(4, '0');
     else if (c >= 0xd800 && c <= 0xdfff) out += '\ufffd';
@@ -41,7 +55,8 @@ export function jsonnetManifest(value: JsonValue): string {
     if (v === null) parts.push('null');
     else if (typeof v === 'boolean') parts.push(v ? 'true' : 'false');
     else if (typeof v === 'number') {
-      if (!Number.isFinite(v)) throw new RenderError('RENDER_UNSUPPORTED_VALUE', `cannot manifest the number ${v} as JSON`);
+      if (!Number.isFinite(v))
+        throw new RenderError('RENDER_UNSUPPORTED_VALUE', `cannot manifest the number ${v} as JSON`);
       parts.push(formatJsonnetNumber(v));
     } else if (typeof v === 'string') parts.push(jsonnetString(v));
     else if (Array.isArray(v)) {
@@ -75,6 +90,6 @@ export function jsonnetManifest(value: JsonValue): string {
 
 /** `kubecfg eval -o json|yaml`: the exact bytes kubecfg writes to stdout. */
 export function formatEval(value: JsonValue, format: 'json' | 'yaml'): string {
-  if (format === 'json') return jsonnetManifest(value) + '\n\n';
+  if (format === 'json') return guardDepth(() => jsonnetManifest(value)) + '\n\n';
   return marshalKubecfgYaml(value) + '\n';
 }

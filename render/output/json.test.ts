@@ -30,11 +30,18 @@ test('MarshalIndent layout, key order and numbers', () => {
     goMarshalIndent(value, '  '),
     '{\n  "Z": true,\n  "a": {\n    "y": [],\n    "z": {}\n  },\n  "b": [\n    1,\n    1.5,\n    1e+21,\n    1e-7,\n    -0,\n    1000000\n  ],\n  "é": null\n}',
   );
-  assert.equal(goMarshalIndent(value, null), '{"Z":true,"a":{"y":[],"z":{}},"b":[1,1.5,1e+21,1e-7,-0,1000000],"é":null}');
+  assert.equal(
+    goMarshalIndent(value, null),
+    '{"Z":true,"a":{"y":[],"z":{}},"b":[1,1.5,1e+21,1e-7,-0,1000000],"é":null}',
+  );
 });
 
 test('keys sort by code point, astral after BMP', () => {
-  const value = jsonObject([['\uffff', 1], ['😀', 2], ['a', 3]]);
+  const value = jsonObject([
+    ['\uffff', 1],
+    ['😀', 2],
+    ['a', 3],
+  ]);
   assert.equal(goMarshalIndent(value, null), '{"a":3,"\uffff":1,"😀":2}');
 });
 
@@ -45,5 +52,8 @@ test('show -o json framing: --- between objects, newline after each', () => {
 });
 
 test('non-finite numbers are refused as encoding/json does', () => {
-  assert.throws(() => goMarshalIndent({ a: NaN }, null), (e: unknown) => e instanceof RenderError && /unsupported value: NaN/.test(e.message));
+  assert.throws(
+    () => goMarshalIndent({ a: NaN }, null),
+    (e: unknown) => e instanceof RenderError && /unsupported value: NaN/.test(e.message),
+  );
 });

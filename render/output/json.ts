@@ -12,7 +12,7 @@
 import type { JsonValue } from '../../lang/common/json.js';
 import { isJsonObject, sortedKeys } from '../../lang/common/json.js';
 import { formatJsonNumber } from '../go/float-format.js';
-import { RenderError } from '../errors.js';
+import { guardDepth, RenderError } from '../errors.js';
 
 /** encoding/json's string encoding. */
 export function goJsonString(s: string, escapeHtml: boolean): string {
@@ -32,13 +32,27 @@ export function goJsonString(s: string, escapeHtml: boolean): string {
       continue;
     }
     switch (c) {
-      case 0x22: out += '\\"'; continue;
-      case 0x5c: out += '\\\\'; continue;
-      case 0x08: out += '\\b'; continue;
-      case 0x0c: out += '\\f'; continue;
-      case 0x0a: out += '\\n'; continue;
-      case 0x0d: out += '\\r'; continue;
-      case 0x09: out += '\\t'; continue;
+      case 0x22:
+        out += '\\"';
+        continue;
+      case 0x5c:
+        out += '\\\\';
+        continue;
+      case 0x08:
+        out += '\\b';
+        continue;
+      case 0x0c:
+        out += '\\f';
+        continue;
+      case 0x0a:
+        out += '\\n';
+        continue;
+      case 0x0d:
+        out += '\\r';
+        continue;
+      case 0x09:
+        out += '\\t';
+        continue;
     }
     if (c < 0x20 || c === 0x2028 || c === 0x2029 || (escapeHtml && (c === 0x3c || c === 0x3e || c === 0x26))) {
       out += '\\u' + (c < 0x1000 ? '0' : '') + (c < 0x100 ? '0' : '') + (c < 0x10 ? '0' : '') + c.toString(16);
@@ -51,7 +65,11 @@ export function goJsonString(s: string, escapeHtml: boolean): string {
 
 function goJsonNumber(n: number, path: string): string {
   if (!Number.isFinite(n)) {
-    throw new RenderError('RENDER_UNSUPPORTED_VALUE', `json: unsupported value: ${Number.isNaN(n) ? 'NaN' : n > 0 ? '+Inf' : '-Inf'} (at ${path})`, path);
+    throw new RenderError(
+      'RENDER_UNSUPPORTED_VALUE',
+      `json: unsupported value: ${Number.isNaN(n) ? 'NaN' : n > 0 ? '+Inf' : '-Inf'} (at ${path})`,
+      path,
+    );
   }
   return formatJsonNumber(n);
 }
@@ -110,7 +128,7 @@ export function formatJsonObjects(objects: JsonValue[]): string {
   let out = '';
   objects.forEach((obj, i) => {
     if (i > 0) out += '---\n';
-    out += goMarshalIndent(obj, '  ') + '\n';
+    out += guardDepth(() => goMarshalIndent(obj, '  ')) + '\n';
   });
   return out;
 }

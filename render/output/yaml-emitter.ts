@@ -17,6 +17,18 @@ import { isJsonObject } from '../../lang/common/json.js';
 import { resolvesToNonString, isBase60Float } from './yaml-resolve.js';
 import { sortYamlKeys } from './yaml-key-order.js';
 import { formatFloatShortest } from '../go/float-format.js';
+import { wellFormed } from '../go/well-formed.js';
+import {
+  analyzeScalar,
+  codePointCount,
+  isBreak,
+  isPrintable,
+  LF,
+  SPACE,
+  toCodePoints,
+  utf8Length,
+} from './yaml-scalar.js';
+import type { ScalarAnalysis } from './yaml-scalar.js';
 
 export interface YamlEmitOptions {
   /** How a number is written (plain scalar text). */
@@ -29,119 +41,6 @@ const BEST_INDENT = 2;
 const BEST_WIDTH = 80;
 
 type ScalarStyle = 'plain' | 'single' | 'double' | 'literal';
-
-interface ScalarAnalysis {
-  multiline: boolean;
-  blockPlainAllowed: boolean;
-  singleQuotedAllowed: boolean;
-  blockAllowed: boolean;
-}
-
-const SPACE = 0x20;
-const LF = 0x0a;
-
-function isBreak(cp: number | undefined): boolean {
-  return cp === 0x0d || cp === LF || cp === 0x85 || cp === 0x2028 || cp === 0x2029;
-}
-function isBlank(cp: number | undefined): boolean {
-  return cp === SPACE || cp === 0x09;
-}
-/** libyaml's is_printable, read as code points (astral characters are not printable). */
-function isPrintable(cp: number): boolean {
-  return cp === LF || (cp >= 0x20 && cp <= 0x7e) || (cp >= 0xa0 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd && cp !== 0xfeff);
-}
-
-/** Code points of s, with lone surrogates replaced by U+FFFD. */
-export function toCodePoints(s: string): number[] {
-  const out: number[] = [];
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    out.push(cp >= 0xd800 && cp <= 0xdfff ? 0xfffd : cp);
-  }
-  return out;
-}
-
-function utf8Length(cps: number[]): number {
-  let n = 0;
-  for (const cp of cps) n += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-  return n;
-}
-
-/** yaml_emitter_analyze_scalar (the flow-context flags are not needed: we never emit non-empty flow collections). */
-function analyzeScalar(v: number[]): ScalarAnalysis {
-  if (v.length === 0) return { multiline: false, blockPlainAllowed: true, singleQuotedAllowed: true, blockAllowed: false };
-  let blockIndicators = false;
-  let lineBreaks = false;
-  let specialCharacters = false;
-  let leadingSpace = false;
-  let leadingBreak = false;
-  let trailingSpace = false;
-  let trailingBreak = false;
-  let breakSpace = false;
-  let spaceBreak = false;
-  let previousSpace = false;
-  let previousBreak = false;
-  if (v.length >= 3 && ((v[0] === 0x2d && v[1] === 0x2d && v[2] === 0x2d) || (v[0] === 0x2e && v[1] === 0x2e && v[2] === 0x2e))) {
-    blockIndicators = true;
-  }
-  let precededByWhitespace = true;
-  for (let i = 0; i < v.length; i++) {
-    const c = v[i]!;
-    const followedByWhitespace = i + 1 >= v.length || isBlank(v[i + 1]);
-    if (i === 0) {
-      switch (String.fromCodePoint(c)) {
-        case '#': case ',': case '[': case ']': case '{': case '}': case '&': case '*': case '!':
-        case '|': case '>': case "'": case '"': case '%': case '@': case '`':
-          blockIndicators = true;
-          break;
-        case '?': case ':':
-          if (followedByWhitespace) blockIndicators = true;
-          break;
-        case '-':
-          if (followedByWhitespace) blockIndicators = true;
-          break;
-      }
-    } else if (c === 0x3a /* : */) {
-      if (followedByWhitespace) blockIndicators = true;
-    } else if (c === 0x23 /* # */) {
-      if (precededByWhitespace) blockIndicators = true;
-    }
-    if (!isPrintable(c)) specialCharacters = true;
-    if (c === SPACE) {
-      if (i === 0) leadingSpace = true;
-      if (i === v.length - 1) trailingSpace = true;
-      if (previousBreak) breakSpace = true;
-      previousSpace = true;
-      previousBreak = false;
-    } else if (isBreak(c)) {
-      lineBreaks = true;
-      if (i === 0) leadingBreak = true;
-      if (i === v.length - 1) trailingBreak = true;
-      if (previousSpace) spaceBreak = true;
-      previousSpace = false;
-      previousBreak = true;
-    } else {
-      previousSpace = false;
-      previousBreak = false;
-    }
-    precededByWhitespace = isBlank(c) || isBreak(c) || c === 0;
-  }
-  const a: ScalarAnalysis = { multiline: lineBreaks, blockPlainAllowed: true, singleQuotedAllowed: true, blockAllowed: true };
-  if (leadingSpace || leadingBreak || trailingSpace || trailingBreak) a.blockPlainAllowed = false;
-  if (trailingSpace) a.blockAllowed = false;
-  if (breakSpace) {
-    a.blockPlainAllowed = false;
-    a.singleQuotedAllowed = false;
-  }
-  if (spaceBreak || specialCharacters) {
-    a.blockPlainAllowed = false;
-    a.singleQuotedAllowed = false;
-    a.blockAllowed = false;
-  }
-  if (lineBreaks) a.blockPlainAllowed = false;
-  if (blockIndicators) a.blockPlainAllowed = false;
-  return a;
-}
 
 interface Scalar {
   /** The text with lone surrogates replaced, and its code points. */
@@ -208,7 +107,12 @@ class Emitter {
     this.indention = true;
   }
 
-  private writeIndicator(indicator: string, needWhitespace: boolean, isWhitespace: boolean, isIndention: boolean): void {
+  private writeIndicator(
+    indicator: string,
+    needWhitespace: boolean,
+    isWhitespace: boolean,
+    isIndention: boolean,
+  ): void {
     if (needWhitespace && !this.whitespace) this.put(' ');
     for (const ch of indicator) this.put(ch);
     this.whitespace = isWhitespace;
@@ -285,7 +189,7 @@ class Emitter {
       else requested = canUsePlain ? 'plain' : 'double';
     }
     const cps = toCodePoints(text);
-    return { text: cps.length === text.length ? text : String.fromCodePoint(...cps), value: cps, requested, analysis: analyzeScalar(cps) };
+    return { text: wellFormed(text), value: cps, requested, analysis: analyzeScalar(cps) };
   }
 
   /** yaml_emitter_select_scalar_style + process_scalar. */
@@ -367,7 +271,8 @@ class Emitter {
     for (let i = 0; i < v.length; i++) {
       const c = v[i]!;
       if (c === SPACE) {
-        if (allowBreaks && !spaces && this.column > BEST_WIDTH && i > 0 && i < v.length - 1 && v[i + 1] !== SPACE) this.writeIndent();
+        if (allowBreaks && !spaces && this.column > BEST_WIDTH && i > 0 && i < v.length - 1 && v[i + 1] !== SPACE)
+          this.writeIndent();
         else this.writeChar(c);
         spaces = true;
       } else if (isBreak(c)) {
@@ -418,8 +323,21 @@ class Emitter {
 
   private writeEscape(c: number): void {
     const named: Record<number, string> = {
-      0x00: '0', 0x07: 'a', 0x08: 'b', 0x09: 't', 0x0a: 'n', 0x0b: 'v', 0x0c: 'f', 0x0d: 'r', 0x1b: 'e',
-      0x22: '"', 0x5c: '\\', 0x85: 'N', 0xa0: '_', 0x2028: 'L', 0x2029: 'P',
+      0x00: '0',
+      0x07: 'a',
+      0x08: 'b',
+      0x09: 't',
+      0x0a: 'n',
+      0x0b: 'v',
+      0x0c: 'f',
+      0x0d: 'r',
+      0x1b: 'e',
+      0x22: '"',
+      0x5c: '\\',
+      0x85: 'N',
+      0xa0: '_',
+      0x2028: 'L',
+      0x2029: 'P',
     };
     const name = named[c];
     if (name !== undefined) {
@@ -444,22 +362,25 @@ class Emitter {
     this.indention = true;
     this.whitespace = true;
     // Lines between break characters are written whole, each after its indent.
+    const text = s.text;
     let runStart = 0;
     const flushRun = (end: number): void => {
       if (end > runStart) {
         this.writeIndent();
-        this.writeRun(String.fromCodePoint(...v.slice(runStart, end)), end - runStart);
+        const run = text.slice(runStart, end);
+        this.writeRun(run, codePointCount(run));
         this.indention = false;
       }
     };
-    for (let i = 0; i < v.length; i++) {
-      if (!isBreak(v[i])) continue;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (!isBreak(c)) continue;
       flushRun(i);
-      this.writeBreakChar(v[i]!);
+      this.writeBreakChar(c);
       this.indention = true;
       runStart = i + 1;
     }
-    flushRun(v.length);
+    flushRun(text.length);
   }
 }
 

@@ -173,7 +173,13 @@ test('key order: go-yaml natural order (kubecfg fork)', () => {
   const obj = jsonObject(['b', 'a10', 'a9', 'A', '_x', '1', 'a1b', 'a1_'].map((k) => [k, 0]));
   assert.equal(marshalKubecfgYaml(obj), '_x: 0\n"1": 0\nA: 0\na1b: 0\na1_: 0\na9: 0\na10: 0\nb: 0\n');
   // gopkg.in/yaml.v2 v2.4.0 (no digit-run fix) puts non-letters first even after a digit
-  const v2 = marshalYaml(jsonObject([['a1b', 0], ['a1_', 0]]), { numberText: goFloatYamlText, digitRunFix: false });
+  const v2 = marshalYaml(
+    jsonObject([
+      ['a1b', 0],
+      ['a1_', 0],
+    ]),
+    { numberText: goFloatYamlText, digitRunFix: false },
+  );
   assert.equal(v2, 'a1_: 0\na1b: 0\n');
 });
 

@@ -8,12 +8,13 @@
 
 import type { JsonValue } from '../../lang/common/json.js';
 import { marshalYaml, goFloatYamlText } from './yaml-emitter.js';
+import { guardDepth } from '../errors.js';
 
 const KUBECFG_YAML = { numberText: goFloatYamlText, digitRunFix: true } as const;
 
 /** One document as kubecfg's yaml.Marshal prints it (no `---`, ends with a newline). */
 export function marshalKubecfgYaml(value: JsonValue): string {
-  return marshalYaml(value, KUBECFG_YAML);
+  return guardDepth(() => marshalYaml(value, KUBECFG_YAML));
 }
 
 /** `kubecfg show -o yaml`: `---\n` then the document, for each object. */

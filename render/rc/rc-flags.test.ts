@@ -31,7 +31,10 @@ test('RFC02 example: commands.show gives show its defaults, paths against the rc
 });
 
 test('features: object and array forms, only under flags', () => {
-  const obj = { flags: { features: { yakl: true, knit: false } }, commands: { show: { features: { yakl: true, knit: false } } } };
+  const obj = {
+    flags: { features: { yakl: true, knit: false } },
+    commands: { show: { features: { yakl: true, knit: false } } },
+  };
   assert.deepEqual(flagsFromRc(obj, ctx()).features, ['knit=false', 'yakl=true']);
   const arr = { flags: { features: ['yakl'] }, commands: {} };
   assert.deepEqual(flagsFromRc(arr, ctx()).features, ['yakl']);
@@ -42,10 +45,13 @@ test('features: object and array forms, only under flags', () => {
 test('types: a string for a list is one element; a number for a string is an error', () => {
   const one = flagsFromRc({ flags: { jpath: 'lib' }, commands: {} }, ctx());
   assert.deepEqual(one.defaults.jpath, ['/repo/lib']);
-  assert.throws(() => flagsFromRc({ flags: { format: 3 }, commands: {} }, ctx()), /flags.format: expected a string, got number/);
+  assert.throws(
+    () => flagsFromRc({ flags: { format: 3 }, commands: {} }, ctx()),
+    /flags.format: expected a string, got number/,
+  );
 });
 
-test('unknown flags name the flag and the rc file; other commands\' flags are fine under flags', () => {
+test("unknown flags name the flag and the rc file; other commands' flags are fine under flags", () => {
   assert.throws(
     () => flagsFromRc({ flags: { formt: 'json' }, commands: {} }, ctx()),
     (e: unknown) => e instanceof RcError && /\/repo\/.kubecfgrc.jsonnet: unknown flag "formt" in flags/.test(e.message),

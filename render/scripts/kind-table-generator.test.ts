@@ -22,7 +22,10 @@ test('the committed kind table is what the generator makes from the OpenAPI docu
     t.skip(`no ${OPENAPI}`);
     return;
   }
-  const generated = generateKindTable(JSON.parse(readFileSync(OPENAPI, 'utf8')), 'the Kubernetes 1.36 OpenAPI v2 document');
+  const generated = generateKindTable(
+    JSON.parse(readFileSync(OPENAPI, 'utf8')),
+    'the Kubernetes 1.36 OpenAPI v2 document',
+  );
   if (process.env.UPDATE_KIND_TABLE === '1') writeFileSync(TABLE, generated);
   assert.equal(readFileSync(TABLE, 'utf8'), generated);
 });

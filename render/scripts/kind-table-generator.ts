@@ -19,7 +19,10 @@ interface Schema {
 
 interface OpenApiDocument {
   definitions: Record<string, Schema>;
-  paths: Record<string, Record<string, { 'x-kubernetes-group-version-kind'?: { group: string; version: string; kind: string } }>>;
+  paths: Record<
+    string,
+    Record<string, { 'x-kubernetes-group-version-kind'?: { group: string; version: string; kind: string } }>
+  >;
 }
 
 const POD_SPEC = 'io.k8s.api.core.v1.PodSpec';

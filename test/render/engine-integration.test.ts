@@ -22,7 +22,7 @@ function repoRoot(): string {
   }
   return dir;
 }
-const dir = join(repoRoot(), 'test/render/spec/');
+const dir = join(repoRoot(), 'test/render/fixtures/spec/');
 
 const libraryImporter: Importer = {
   load(_from, path) {
@@ -33,7 +33,10 @@ const libraryImporter: Importer = {
 
 test('spec Show example through the engine', () => {
   const source = readFileSync(dir + 'show-source.jsonnet.txt', 'utf8');
-  const value = evaluate(parseModule(new SourceFile('show.jsonnet', source)), { importer: libraryImporter, natives: kubecfgNatives });
+  const value = evaluate(parseModule(new SourceFile('show.jsonnet', source)), {
+    importer: libraryImporter,
+    natives: kubecfgNatives,
+  });
   const expected = readFileSync(dir + 'show.yaml', 'utf8').replace(/\n*$/, '\n');
   assert.equal(formatYamlDocuments(findObjects(value).map((f) => f.object)), expected);
 });
@@ -50,7 +53,10 @@ test('library natives through the engine', () => {
     quoted: kubecfg.escapeStringRegex('a.b'),
     folded: kubecfg.fold(function(acc, o) acc + [o.kind], [{ apiVersion: 'v1', kind: 'A' }, { x: { apiVersion: 'v1', kind: 'B' } }], []),
   }`;
-  const value = evaluate(parseModule(new SourceFile('t.jsonnet', code)), { importer: libraryImporter, natives: kubecfgNatives });
+  const value = evaluate(parseModule(new SourceFile('t.jsonnet', code)), {
+    importer: libraryImporter,
+    natives: kubecfgNatives,
+  });
   assert.deepEqual(value, {
     docs: [{ a: true }, { b: [1, 2] }],
     json: { x: 1 },

@@ -22,7 +22,7 @@ function repoRoot(): string {
   }
   return dir;
 }
-const dir = join(repoRoot(), 'test/render/spec/');
+const dir = join(repoRoot(), 'test/render/fixtures/spec/');
 const read = (name: string): string => readFileSync(dir + name, 'utf8');
 const source = (name: string): JsonValue => JSON.parse(read(name)) as JsonValue;
 /** The spec block with exactly one final newline. */

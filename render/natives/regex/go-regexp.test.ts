@@ -44,7 +44,8 @@ const matchCases: [string, string, boolean][] = [
 ];
 
 test('MatchString', () => {
-  for (const [pattern, subject, want] of matchCases) assert.equal(goMatchString(pattern, subject), want, `${pattern} ~ ${JSON.stringify(subject)}`);
+  for (const [pattern, subject, want] of matchCases)
+    assert.equal(goMatchString(pattern, subject), want, `${pattern} ~ ${JSON.stringify(subject)}`);
 });
 
 const errorCases: [string, string][] = [
@@ -79,7 +80,11 @@ const errorCases: [string, string][] = [
 
 test('compile errors carry Go wording', () => {
   for (const [pattern, message] of errorCases) {
-    assert.throws(() => goMatchString(pattern, ''), (e: unknown) => e instanceof Re2SyntaxError && e.message === `error parsing regexp: ${message}`, pattern);
+    assert.throws(
+      () => goMatchString(pattern, ''),
+      (e: unknown) => e instanceof Re2SyntaxError && e.message === `error parsing regexp: ${message}`,
+      pattern,
+    );
   }
 });
 
@@ -100,7 +105,16 @@ const replaceCases: [string, string, string, string][] = [
 ];
 
 test('ReplaceAllString', () => {
-  for (const [pattern, src, repl, want] of replaceCases) assert.equal(goReplaceAllString(pattern, src, repl), want, `${pattern} / ${repl}`);
+  for (const [pattern, src, repl, want] of replaceCases)
+    assert.equal(goReplaceAllString(pattern, src, repl), want, `${pattern} / ${repl}`);
+});
+
+test('patterns too large for V8 are refused, not crashing', () => {
+  const huge = 'x'.repeat(200000);
+  assert.throws(
+    () => goMatchString(huge, 'x'),
+    (e: unknown) => e instanceof Re2SyntaxError && e.code === 'expression too large',
+  );
 });
 
 test('QuoteMeta', () => {

@@ -8,7 +8,7 @@
  * because compilation is a pure function of it.
  */
 
-import { parseRe2 } from './re2-parse.js';
+import { parseRe2, Re2SyntaxError } from './re2-parse.js';
 import { toJsSource } from './re2-to-js.js';
 import { wellFormed } from '../../go/well-formed.js';
 
@@ -26,17 +26,35 @@ export function compileGoRegexp(pattern: string): GoRegexp {
   const hit = cache.get(pattern);
   if (hit) return hit;
   const parsed = parseRe2(wellFormed(pattern));
-  const compiled = { regex: new RegExp(toJsSource(parsed.root), 'gu'), groupNames: parsed.groupNames };
+  let regex: RegExp;
+  try {
+    regex = new RegExp(toJsSource(parsed.root), 'gu');
+    regex.exec(''); // V8 compiles on first use; make size failures happen here
+    regex.lastIndex = 0;
+  } catch {
+    // The translation is valid JS syntax by construction; V8 refuses only what is too big for it.
+    throw new Re2SyntaxError('expression too large', pattern);
+  }
+  const compiled = { regex, groupNames: parsed.groupNames };
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
   cache.set(pattern, compiled);
   return compiled;
 }
 
+/** regex.exec from a position; V8 may compile again for a two-byte subject, and can fail there. */
+function execAt(regex: RegExp, pattern: string, subject: string, position: number): RegExpExecArray | null {
+  regex.lastIndex = position;
+  try {
+    return regex.exec(subject);
+  } catch {
+    throw new Re2SyntaxError('expression too large', pattern);
+  }
+}
+
 /** regexp.MatchString(pattern, s). */
 export function goMatchString(pattern: string, s: string): boolean {
   const { regex } = compileGoRegexp(pattern);
-  regex.lastIndex = 0;
-  return regex.exec(wellFormed(s)) !== null;
+  return execAt(regex, pattern, wellFormed(s), 0) !== null;
 }
 
 /** Go's Regexp.expand for ReplaceAllString: `$$`, `$n`, `${n}`, `$name`, `${name}`. */
@@ -82,8 +100,7 @@ export function goReplaceAllString(pattern: string, source: string, replacement:
   let lastMatchEnd = 0;
   let searchPos = 0;
   while (searchPos <= src.length) {
-    regex.lastIndex = searchPos;
-    const m = regex.exec(src);
+    const m = execAt(regex, pattern, src, searchPos);
     if (m === null) break;
     const start = m.index;
     const end = start + m[0].length;

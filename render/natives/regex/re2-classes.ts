@@ -14,27 +14,87 @@ type Ranges = [number, number][];
 export const PERL_CLASSES: Record<string, { negated: boolean; ranges: Ranges }> = {
   '\\d': { negated: false, ranges: [[0x30, 0x39]] },
   '\\D': { negated: true, ranges: [[0x30, 0x39]] },
-  '\\s': { negated: false, ranges: [[0x09, 0x0a], [0x0c, 0x0d], [0x20, 0x20]] },
-  '\\S': { negated: true, ranges: [[0x09, 0x0a], [0x0c, 0x0d], [0x20, 0x20]] },
-  '\\w': { negated: false, ranges: [[0x30, 0x39], [0x41, 0x5a], [0x5f, 0x5f], [0x61, 0x7a]] },
-  '\\W': { negated: true, ranges: [[0x30, 0x39], [0x41, 0x5a], [0x5f, 0x5f], [0x61, 0x7a]] },
+  '\\s': {
+    negated: false,
+    ranges: [
+      [0x09, 0x0a],
+      [0x0c, 0x0d],
+      [0x20, 0x20],
+    ],
+  },
+  '\\S': {
+    negated: true,
+    ranges: [
+      [0x09, 0x0a],
+      [0x0c, 0x0d],
+      [0x20, 0x20],
+    ],
+  },
+  '\\w': {
+    negated: false,
+    ranges: [
+      [0x30, 0x39],
+      [0x41, 0x5a],
+      [0x5f, 0x5f],
+      [0x61, 0x7a],
+    ],
+  },
+  '\\W': {
+    negated: true,
+    ranges: [
+      [0x30, 0x39],
+      [0x41, 0x5a],
+      [0x5f, 0x5f],
+      [0x61, 0x7a],
+    ],
+  },
 };
 
 const POSIX: Record<string, Ranges> = {
-  alnum: [[0x30, 0x39], [0x41, 0x5a], [0x61, 0x7a]],
-  alpha: [[0x41, 0x5a], [0x61, 0x7a]],
+  alnum: [
+    [0x30, 0x39],
+    [0x41, 0x5a],
+    [0x61, 0x7a],
+  ],
+  alpha: [
+    [0x41, 0x5a],
+    [0x61, 0x7a],
+  ],
   ascii: [[0x00, 0x7f]],
-  blank: [[0x09, 0x09], [0x20, 0x20]],
-  cntrl: [[0x00, 0x1f], [0x7f, 0x7f]],
+  blank: [
+    [0x09, 0x09],
+    [0x20, 0x20],
+  ],
+  cntrl: [
+    [0x00, 0x1f],
+    [0x7f, 0x7f],
+  ],
   digit: [[0x30, 0x39]],
   graph: [[0x21, 0x7e]],
   lower: [[0x61, 0x7a]],
   print: [[0x20, 0x7e]],
-  punct: [[0x21, 0x2f], [0x3a, 0x40], [0x5b, 0x60], [0x7b, 0x7e]],
-  space: [[0x09, 0x0d], [0x20, 0x20]],
+  punct: [
+    [0x21, 0x2f],
+    [0x3a, 0x40],
+    [0x5b, 0x60],
+    [0x7b, 0x7e],
+  ],
+  space: [
+    [0x09, 0x0d],
+    [0x20, 0x20],
+  ],
   upper: [[0x41, 0x5a]],
-  word: [[0x30, 0x39], [0x41, 0x5a], [0x61, 0x7a], [0x5f, 0x5f]],
-  xdigit: [[0x30, 0x39], [0x41, 0x46], [0x61, 0x66]],
+  word: [
+    [0x30, 0x39],
+    [0x41, 0x5a],
+    [0x61, 0x7a],
+    [0x5f, 0x5f],
+  ],
+  xdigit: [
+    [0x30, 0x39],
+    [0x41, 0x46],
+    [0x61, 0x66],
+  ],
 };
 
 /** `[:name:]` or `[:^name:]` → its ranges and sign, or undefined for an unknown name. */
@@ -69,7 +129,10 @@ export function negateRanges(input: Ranges): Ranges {
 }
 
 // Code points whose case-folding orbit is not reachable with toLowerCase/toUpperCase alone.
-const FOLD_EXTRAS = [0x212a, 0x17f, 0x212b, 0xb5, 0x3d1, 0x3f4, 0x1e9e, 0x3c2, 0x3d0, 0x3d5, 0x3d6, 0x3f0, 0x3f1, 0x3f5, 0x1e9b, 0x1fbe, 0x345, 0x1c80, 0x1c81, 0x1c82, 0x1c83, 0x1c84, 0x1c85, 0x1c86, 0x1c87, 0x1c88, 0xdf];
+const FOLD_EXTRAS = [
+  0x212a, 0x17f, 0x212b, 0xb5, 0x3d1, 0x3f4, 0x1e9e, 0x3c2, 0x3d0, 0x3d5, 0x3d6, 0x3f0, 0x3f1, 0x3f5, 0x1e9b, 0x1fbe,
+  0x345, 0x1c80, 0x1c81, 0x1c82, 0x1c83, 0x1c84, 0x1c85, 0x1c86, 0x1c87, 0x1c88, 0xdf,
+];
 const EXTRA_SET = new Set(FOLD_EXTRAS);
 
 function jsClassChar(cp: number): string {
@@ -104,6 +167,8 @@ function hasCaseVariants(cp: number): boolean {
 
 /** The range plus every case-folding equivalent of its members (appendFoldedRange). */
 export function foldRange(lo: number, hi: number): Ranges {
+  // A range covering every folding code point cannot gain any (Go's same shortcut).
+  if (lo <= 0x41 && hi >= 0x1e943) return [[lo, hi]];
   const out: Ranges = [[lo, hi]];
   const from = Math.max(lo, 0x41);
   const to = Math.min(hi, 0x1e943);
@@ -125,8 +190,42 @@ function canonicalName(name: string): string {
 }
 
 const GO_CATEGORIES = new Set([
-  'C', 'Cc', 'Cf', 'Co', 'Cs', 'L', 'Ll', 'Lm', 'Lo', 'Lt', 'Lu', 'M', 'Mc', 'Me', 'Mn', 'N', 'Nd', 'Nl', 'No',
-  'P', 'Pc', 'Pd', 'Pe', 'Pf', 'Pi', 'Po', 'Ps', 'S', 'Sc', 'Sk', 'Sm', 'So', 'Z', 'Zl', 'Zp', 'Zs',
+  'C',
+  'Cc',
+  'Cf',
+  'Co',
+  'Cs',
+  'L',
+  'Ll',
+  'Lm',
+  'Lo',
+  'Lt',
+  'Lu',
+  'M',
+  'Mc',
+  'Me',
+  'Mn',
+  'N',
+  'Nd',
+  'Nl',
+  'No',
+  'P',
+  'Pc',
+  'Pd',
+  'Pe',
+  'Pf',
+  'Pi',
+  'Po',
+  'Ps',
+  'S',
+  'Sc',
+  'Sk',
+  'Sm',
+  'So',
+  'Z',
+  'Zl',
+  'Zp',
+  'Zs',
 ]);
 
 function jsPropertyWorks(escape: string): boolean {
@@ -145,16 +244,19 @@ function jsPropertyWorks(escape: string): boolean {
 export function unicodeProperty(name: string, positive: boolean): string | ClassSet | undefined {
   const canonical = canonicalName(name);
   const p = positive ? 'p' : 'P';
-  if (canonical === 'Any') return positive ? { ranges: [[0, MAX_RUNE]], properties: [] } : { ranges: [], properties: [] };
+  if (canonical === 'Any')
+    return positive ? { ranges: [[0, MAX_RUNE]], properties: [] } : { ranges: [], properties: [] };
   if (canonical === 'Ascii') return { ranges: positive ? [[0, 0x7f]] : [[0x80, MAX_RUNE]], properties: [] };
   if (canonical === 'Assigned') return `\\${positive ? 'P' : 'p'}{Cn}`;
   if (canonical === 'Lc') return `\\${p}{LC}`;
   if (GO_CATEGORIES.has(canonical)) return `\\${p}{${canonical}}`;
   for (const candidate of [name, canonical]) {
-    if (/^[A-Za-z_]+$/.test(candidate) && jsPropertyWorks(`\\p{Script=${candidate}}`)) return `\\${p}{Script=${candidate}}`;
+    if (/^[A-Za-z_]+$/.test(candidate) && jsPropertyWorks(`\\p{Script=${candidate}}`))
+      return `\\${p}{Script=${candidate}}`;
   }
   for (const candidate of [name, canonical]) {
-    if (/^[A-Za-z_]+$/.test(candidate) && jsPropertyWorks(`\\p{General_Category=${candidate}}`)) return `\\${p}{General_Category=${candidate}}`;
+    if (/^[A-Za-z_]+$/.test(candidate) && jsPropertyWorks(`\\p{General_Category=${candidate}}`))
+      return `\\${p}{General_Category=${candidate}}`;
   }
   return undefined;
 }

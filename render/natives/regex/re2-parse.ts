@@ -8,7 +8,15 @@
  */
 
 import type { ClassSet, ParsedRe2, Re2Node } from './re2-ast.js';
-import { cleanRanges, foldOrbit, foldRanges, negateRanges, PERL_CLASSES, posixClass, unicodeProperty } from './re2-classes.js';
+import {
+  cleanRanges,
+  foldOrbit,
+  foldRanges,
+  negateRanges,
+  PERL_CLASSES,
+  posixClass,
+  unicodeProperty,
+} from './re2-classes.js';
 
 export class Re2SyntaxError extends Error {
   constructor(
@@ -96,7 +104,8 @@ class Parser {
             continue;
           }
           [min, max] = parsed;
-          if (min < 0 || min > MAX_REPEAT || max > MAX_REPEAT || (max >= 0 && min > max)) this.fail('invalid repeat count', this.text(start));
+          if (min < 0 || min > MAX_REPEAT || max > MAX_REPEAT || (max >= 0 && min > max))
+            this.fail('invalid repeat count', this.text(start));
         } else {
           this.pos++;
           [min, max] = c === '*' ? [0, -1] : c === '+' ? [1, -1] : [0, 1];
@@ -110,7 +119,8 @@ class Parser {
         const sub = items.pop();
         if (sub === undefined) this.fail('missing argument to repetition operator', this.text(start));
         const node: Re2Node = { type: 'repeat', min, max, greedy, body: sub };
-        if (c === '{' && (min >= 2 || max >= 2) && !repeatIsValid(node, MAX_REPEAT)) this.fail('invalid repeat count', this.text(start));
+        if (c === '{' && (min >= 2 || max >= 2) && !repeatIsValid(node, MAX_REPEAT))
+          this.fail('invalid repeat count', this.text(start));
         items.push(node);
         lastRepeatStart = start;
         continue;
@@ -281,7 +291,13 @@ class Parser {
       positive = !positive;
       name = name.slice(1);
     }
-    const prop = name === '' ? undefined : unicodeProperty(name, positive);
+    // Under (?i) a cased-letter category matches every cased letter (Go adds the fold orbit of the table).
+    const foldedName =
+      this.flags.fold &&
+      /^(lu|ll|lt|uppercase_?letter|lowercase_?letter|titlecase_?letter)$/i.test(name.replace(/[ -]/g, ''))
+        ? 'LC'
+        : name;
+    const prop = name === '' ? undefined : unicodeProperty(foldedName, positive);
     if (prop === undefined) this.fail('invalid character class range', seq);
     if (typeof prop === 'string') return { ranges: [], properties: [prop] };
     return this.flags.fold ? { ranges: foldRanges(prop.ranges), properties: [] } : prop;
@@ -341,12 +357,18 @@ class Parser {
         if (x < 0 || y < 0) bad();
         return x * 16 + y;
       }
-      case 'a': return 0x07;
-      case 'f': return 0x0c;
-      case 'n': return 0x0a;
-      case 'r': return 0x0d;
-      case 't': return 0x09;
-      case 'v': return 0x0b;
+      case 'a':
+        return 0x07;
+      case 'f':
+        return 0x0c;
+      case 'n':
+        return 0x0a;
+      case 'r':
+        return 0x0d;
+      case 't':
+        return 0x09;
+      case 'v':
+        return 0x0b;
     }
     return bad();
   }
@@ -410,7 +432,8 @@ class Parser {
     }
     this.pos++; // ]
     const clean = cleanRanges(ranges);
-    if (properties.length === 0 && negated) return { type: 'class', set: { ranges: negateRanges(clean), properties }, negated: false };
+    if (properties.length === 0 && negated)
+      return { type: 'class', set: { ranges: negateRanges(clean), properties }, negated: false };
     return { type: 'class', set: { ranges: clean, properties }, negated };
   }
 

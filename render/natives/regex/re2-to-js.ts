@@ -12,12 +12,15 @@ import type { ClassSet, Re2Node } from './re2-ast.js';
 import { foldOrbit } from './re2-classes.js';
 
 function codePointEscape(cp: number): string {
-  if ((cp >= 0x30 && cp <= 0x39) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a)) return String.fromCodePoint(cp);
+  if ((cp >= 0x30 && cp <= 0x39) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a))
+    return String.fromCodePoint(cp);
   return `\\u{${cp.toString(16)}}`;
 }
 
 function classSource(set: ClassSet, negated: boolean): string {
-  const parts = set.ranges.map(([lo, hi]) => (lo === hi ? codePointEscape(lo) : `${codePointEscape(lo)}-${codePointEscape(hi)}`));
+  const parts = set.ranges.map(([lo, hi]) =>
+    lo === hi ? codePointEscape(lo) : `${codePointEscape(lo)}-${codePointEscape(hi)}`,
+  );
   return `[${negated ? '^' : ''}${parts.join('')}${set.properties.join('')}]`;
 }
 
