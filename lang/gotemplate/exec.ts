@@ -13,10 +13,23 @@ import { compareCodepoints } from '../common/json.js';
 import { FuncError, TemplateError, type TemplateErrorCode } from './errors.js';
 import { formatValue } from './fmt/print.js';
 import { type FuncContext, type FuncDef, type ParamType, goTypeNames } from './function.js';
-import type { BranchNode, ChainNode, CommandNode, FieldNode, IdentifierNode, ListNode, Node, NumberNode, PipeNode, TemplateNode, Tree, VariableNode } from './parse/node.js';
+import type {
+  BranchNode,
+  ChainNode,
+  CommandNode,
+  FieldNode,
+  IdentifierNode,
+  ListNode,
+  Node,
+  NumberNode,
+  PipeNode,
+  TemplateNode,
+  Tree,
+  VariableNode,
+} from './parse/node.js';
 import { nodeString } from './parse/node.js';
 import { errorLocation } from './parse/parse.js';
-import { byteLength, goFloat, hasKey, isTrue, kindOf, typeName } from './value.js';
+import { byteLength, type GoObject, goFloat, hasKey, isTrue, kindOf, typeName } from './value.js';
 
 /** What exec needs from the template set. */
 export interface ExecHost {
@@ -48,7 +61,7 @@ export class Output {
   constructor(private readonly max: number) {}
   write(s: string): void {
     if (s.length === 0) return;
-    this.bytes += s.length <= 64 ? byteLength(s) : byteLength(s);
+    this.bytes += byteLength(s);
     if (this.bytes > this.max) throw new FuncError(`output exceeds the limit of ${this.max} bytes`, 'TPL_LIMIT');
     this.parts.push(s);
   }
@@ -89,7 +102,13 @@ export class State {
     if (!this.node) throw new TemplateError(`template: ${name}: ${msg}`, code, name);
     const { location, line, column } = errorLocation(this.node.tree, this.node.pos);
     const context = truncateContext(nodeString(this.node));
-    throw new TemplateError(`template: ${location}: executing ${goQuote(name)} at <${context}>: ${msg}`, code, this.node.tree.parseName, line, column);
+    throw new TemplateError(
+      `template: ${location}: executing ${goQuote(name)} at <${context}>: ${msg}`,
+      code,
+      this.node.tree.parseName,
+      line,
+      column,
+    );
   }
 
   private at(node: Node): void {
@@ -250,6 +269,13 @@ export class State {
             for (let i = 0; i < n; i++) oneIteration(undefined, i, false);
             return;
           }
+          case 'object': {
+            const entries = (val as GoObject).mapEntries?.();
+            if (!entries) this.errorf(`range can't iterate over ${formatValue(val)}`);
+            if (entries.length === 0) break;
+            for (const [k, v] of [...entries].sort(([a], [b]) => compareCodepoints(a, b))) oneIteration(k, v, true);
+            return;
+          }
           case 'invalid':
           case 'nil':
             break;
@@ -270,7 +296,8 @@ export class State {
     this.at(t);
     const tree = this.host.lookup(t.name);
     if (!tree) this.errorf(`template ${goQuote(t.name)} not defined`);
-    if (this.depth >= this.host.maxDepth) this.errorf(`exceeded maximum template depth (${this.host.maxDepth})`, 'TPL_LIMIT');
+    if (this.depth >= this.host.maxDepth)
+      this.errorf(`exceeded maximum template depth (${this.host.maxDepth})`, 'TPL_LIMIT');
     const value = this.evalPipeline(dot, t.pipe);
     const next = new State(this.host, tree, this.out, value, this.depth + 1);
     next.walk(value, tree.root);
@@ -295,7 +322,8 @@ export class State {
   }
 
   private notAFunction(args: readonly Node[] | undefined, final: Final): void {
-    if ((args && args.length > 1) || final !== MISSING) this.errorf(`can't give argument to non-function ${nodeString(args![0]!)}`);
+    if ((args && args.length > 1) || final !== MISSING)
+      this.errorf(`can't give argument to non-function ${nodeString(args![0]!)}`);
   }
 
   private evalCommand(dot: unknown, cmd: CommandNode, final: Final): unknown {
@@ -364,7 +392,15 @@ export class State {
     return this.evalFieldChain(dot, value, false, v, v.ident.slice(1), args, final);
   }
 
-  private evalFieldChain(dot: unknown, receiver: unknown, iface: boolean, node: Node, ident: readonly string[], args: readonly Node[] | undefined, final: Final): unknown {
+  private evalFieldChain(
+    dot: unknown,
+    receiver: unknown,
+    iface: boolean,
+    node: Node,
+    ident: readonly string[],
+    args: readonly Node[] | undefined,
+    final: Final,
+  ): unknown {
     const n = ident.length;
     let r = receiver;
     let ri = iface;
@@ -375,7 +411,13 @@ export class State {
     return this.evalField(ident[n - 1]!, args, final, r, ri);
   }
 
-  private evalField(fieldName: string, args: readonly Node[] | undefined, final: Final, receiver: unknown, iface: boolean): unknown {
+  private evalField(
+    fieldName: string,
+    args: readonly Node[] | undefined,
+    final: Final,
+    receiver: unknown,
+    iface: boolean,
+  ): unknown {
     if (receiver === undefined) {
       if (this.host.missingKey === 'error') this.errorf(`nil data; no entry for key ${goQuote(fieldName)}`);
       return undefined;
@@ -410,7 +452,12 @@ export class State {
   }
 
   /** A method of a typed Go value (GoObject): arguments are interface{} values. */
-  private callMethod(name: string, method: (...a: unknown[]) => unknown, args: readonly Node[] | undefined, final: Final): unknown {
+  private callMethod(
+    name: string,
+    method: (...a: unknown[]) => unknown,
+    args: readonly Node[] | undefined,
+    final: Final,
+  ): unknown {
     const node = this.node!;
     const argv = (args ?? []).slice(1).map((a) => this.evalArg(undefined, 'any', a));
     if (final !== MISSING) argv.push(final === undefined ? null : final);
@@ -422,7 +469,13 @@ export class State {
     }
   }
 
-  private evalFunction(dot: unknown, node: IdentifierNode, cmd: Node, args: readonly Node[] | undefined, final: Final): unknown {
+  private evalFunction(
+    dot: unknown,
+    node: IdentifierNode,
+    cmd: Node,
+    args: readonly Node[] | undefined,
+    final: Final,
+  ): unknown {
     this.at(node);
     const name = node.ident;
     const fn = this.host.func(name);
@@ -430,13 +483,21 @@ export class State {
     return this.evalCall(dot, fn, cmd, name, args, final);
   }
 
-  private evalCall(dot: unknown, fn: FuncDef, node: Node, name: string, allArgs: readonly Node[] | undefined, final: Final): unknown {
+  private evalCall(
+    dot: unknown,
+    fn: FuncDef,
+    node: Node,
+    name: string,
+    allArgs: readonly Node[] | undefined,
+    final: Final,
+  ): unknown {
     const args = allArgs ? allArgs.slice(1) : [];
     let numIn = args.length;
     if (final !== MISSING) numIn++;
     const numFixed = fn.params.length;
     if (fn.variadic) {
-      if (numIn < numFixed) this.errorf(`wrong number of args for ${name}: want at least ${numFixed} got ${args.length}`);
+      if (numIn < numFixed)
+        this.errorf(`wrong number of args for ${name}: want at least ${numFixed} got ${args.length}`);
     } else if (numIn !== numFixed) {
       this.errorf(`wrong number of args for ${name}: want ${numFixed} got ${numIn}`);
     }
@@ -467,13 +528,20 @@ export class State {
     } catch (e) {
       this.at(node);
       if (e instanceof TemplateError && e.code === 'TPL_LIMIT') throw e;
-      if (e instanceof RangeError && /call stack/i.test(e.message)) this.errorf(`exceeded maximum template depth (stack exhausted)`, 'TPL_LIMIT');
+      if (e instanceof RangeError) this.errorf(`exceeded maximum template depth (stack exhausted)`, 'TPL_LIMIT');
       const code: TemplateErrorCode = e instanceof FuncError || e instanceof TemplateError ? e.code : 'TPL_EXEC';
       this.errorf(`error calling ${name}: ${errorMessage(e)}`, code);
     }
-    if (typeof result === 'string' && result.length > this.host.maxOutputBytes && byteLength(result) > this.host.maxOutputBytes) {
+    if (
+      typeof result === 'string' &&
+      result.length > this.host.maxOutputBytes &&
+      byteLength(result) > this.host.maxOutputBytes
+    ) {
       this.at(node);
-      this.errorf(`error calling ${name}: result exceeds the output limit of ${this.host.maxOutputBytes} bytes`, 'TPL_LIMIT');
+      this.errorf(
+        `error calling ${name}: result exceeds the output limit of ${this.host.maxOutputBytes} bytes`,
+        'TPL_LIMIT',
+      );
     }
     if (result === undefined && !fn.raw) return null;
     return result;
@@ -510,7 +578,10 @@ export class State {
         ok = k === 'map';
         break;
     }
-    if (!ok) this.errorf(`wrong type for value; expected ${goTypeNames[t]}; got ${value === null ? 'interface {}' : typeName(value)}`);
+    if (!ok)
+      this.errorf(
+        `wrong type for value; expected ${goTypeNames[t]}; got ${value === null ? 'interface {}' : typeName(value)}`,
+      );
     return value;
   }
 

@@ -10,7 +10,7 @@ import { compareCodepoints } from '../common/json.js';
 import { formatValue, sprint, sprintf, sprintln } from './fmt/print.js';
 import { isPrint } from './fmt/quote.js';
 import { type FuncDef, FunctionProfile, pure } from './function.js';
-import { byteLength, byteSlice, kindOf, numberOf, typeName, utf8Bytes } from './value.js';
+import { byteLength, byteSlice, type GoObject, kindOf, numberOf, typeName, utf8Bytes } from './value.js';
 
 /** Go's indirectInterface: a nil interface is no value. */
 function ind(v: unknown): unknown {
@@ -105,6 +105,10 @@ function length(item: unknown): number {
       return (item as ArrayLike<unknown>).length;
     case 'map':
       return Object.keys(item as object).length;
+    case 'object': {
+      const entries = (item as GoObject).mapEntries?.();
+      if (entries) return entries.length;
+    }
   }
   throw new Error(`len of type ${typeName(item)}`);
 }

@@ -55,7 +55,11 @@ export interface FuncDef {
 }
 
 /** Declares a function. */
-export function def(params: readonly ParamType[], impl: (ctx: FuncContext, ...args: any[]) => unknown, variadic?: ParamType): FuncDef {
+export function def(
+  params: readonly ParamType[],
+  impl: (ctx: FuncContext, ...args: any[]) => unknown,
+  variadic?: ParamType,
+): FuncDef {
   return variadic ? { params, impl, variadic } : { params, impl };
 }
 

@@ -20,7 +20,10 @@ export interface TemplateOptions {
   clock?: () => number;
   /** Uniform numbers in [0, 1). */
   random?: () => number;
-  /** Maximum nesting of {{template}} calls and includes (default 10000). */
+  /**
+   * Maximum nesting of {{template}} calls, include and tpl (default 100). Go allows 100000, but each
+   * level costs JS stack; 100 leaves headroom for heavy templates on the default stack (see README.md).
+   */
   maxDepth?: number;
   leftDelim?: string;
   rightDelim?: string;
@@ -58,7 +61,7 @@ export function resolveOptions(o: TemplateOptions | ResolvedOptions): ResolvedOp
     maxOutputBytes: o.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
     clock: o.clock ?? (() => 0),
     random: o.random ?? seededRandom(0),
-    maxDepth: o.maxDepth ?? 10000,
+    maxDepth: o.maxDepth ?? 100,
     leftDelim: o.leftDelim || '{{',
     rightDelim: o.rightDelim || '}}',
   };

@@ -40,12 +40,24 @@ export class TemplateSet {
   /** Parses `text` as template `name` (and its defines) into this set. Throws TemplateError. */
   parse(name: string, text: string): this {
     const profile = this.opts.functions;
-    const trees = parse(name, text, {
-      hasFunction: (n) => this.func(n) !== undefined,
-      unavailable: (n) => profile.unavailable(n),
-      leftDelim: this.opts.leftDelim,
-      rightDelim: this.opts.rightDelim,
-    });
+    let trees: Map<string, Tree>;
+    try {
+      trees = parse(name, text, {
+        hasFunction: (n) => this.func(n) !== undefined,
+        unavailable: (n) => profile.unavailable(n),
+        leftDelim: this.opts.leftDelim,
+        rightDelim: this.opts.rightDelim,
+      });
+    } catch (e) {
+      if (e instanceof TemplateError) throw e;
+      if (e instanceof RangeError)
+        throw new TemplateError(`template: ${name}: input too deeply nested`, 'TPL_LIMIT', name);
+      throw new TemplateError(
+        `template: ${name}: internal error: ${e instanceof Error ? e.message : String(e)}`,
+        'TPL_PARSE',
+        name,
+      );
+    }
     for (const [n, tree] of trees) {
       const old = this.trees.get(n);
       if (old && isEmptyTree(tree.root)) continue;
@@ -76,8 +88,11 @@ export class TemplateSet {
   }
 
   private run(name: string, data: unknown, scratch: Map<string, unknown>, depth: number): string {
+    if (depth >= this.opts.maxDepth)
+      throw new FuncError(`exceeded maximum template depth (${this.opts.maxDepth})`, 'TPL_LIMIT');
     const tree = this.trees.get(name);
-    if (!tree) throw new TemplateError(`template: no template "${name}" associated with template "${this.name}"`, 'TPL_EXEC');
+    if (!tree)
+      throw new TemplateError(`template: no template "${name}" associated with template "${this.name}"`, 'TPL_EXEC');
     const out = new Output(this.opts.maxOutputBytes);
     const host = this.host(scratch);
     const dot = data === null ? undefined : data;
@@ -86,18 +101,30 @@ export class TemplateSet {
     } catch (e) {
       if (e instanceof TemplateError) throw e;
       if (e instanceof FuncError) throw new TemplateError(`template: ${name}: ${e.message}`, e.code, name);
-      if (e instanceof RangeError) throw new TemplateError(`template: ${name}: exceeded maximum template depth (stack exhausted)`, 'TPL_LIMIT', name);
-      throw e;
+      if (e instanceof RangeError)
+        throw new TemplateError(
+          `template: ${name}: exceeded maximum template depth (stack exhausted)`,
+          'TPL_LIMIT',
+          name,
+        );
+      // Never let a raw JS exception escape: report it as a template failure.
+      throw new TemplateError(
+        `template: ${name}: internal error: ${e instanceof Error ? e.message : String(e)}`,
+        'TPL_EXEC',
+        name,
+      );
     }
     return out.toString();
   }
 
   private host(scratch: Map<string, unknown>): ExecHost {
-    const set = this;
     const opts = this.opts;
+    const run = (n: string, data: unknown, depth: number) => this.run(n, data, scratch, depth);
+    const runText = (n: string, text: string, data: unknown, depth: number) =>
+      this.clone().parse(n, text).run(n, data, scratch, depth);
     return {
-      lookup: (n) => set.trees.get(n),
-      func: (n) => set.func(n),
+      lookup: (n) => this.trees.get(n),
+      func: (n) => this.func(n),
       missingKey: opts.missingKey,
       maxOutputBytes: opts.maxOutputBytes,
       maxDepth: opts.maxDepth,
@@ -108,8 +135,8 @@ export class TemplateSet {
           maxOutputBytes: opts.maxOutputBytes,
           templateName: state.templateName,
           scratch,
-          executeTemplate: (n, data) => set.run(n, data, scratch, state.depth + 1),
-          executeText: (n, text, data) => set.clone().parse(n, text).run(n, data, scratch, state.depth + 1),
+          executeTemplate: (n, data) => run(n, data, state.depth + 1),
+          executeText: (n, text, data) => runText(n, text, data, state.depth + 1),
         };
       },
     };

@@ -25,6 +25,8 @@ export abstract class GoObject {
   abstract field(name: string): unknown;
   /** How %v prints it. */
   abstract format(): string;
+  /** For map-like Go types (e.g. Helm's `.Files`): entries that `range` and `len` see. */
+  mapEntries?(): [string, unknown][];
 }
 
 /** Wraps a JS number computed as float64 so integral results stay floats. */
@@ -68,7 +70,8 @@ export function mapGet(map: Record<string, unknown>, key: string): unknown {
 
 /** Sets a key on a map, safe for `__proto__`. */
 export function mapSet(map: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
   else map[key] = value;
 }
 

@@ -66,9 +66,16 @@ const cases: [string, unknown[], string][] = [
   ['%#v', [{ a: 1, b: 'x' }], 'map[string]interface {}{"a":1, "b":"x"}'],
   ['%#v', [[1, 'a', null]], '[]interface {}{1, "a", interface {}(nil)}'],
   ['%#v %#v', ['s', f(1)], '"s" 1'],
-  ['%T %T %T %T %T %T %T', [1, 1.5, f(1), 's', true, [1], { a: 1 }], 'int float64 float64 string bool []interface {} map[string]interface {}'],
+  [
+    '%T %T %T %T %T %T %T',
+    [1, 1.5, f(1), 's', true, [1], { a: 1 }],
+    'int float64 float64 string bool []interface {} map[string]interface {}',
+  ],
   ['%T', [null], '<nil>'],
   ['%6.2v|', ['abc'], '    ab|'],
+  ['%*d', [10000000, 1], '%!(BADWIDTH)1'],
+  ['%.*d', [-1, 1], '%!(BADPREC)1'],
+  ['%99999999d|', [1], '%!(NOVERB)%!(EXTRA int=1)'],
 ];
 
 for (const [format, args, want] of cases) {

@@ -378,12 +378,18 @@ export function sprintf(format: string, args: readonly unknown[]): string {
       goodArgNum = true;
     } else goodArgNum = false;
   };
+  // Go's parsenum: a number over 1e6 is "crazy long" and swallows the rest of the format.
   const parseNum = (): number | undefined => {
-    const m = /^[0-9]+/.exec(format.slice(i));
+    const m = /^[0-9]+/.exec(format.slice(i, i + 16));
     if (!m) return undefined;
+    if (m[0].length > 7 || Number(m[0]) > 1e6) {
+      i = end;
+      return undefined;
+    }
     i += m[0].length;
-    return Math.min(Number(m[0]), 1e6);
+    return Number(m[0]);
   };
+  const tooLarge = (n: number) => n > 1e6 || n < -1e6;
 
   while (i < end) {
     const pct = format.indexOf('%', i);
@@ -421,14 +427,14 @@ export function sprintf(format: string, args: readonly unknown[]): string {
     let widthBad = false;
     if (i < end && format[i] === '*') {
       i++;
-      if (goodArgNum && argNum < args.length && isInt(args[argNum])) {
+      if (goodArgNum && argNum < args.length && isInt(args[argNum]) && !tooLarge(Number(args[argNum]))) {
         let w = Number(args[argNum]);
         if (w < 0) {
           f.minus = true;
           f.zero = false;
           w = -w;
         }
-        f.wid = Math.min(w, 1e6);
+        f.wid = w;
       } else widthBad = true;
       argNum++;
       reordered = false;
@@ -441,8 +447,14 @@ export function sprintf(format: string, args: readonly unknown[]): string {
       argNumber();
       if (i < end && format[i] === '*') {
         i++;
-        if (goodArgNum && argNum < args.length && isInt(args[argNum]) && Number(args[argNum]) >= 0) {
-          f.prec = Math.min(Number(args[argNum]), 1e6);
+        if (
+          goodArgNum &&
+          argNum < args.length &&
+          isInt(args[argNum]) &&
+          Number(args[argNum]) >= 0 &&
+          !tooLarge(Number(args[argNum]))
+        ) {
+          f.prec = Number(args[argNum]);
         } else {
           p.out += '%!(BADPREC)';
         }
@@ -498,4 +510,3 @@ export function sprintf(format: string, args: readonly unknown[]): string {
   }
   return p.out;
 }
-

@@ -8,7 +8,7 @@
  * sigs.k8s.io/yaml's JSON round trip makes them.
  */
 
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml, type Tags } from 'yaml';
 import { FuncError, TemplateError } from '../errors.js';
 import { type FuncContext, type FuncDef, FunctionProfile, def, pure } from '../function.js';
 import { marshalJson, unmarshalInto } from '../sprig/encoding.js';
@@ -59,15 +59,33 @@ function keyString(k: unknown): string {
   return JSON.stringify(k);
 }
 
+/**
+ * go-yaml v2 keeps timestamp-looking scalars as strings when decoding into
+ * interface{}, and has no YAML 1.1 sexagesimal numbers: drop those tags.
+ */
+export function goYamlTags(tags: Tags): Tags {
+  return tags.filter((t) => typeof t === 'string' || (t.tag !== 'tag:yaml.org,2002:timestamp' && t.format !== 'TIME'));
+}
+
 /** Parses one YAML document as Helm reads values and fromYaml input. Throws with a go-yaml-like message. */
 export function readYaml(text: string): unknown {
   try {
-    const v = parseYaml(text, { version: '1.1', maxAliasCount: YAML_MAX_ALIAS_COUNT, prettyErrors: false, mapAsMap: true, uniqueKeys: false, intAsBigInt: false });
+    const v = parseYaml(text, {
+      version: '1.1',
+      customTags: goYamlTags,
+      maxAliasCount: YAML_MAX_ALIAS_COUNT,
+      prettyErrors: false,
+      mapAsMap: true,
+      uniqueKeys: false,
+      intAsBigInt: false,
+    });
     return fromYamlValue(v);
   } catch (e) {
     const err = e as { message: string; linePos?: [{ line: number }] };
     const line = err.linePos?.[0]?.line;
-    const msg = String(err.message).split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    const msg = String(err.message)
+      .split('\n')[0]!
+      .replace(/ at line \d+, column \d+:?$/, '');
     throw new Error(`error converting YAML to JSON: yaml: ${line !== undefined ? `line ${line}: ` : ''}${msg}`);
   }
 }
@@ -84,7 +102,10 @@ function fromYaml(s: string): Record<string, unknown> {
   try {
     const v = readYaml(s);
     if (v === null) return {};
-    if (!isMap(v)) throw new Error(`error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${Array.isArray(v) ? 'array' : kindOf(v) === 'string' ? 'string' : 'number'} into Go value of type map[string]interface {}`);
+    if (!isMap(v))
+      throw new Error(
+        `error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${Array.isArray(v) ? 'array' : kindOf(v) === 'string' ? 'string' : 'number'} into Go value of type map[string]interface {}`,
+      );
     return v;
   } catch (e) {
     return { Error: (e as Error).message };
@@ -95,7 +116,10 @@ function fromYamlArray(s: string): unknown[] {
   try {
     const v = readYaml(s);
     if (v === null) return [];
-    if (!Array.isArray(v)) throw new Error(`error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${isMap(v) ? 'object' : 'string'} into Go value of type []interface {}`);
+    if (!Array.isArray(v))
+      throw new Error(
+        `error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${isMap(v) ? 'object' : 'string'} into Go value of type []interface {}`,
+      );
     return v;
   } catch (e) {
     return [(e as Error).message];
@@ -106,13 +130,24 @@ function include(ctx: FuncContext, name: string, data: unknown): string {
   const counts = (ctx.scratch.get('helm.include') as Map<string, number> | undefined) ?? new Map<string, number>();
   ctx.scratch.set('helm.include', counts);
   const n = counts.get(name) ?? 0;
-  if (n > INCLUDE_RECURSION_MAX) throw new FuncError(`rendering template has a nested reference name: ${name}: unable to execute template`, 'TPL_LIMIT');
+  if (n > INCLUDE_RECURSION_MAX)
+    throw new FuncError(
+      `rendering template has a nested reference name: ${name}: unable to execute template`,
+      'TPL_LIMIT',
+    );
   counts.set(name, n + 1);
   try {
     return ctx.executeTemplate(name, data === null ? undefined : data);
   } catch (e) {
     // The JS stack can run out before Helm's count does; report it as the same recursion limit.
-    if (e instanceof RangeError || (e instanceof TemplateError && e.message.endsWith('(stack exhausted)'))) throw new FuncError(`rendering template has a nested reference name: ${name}: unable to execute template`, 'TPL_LIMIT');
+    if (
+      e instanceof RangeError ||
+      (e instanceof FuncError && e.code === 'TPL_LIMIT' && e.message.startsWith('exceeded maximum template depth'))
+    )
+      throw new FuncError(
+        `rendering template has a nested reference name: ${name}: unable to execute template`,
+        'TPL_LIMIT',
+      );
     throw e;
   } finally {
     counts.set(name, (counts.get(name) ?? 1) - 1);
@@ -125,8 +160,14 @@ function tpl(ctx: FuncContext, text: string, data: unknown): string {
     out = ctx.executeText(ctx.templateName, text, data === null ? undefined : data);
   } catch (e) {
     if (e instanceof TemplateError && e.code === 'TPL_LIMIT') throw e;
-    const phase = e instanceof TemplateError && e.code === 'TPL_PARSE' ? 'cannot parse template' : 'error during tpl function execution for';
-    throw new FuncError(`${phase} ${JSON.stringify(text)}: ${(e as Error).message}`, e instanceof TemplateError ? e.code : 'TPL_EXEC');
+    const phase =
+      e instanceof TemplateError && e.code === 'TPL_PARSE'
+        ? 'cannot parse template'
+        : 'error during tpl function execution for';
+    throw new FuncError(
+      `${phase} ${JSON.stringify(text)}: ${(e as Error).message}`,
+      e instanceof TemplateError ? e.code : 'TPL_EXEC',
+    );
   }
   return out.replaceAll('<no value>', '');
 }
@@ -208,4 +249,3 @@ function splitN(s: string, sep: string, n: number): string[] {
 }
 
 export const helmProfile = new FunctionProfile({ ...sprigFuncs, ...helmFuncs }, withheldMessages(sprigWithheld));
-

@@ -46,10 +46,25 @@ function scalar(v: unknown): string {
     case 'string':
       return quoteString(v as string);
     case 'slice':
-      return '[' + (v as unknown[]).filter((x) => x !== null).map(scalar).join(', ') + ']';
+      return (
+        '[' +
+        (v as unknown[])
+          .filter((x) => x !== null)
+          .map(scalar)
+          .join(', ') +
+        ']'
+      );
     case 'map': {
       const m = v as Record<string, unknown>;
-      return '{' + Object.keys(m).sort(compareCodepoints).filter((k) => m[k] !== null).map((k) => `${key(k)} = ${scalar(m[k])}`).join(', ') + '}';
+      return (
+        '{' +
+        Object.keys(m)
+          .sort(compareCodepoints)
+          .filter((k) => m[k] !== null)
+          .map((k) => `${key(k)} = ${scalar(m[k])}`)
+          .join(', ') +
+        '}'
+      );
     }
     case 'object':
       return quoteString((v as GoObject).format());

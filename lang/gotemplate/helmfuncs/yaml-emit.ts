@@ -18,7 +18,8 @@ import { resolvesToNonString } from './yaml-resolve.js';
 
 const BEST_WIDTH = 80;
 
-type YNode = { t: 'scalar'; text: string; str: boolean } | { t: 'seq'; items: YNode[] } | { t: 'map'; entries: [string, YNode][] };
+type YNode =
+  { t: 'scalar'; text: string; str: boolean } | { t: 'seq'; items: YNode[] } | { t: 'map'; entries: [string, YNode][] };
 
 /** The value after Go's JSON round trip, as YAML nodes. */
 function toNode(v: unknown, depth = 0): YNode {
@@ -40,7 +41,12 @@ function toNode(v: unknown, depth = 0): YNode {
       return { t: 'seq', items: (v as unknown[]).map((x) => toNode(x, depth + 1)) };
     case 'map': {
       const m = v as Record<string, unknown>;
-      return { t: 'map', entries: Object.keys(m).sort(compareCodepoints).map((k) => [k, toNode(m[k], depth + 1)] as [string, YNode]) };
+      return {
+        t: 'map',
+        entries: Object.keys(m)
+          .sort(compareCodepoints)
+          .map((k) => [k, toNode(m[k], depth + 1)] as [string, YNode]),
+      };
     }
     case 'object': {
       const j = (v as GoObject & { toJSONValue?: () => unknown }).toJSONValue;
@@ -69,7 +75,13 @@ interface Analysis {
 }
 
 function isPrintable(c: number): boolean {
-  return c === 0x0a || (c >= 0x20 && c <= 0x7e) || (c >= 0xa0 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd && c !== 0xfeff) || c >= 0x10000;
+  return (
+    c === 0x0a ||
+    (c >= 0x20 && c <= 0x7e) ||
+    (c >= 0xa0 && c <= 0xd7ff) ||
+    (c >= 0xe000 && c <= 0xfffd && c !== 0xfeff) ||
+    c >= 0x10000
+  );
 }
 
 const isBreak = (c: number) => c === 0x0a || c === 0x0d || c === 0x85 || c === 0x2028 || c === 0x2029;
@@ -241,7 +253,8 @@ function writeScalar(w: Writer, s: string, style: Style, indent: number, allowBr
       for (let i = 0; i < rs.length; i++) {
         const c = rs[i]!;
         if (space(i)) {
-          if (allowBreaks && !spaces && w.column > BEST_WIDTH && i !== 0 && i !== rs.length - 1 && !space(i + 1)) w.indent(indent);
+          if (allowBreaks && !spaces && w.column > BEST_WIDTH && i !== 0 && i !== rs.length - 1 && !space(i + 1))
+            w.indent(indent);
           else w.write(' ');
           spaces = true;
         } else {

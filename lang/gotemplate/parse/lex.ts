@@ -49,7 +49,19 @@ export interface Item {
   val: string;
 }
 
-const keywords: ReadonlySet<string> = new Set(['block', 'break', 'continue', 'define', 'else', 'end', 'if', 'nil', 'range', 'template', 'with']);
+const keywords: ReadonlySet<string> = new Set([
+  'block',
+  'break',
+  'continue',
+  'define',
+  'else',
+  'end',
+  'if',
+  'nil',
+  'range',
+  'template',
+  'with',
+]);
 
 export function isKeyword(t: ItemType): boolean {
   return keywords.has(t) || t === 'dot';
@@ -190,7 +202,8 @@ export class Lexer {
   }
 
   private atRightDelim(): { delim: boolean; trim: boolean } {
-    if (this.hasRightTrimMarker(this.pos) && this.input.startsWith(this.rightDelim, this.pos + 2)) return { delim: true, trim: true };
+    if (this.hasRightTrimMarker(this.pos) && this.input.startsWith(this.rightDelim, this.pos + 2))
+      return { delim: true, trim: true };
     if (this.input.startsWith(this.rightDelim, this.pos)) return { delim: true, trim: false };
     return { delim: false, trim: false };
   }
@@ -201,7 +214,8 @@ export class Lexer {
       if (x > this.pos) {
         this.pos = x;
         let trim = 0;
-        if (this.hasLeftTrimMarker(this.pos + this.leftDelim.length)) trim = rightTrimLength(this.input, this.start, this.pos);
+        if (this.hasLeftTrimMarker(this.pos + this.leftDelim.length))
+          trim = rightTrimLength(this.input, this.start, this.pos);
         const val = this.input.slice(this.start, this.pos - trim);
         if (val.length > 0) this.items.push({ type: 'text', pos: this.start, val });
         this.ignore();
@@ -405,10 +419,12 @@ export class Lexer {
   }
 
   private lexNumber(): StateFn {
-    if (!this.scanNumber()) return this.errorf(`bad number syntax: ${goQuoteShort(this.input.slice(this.start, this.pos))}`);
+    if (!this.scanNumber())
+      return this.errorf(`bad number syntax: ${goQuoteShort(this.input.slice(this.start, this.pos))}`);
     const sign = this.peek();
     if (sign === 0x2b || sign === 0x2d) {
-      if (!this.scanNumber() || this.input[this.pos - 1] !== 'i') return this.errorf(`bad number syntax: ${goQuoteShort(this.input.slice(this.start, this.pos))}`);
+      if (!this.scanNumber() || this.input[this.pos - 1] !== 'i')
+        return this.errorf(`bad number syntax: ${goQuoteShort(this.input.slice(this.start, this.pos))}`);
       return this.emit('complex');
     }
     return this.emit('number');

@@ -57,7 +57,8 @@ class Parser {
   private peekCount = 0;
   private vars: string[] = ['$'];
   private rangeDepth = 0;
-  private actionLine = 0;
+  /** Offset of the `{{` of the action being parsed (-1 outside actions); its line is computed only for errors. */
+  private actionPos = -1;
   private tree: Tree;
 
   constructor(
@@ -147,8 +148,9 @@ class Parser {
     if (token.type === 'error') {
       let extra = '';
       const tokenLine = lineOf(this.text, token.pos);
-      if (this.actionLine !== 0 && this.actionLine !== tokenLine) {
-        extra = ` in action started at ${this.parseName}:${this.actionLine}`;
+      const actionLine = this.actionPos < 0 ? 0 : lineOf(this.text, this.actionPos);
+      if (actionLine !== 0 && actionLine !== tokenLine) {
+        extra = ` in action started at ${this.parseName}:${actionLine}`;
         if (token.val.endsWith(' action')) extra = extra.slice(' in action'.length);
       }
       this.errorf(token.val + extra);
@@ -238,11 +240,11 @@ class Parser {
       case 'text':
         return { type: 'text', pos: token.pos, tree: this.tree, text: token.val };
       case 'leftDelim': {
-        this.actionLine = lineOf(this.text, token.pos);
+        this.actionPos = token.pos;
         try {
           return this.action();
         } finally {
-          this.actionLine = 0;
+          this.actionPos = -1;
         }
       }
     }
@@ -421,7 +423,13 @@ class Parser {
         return this.pipeline('parenthesized pipeline', 'rightParen');
       case 'string':
       case 'rawString':
-        return { type: 'string', pos: token.pos, tree: this.tree, quoted: token.val, text: this.unquoteOrFail(token.val) };
+        return {
+          type: 'string',
+          pos: token.pos,
+          tree: this.tree,
+          quoted: token.val,
+          text: this.unquoteOrFail(token.val),
+        };
     }
     this.backup();
     return undefined;
@@ -606,7 +614,12 @@ export function parseGoFloat(text: string): number | undefined {
  * Parses `text` as template `name`; returns the trees it defines keyed by name
  * (the unnamed body under `name`). Throws TemplateError on syntax errors.
  */
-export function parse(name: string, text: string, opts: ParseOptions, treeSet: Map<string, Tree> = new Map()): Map<string, Tree> {
+export function parse(
+  name: string,
+  text: string,
+  opts: ParseOptions,
+  treeSet: Map<string, Tree> = new Map(),
+): Map<string, Tree> {
   new Parser(text, name, opts, treeSet).run();
   return treeSet;
 }

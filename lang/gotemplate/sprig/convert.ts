@@ -102,7 +102,7 @@ function kindName(v: unknown): string {
     case 'float':
       return 'float64';
     case 'object':
-      return 'ptr';
+      return (v as GoObject).goType().startsWith('*') ? 'ptr' : 'struct';
     default:
       return kindOf(v);
   }
@@ -123,7 +123,10 @@ export function deepEqual(a: unknown, b: unknown): boolean {
       const x = a as Record<string, unknown>;
       const y = b as Record<string, unknown>;
       const kx = Object.keys(x);
-      return kx.length === Object.keys(y).length && kx.every((k) => Object.prototype.hasOwnProperty.call(y, k) && deepEqual(x[k], y[k]));
+      return (
+        kx.length === Object.keys(y).length &&
+        kx.every((k) => Object.prototype.hasOwnProperty.call(y, k) && deepEqual(x[k], y[k]))
+      );
     }
     case 'float':
       return numberOf(a) === numberOf(b);
@@ -142,7 +145,8 @@ export function deepCopy(v: unknown): unknown {
   if (kindOf(v) === 'map') {
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v as object)) {
-      if (k === '__proto__') Object.defineProperty(out, k, { value: deepCopy(x), enumerable: true, writable: true, configurable: true });
+      if (k === '__proto__')
+        Object.defineProperty(out, k, { value: deepCopy(x), enumerable: true, writable: true, configurable: true });
       else out[k] = deepCopy(x);
     }
     return out;
@@ -176,4 +180,3 @@ export const conversionFuncs: Record<string, FuncDef> = {
   deepCopy: pure(['any'], deepCopy),
   mustDeepCopy: pure(['any'], deepCopy),
 };
-

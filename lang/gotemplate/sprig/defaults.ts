@@ -8,7 +8,11 @@ import { type FuncDef, pure } from '../function.js';
 import { isEmpty } from './convert.js';
 
 export const defaultFuncs: Record<string, FuncDef> = {
-  default: pure(['any'], (d: unknown, ...given: unknown[]) => (given.length === 0 || isEmpty(given[0]) ? d : given[0]), 'any'),
+  default: pure(
+    ['any'],
+    (d: unknown, ...given: unknown[]) => (given.length === 0 || isEmpty(given[0]) ? d : given[0]),
+    'any',
+  ),
   empty: pure(['any'], isEmpty),
   coalesce: pure([], (...vs: unknown[]) => vs.find((v) => !isEmpty(v)) ?? null, 'any'),
   all: pure([], (...vs: unknown[]) => vs.every((v) => !isEmpty(v)), 'any'),

@@ -58,7 +58,8 @@ function dig(...ps: unknown[]): unknown {
   for (const k of keys) {
     if (typeof k !== 'string') throw new Error(`interface conversion: interface {} is ${typeName(k)}, not string`);
   }
-  if (!isMap(cur)) throw new Error(`interface conversion: interface {} is ${typeName(cur)}, not map[string]interface {}`);
+  if (!isMap(cur))
+    throw new Error(`interface conversion: interface {} is ${typeName(cur)}, not map[string]interface {}`);
   for (let i = 0; i < keys.length; i++) {
     const m = cur as Record<string, unknown>;
     const k = keys[i] as string;
@@ -71,10 +72,12 @@ function dig(...ps: unknown[]): unknown {
   return cur;
 }
 
-const mergeFn = (overwrite: boolean) => (dst: Record<string, unknown>, ...srcs: unknown[]) => {
-  for (const s of mapsOf(srcs)) mergeInto(dst, s, overwrite);
-  return dst;
-};
+const mergeFn =
+  (overwrite: boolean) =>
+  (dst: Record<string, unknown>, ...srcs: unknown[]) => {
+    for (const s of mapsOf(srcs)) mergeInto(dst, s, overwrite);
+    return dst;
+  };
 
 export const dictFuncs: Record<string, FuncDef> = {
   dict: pure([], dict, 'any'),
@@ -91,10 +94,21 @@ export const dictFuncs: Record<string, FuncDef> = {
   hasKey: pure(['map', 'string'], (d: Record<string, unknown> | null, k: string) => d !== null && hasKey(d, k)),
   pluck: pure(
     ['string'],
-    (k: string, ...ds: unknown[]) => mapsOf(ds).filter((d) => d && hasKey(d, k)).map((d) => d[k]),
+    (k: string, ...ds: unknown[]) =>
+      mapsOf(ds)
+        .filter((d) => d && hasKey(d, k))
+        .map((d) => d[k]),
     'map',
   ),
-  keys: pure([], (...ds: unknown[]) => tagType(mapsOf(ds).flatMap((d) => (d ? sortedKeys(d) : [])), '[]string'), 'map'),
+  keys: pure(
+    [],
+    (...ds: unknown[]) =>
+      tagType(
+        mapsOf(ds).flatMap((d) => (d ? sortedKeys(d) : [])),
+        '[]string',
+      ),
+    'map',
+  ),
   values: pure(['map'], (d: Record<string, unknown> | null) => (d ? sortedKeys(d).map((k) => d[k]) : [])),
   pick: pure(
     ['map'],

@@ -153,7 +153,14 @@ export function marshalJson(v: unknown, opts: JsonOptions, depth = 0): string {
       const keys = Object.keys(m).sort(compareCodepoints);
       if (keys.length === 0) return '{}';
       const sep = opts.indent !== undefined ? ': ' : ':';
-      return '{' + keys.map((k) => nl(depth + 1) + jsonString(k, opts.escapeHTML) + sep + marshalJson(m[k], opts, depth + 1)).join(',') + nl(depth) + '}';
+      return (
+        '{' +
+        keys
+          .map((k) => nl(depth + 1) + jsonString(k, opts.escapeHTML) + sep + marshalJson(m[k], opts, depth + 1))
+          .join(',') +
+        nl(depth) +
+        '}'
+      );
     }
     case 'object': {
       const j = (v as GoObject & { toJSONValue?: () => unknown }).toJSONValue;
@@ -174,9 +181,12 @@ export function unmarshalJson(text: string): unknown {
     if (text.trim() === '') throw new Error('unexpected end of JSON input');
     const m = /position (\d+)/.exec((e as Error).message);
     const pos = m ? Number(m[1]) : -1;
-    if (pos >= text.length || /end of JSON input|Unterminated/i.test((e as Error).message)) throw new Error('unexpected end of JSON input');
+    if (pos >= text.length || /end of JSON input|Unterminated/i.test((e as Error).message))
+      throw new Error('unexpected end of JSON input');
     const ch = pos >= 0 ? text[pos] : undefined;
-    throw new Error(ch !== undefined ? `invalid character '${ch}' looking for beginning of value` : 'invalid JSON input');
+    throw new Error(
+      ch !== undefined ? `invalid character '${ch}' looking for beginning of value` : 'invalid JSON input',
+    );
   }
   return toGo(parsed);
 }
@@ -211,8 +221,10 @@ function jsonTypeName(v: unknown): string {
 export function unmarshalInto(text: string, want: 'map' | 'slice'): unknown {
   const v = unmarshalJson(text);
   if (v === null) return want === 'map' ? {} : [];
-  if (want === 'map' && kindOf(v) !== 'map') throw new Error(`json: cannot unmarshal ${jsonTypeName(v)} into Go value of type map[string]interface {}`);
-  if (want === 'slice' && !Array.isArray(v)) throw new Error(`json: cannot unmarshal ${jsonTypeName(v)} into Go value of type []interface {}`);
+  if (want === 'map' && kindOf(v) !== 'map')
+    throw new Error(`json: cannot unmarshal ${jsonTypeName(v)} into Go value of type map[string]interface {}`);
+  if (want === 'slice' && !Array.isArray(v))
+    throw new Error(`json: cannot unmarshal ${jsonTypeName(v)} into Go value of type []interface {}`);
   return v;
 }
 

@@ -62,7 +62,9 @@ export function loadZone(name: string, atMs: number): Zone | undefined {
     const off = fmt.formatToParts(new Date(atMs)).find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
     const m = /GMT([+-])(\d+)(?::(\d+))?/.exec(off);
     const offset = m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 3600 + Number(m[3] ?? 0) * 60) : 0;
-    const short = new Intl.DateTimeFormat('en-US', { timeZone: name, timeZoneName: 'short' }).formatToParts(new Date(atMs)).find((p) => p.type === 'timeZoneName')?.value;
+    const short = new Intl.DateTimeFormat('en-US', { timeZone: name, timeZoneName: 'short' })
+      .formatToParts(new Date(atMs))
+      .find((p) => p.type === 'timeZoneName')?.value;
     const abbr = short && !/^GMT/.test(short) ? short : offsetName(offset);
     return { name: abbr, offset };
   } catch {
@@ -108,7 +110,20 @@ function parts(t: GoTime): Parts {
   };
 }
 
-const longMonths = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const longMonths = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const longDays = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 type Chunk = { std: string; frac?: number; fracNines?: boolean; sep?: string } | { lit: string };
@@ -122,8 +137,39 @@ function chunks(layout: string): Chunk[] {
     lit = '';
   };
   const stds = [
-    'January', 'Jan', 'Monday', 'Mon', 'MST', '2006', '-07:00:00', '-070000', '-07:00', '-0700', '-07', 'Z07:00:00', 'Z070000', 'Z07:00', 'Z0700', 'Z07',
-    '002', '__2', '_2', '01', '02', '03', '04', '05', '06', '15', 'PM', 'pm', '1', '2', '3', '4', '5',
+    'January',
+    'Jan',
+    'Monday',
+    'Mon',
+    'MST',
+    '2006',
+    '-07:00:00',
+    '-070000',
+    '-07:00',
+    '-0700',
+    '-07',
+    'Z07:00:00',
+    'Z070000',
+    'Z07:00',
+    'Z0700',
+    'Z07',
+    '002',
+    '__2',
+    '_2',
+    '01',
+    '02',
+    '03',
+    '04',
+    '05',
+    '06',
+    '15',
+    'PM',
+    'pm',
+    '1',
+    '2',
+    '3',
+    '4',
+    '5',
   ];
   let i = 0;
   while (i < layout.length) {
@@ -299,7 +345,9 @@ export function parseTime(layout: string, value: string, loc: Zone = UTC): GoTim
   let pm: boolean | undefined;
   let offset: number | undefined;
   const bad = (elem: string): never => {
-    throw new Error(`parsing time ${JSON.stringify(value)} as ${JSON.stringify(layout)}: cannot parse ${JSON.stringify(v)} as ${JSON.stringify(elem)}`);
+    throw new Error(
+      `parsing time ${JSON.stringify(value)} as ${JSON.stringify(layout)}: cannot parse ${JSON.stringify(v)} as ${JSON.stringify(elem)}`,
+    );
   };
   const num = (min: number, max: number, elem: string): number => {
     const m = new RegExp(`^\\d{${min},${max}}`).exec(v);
@@ -421,7 +469,8 @@ export function parseTime(layout: string, value: string, loc: Zone = UTC): GoTim
     if (!pm && hour === 12) hour = 0;
   }
   if (month < 1 || month > 12) throw new Error(`parsing time ${JSON.stringify(value)}: month out of range`);
-  if (day < 1 || day > 31 || hour > 23 || min > 59 || sec > 59) throw new Error(`parsing time ${JSON.stringify(value)}: day out of range`);
+  if (day < 1 || day > 31 || hour > 23 || min > 59 || sec > 59)
+    throw new Error(`parsing time ${JSON.stringify(value)}: day out of range`);
   const zone = offset === undefined ? loc : offset === 0 ? UTC : { name: '', offset };
   const ms = Date.UTC(year, month - 1, day, hour, min, sec) - zone.offset * 1000 + Math.floor(ns / 1e6);
   const t = new GoTime(ms, zone.name === '' ? { name: offsetName(zone.offset), offset: zone.offset } : zone, ns % 1e6);
@@ -430,7 +479,16 @@ export function parseTime(layout: string, value: string, loc: Zone = UTC): GoTim
 
 // ---- durations (nanoseconds as bigint) ----
 
-const units: Record<string, bigint> = { ns: 1n, us: 1000n, µs: 1000n, μs: 1000n, ms: 1000000n, s: 1000000000n, m: 60000000000n, h: 3600000000000n };
+const units: Record<string, bigint> = {
+  ns: 1n,
+  us: 1000n,
+  µs: 1000n,
+  μs: 1000n,
+  ms: 1000000n,
+  s: 1000000000n,
+  m: 60000000000n,
+  h: 3600000000000n,
+};
 
 /** time.ParseDuration → nanoseconds. */
 export function parseDuration(s: string): bigint {
@@ -448,7 +506,11 @@ export function parseDuration(s: string): bigint {
     if (!m || (m[1] === '' && (m[2] ?? '') === '')) {
       if (/^[\d.]+$/.test(s)) throw new Error(`time: missing unit in duration ${JSON.stringify(orig)}`);
       const u = /^[\d.]*([^\d.]*)/.exec(s);
-      throw new Error(u && u[1] && /^[\d.]/.test(s) ? `time: unknown unit ${JSON.stringify(u[1].replace(/\d.*$/, ''))} in duration ${JSON.stringify(orig)}` : `time: invalid duration ${JSON.stringify(orig)}`);
+      throw new Error(
+        u && u[1] && /^[\d.]/.test(s)
+          ? `time: unknown unit ${JSON.stringify(u[1].replace(/\d.*$/, ''))} in duration ${JSON.stringify(orig)}`
+          : `time: invalid duration ${JSON.stringify(orig)}`,
+      );
     }
     const unit = Number(units[m[3]!]!);
     total += Number(m[1] || '0') * unit + (m[2] ? Number('0.' + m[2]) * unit : 0);

@@ -21,7 +21,12 @@ function listOf(v: unknown, verb: string): unknown[] {
 }
 
 /** Wraps a must* function so the plain variant reports the same failure. */
-function both(name: string, f: (...a: any[]) => unknown, params: FuncDef['params'], variadic?: FuncDef['variadic']): Record<string, FuncDef> {
+function both(
+  name: string,
+  f: (...a: any[]) => unknown,
+  params: FuncDef['params'],
+  variadic?: FuncDef['variadic'],
+): Record<string, FuncDef> {
   const d = pure(params, f, variadic);
   return { [name]: d, ['must' + name[0]!.toUpperCase() + name.slice(1)]: d };
 }
@@ -31,7 +36,10 @@ export function untilStep(start: number, stop: number, step: number): number[] {
   if (step === 0) return tagType(v, '[]int');
   const iterations = Math.abs(stop - start) / Math.abs(step);
   if (iterations > MAX_SEQUENCE_ITEMS) {
-    throw new FuncError(`too many iterations: ${Math.ceil(iterations)} exceeds the limit of ${MAX_SEQUENCE_ITEMS} items`, 'TPL_LIMIT');
+    throw new FuncError(
+      `too many iterations: ${Math.ceil(iterations)} exceeds the limit of ${MAX_SEQUENCE_ITEMS} items`,
+      'TPL_LIMIT',
+    );
   }
   if (stop < start) {
     if (step >= 0) return tagType(v, '[]int');
@@ -131,12 +139,18 @@ export const listFuncs: Record<string, FuncDef> = {
     ['any'],
   ),
   ...both('compact', (l: unknown) => listOf(l, 'compact on').filter((x) => !isEmpty(x)), ['any']),
-  ...both('without', (l: unknown, ...omit: unknown[]) => listOf(l, 'find without on').filter((x) => !omit.some((o) => deepEqual(x, o))), ['any'], 'any'),
+  ...both(
+    'without',
+    (l: unknown, ...omit: unknown[]) => listOf(l, 'find without on').filter((x) => !omit.some((o) => deepEqual(x, o))),
+    ['any'],
+    'any',
+  ),
   ...both('has', has, ['any', 'any']),
   ...both(
     'slice',
     (l: unknown, ...idx: unknown[]) => {
-      if (!Array.isArray(l)) throw new Error(`list should be type of slice or array but ${l === null ? 'invalid' : kindOf(l)}`);
+      if (!Array.isArray(l))
+        throw new Error(`list should be type of slice or array but ${l === null ? 'invalid' : kindOf(l)}`);
       if (l.length === 0) return null;
       const start = idx.length > 0 ? toInt64(idx[0]) : 0;
       const end = idx.length > 1 ? toInt64(idx[1]) : l.length;
@@ -169,7 +183,10 @@ export const listFuncs: Record<string, FuncDef> = {
   sortAlpha: pure(['any'], (v: unknown) => {
     if (!Array.isArray(v)) return tagType([strval(v)], '[]string');
     return tagType(
-      v.filter((x) => x !== null).map(strval).sort(compareCodepoints),
+      v
+        .filter((x) => x !== null)
+        .map(strval)
+        .sort(compareCodepoints),
       '[]string',
     );
   }),

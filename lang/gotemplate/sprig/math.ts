@@ -39,13 +39,13 @@ const DIVISION_PRECISION = 16;
 function decDiv(a: Dec, b: Dec): Dec {
   if (b.m === 0n) throw new Error('decimal division by 0');
   // Quotient scaled to DIVISION_PRECISION places, rounded half away from zero.
-  const shift = DIVISION_PRECISION + 1 + b.e - a.e;
+  const shift = DIVISION_PRECISION + 1 + a.e - b.e;
   let num = a.m;
   let den = b.m;
   if (shift >= 0) num *= 10n ** BigInt(shift);
   else den *= 10n ** BigInt(-shift);
   let q = num / den;
-  const neg = q < 0n || (q === 0n && (num < 0n) !== (den < 0n));
+  const neg = q < 0n || (q === 0n && num < 0n !== den < 0n);
   const abs = q < 0n ? -q : q;
   let r = abs / 10n;
   if (abs % 10n >= 5n) r += 1n;
@@ -94,11 +94,31 @@ export const mathFuncs: Record<string, FuncDef> = {
   div: pure(['any', 'any'], (a: unknown, b: unknown) => intDiv(toInt64(a), toInt64(b), 'div')),
   mod: pure(['any', 'any'], (a: unknown, b: unknown) => intDiv(toInt64(a), toInt64(b), 'mod')),
   mul: pure(['any'], (a: unknown, ...xs: unknown[]) => xs.reduce<number>((s, x) => s * toInt64(x), toInt64(a)), 'any'),
-  max: pure(['any'], (a: unknown, ...xs: unknown[]) => xs.reduce<number>((m, x) => Math.max(m, toInt64(x)), toInt64(a)), 'any'),
-  biggest: pure(['any'], (a: unknown, ...xs: unknown[]) => xs.reduce<number>((m, x) => Math.max(m, toInt64(x)), toInt64(a)), 'any'),
-  min: pure(['any'], (a: unknown, ...xs: unknown[]) => xs.reduce<number>((m, x) => Math.min(m, toInt64(x)), toInt64(a)), 'any'),
-  maxf: pure(['any'], (a: unknown, ...xs: unknown[]) => f(xs.reduce<number>((m, x) => Math.max(m, toFloat64(x)), toFloat64(a))), 'any'),
-  minf: pure(['any'], (a: unknown, ...xs: unknown[]) => f(xs.reduce<number>((m, x) => Math.min(m, toFloat64(x)), toFloat64(a))), 'any'),
+  max: pure(
+    ['any'],
+    (a: unknown, ...xs: unknown[]) => xs.reduce<number>((m, x) => Math.max(m, toInt64(x)), toInt64(a)),
+    'any',
+  ),
+  biggest: pure(
+    ['any'],
+    (a: unknown, ...xs: unknown[]) => xs.reduce<number>((m, x) => Math.max(m, toInt64(x)), toInt64(a)),
+    'any',
+  ),
+  min: pure(
+    ['any'],
+    (a: unknown, ...xs: unknown[]) => xs.reduce<number>((m, x) => Math.min(m, toInt64(x)), toInt64(a)),
+    'any',
+  ),
+  maxf: pure(
+    ['any'],
+    (a: unknown, ...xs: unknown[]) => f(xs.reduce<number>((m, x) => Math.max(m, toFloat64(x)), toFloat64(a))),
+    'any',
+  ),
+  minf: pure(
+    ['any'],
+    (a: unknown, ...xs: unknown[]) => f(xs.reduce<number>((m, x) => Math.min(m, toFloat64(x)), toFloat64(a))),
+    'any',
+  ),
   add1f: pure(['any'], (i: unknown) => f(decimalOp(i, [1], add))),
   addf: pure([], (...xs: unknown[]) => f(decimalOp(0, xs, add)), 'any'),
   subf: pure(['any'], (a: unknown, ...xs: unknown[]) => f(decimalOp(a, xs, sub)), 'any'),

@@ -3,7 +3,7 @@
  * files. Sprig's `slice` replaces Go's builtin of that name (as in Helm).
  * Withheld names fail at parse time with "function X is not available (...)":
  * host access (env, expandenv, getHostByName), key and certificate generators
- * (hazard 21), and the password/AES helpers this engine does not implement.
+ * (hazard 21).
  */
 
 import { type FuncDef, FunctionProfile, pure } from '../function.js';
@@ -42,7 +42,6 @@ export const sprigFuncs: Record<string, FuncDef> = {
 
 const hostAccess = 'non-hermetic: it reads the host';
 const keyGen = 'non-hermetic: key and certificate generation is disabled';
-const notImplemented = 'not implemented by this template engine';
 
 export const sprigWithheld: Record<string, string> = {
   env: `${hostAccess} environment`,
@@ -56,11 +55,6 @@ export const sprigWithheld: Record<string, string> = {
   genSignedCert: keyGen,
   genSignedCertWithKey: keyGen,
   buildCustomCert: keyGen,
-  bcrypt: notImplemented,
-  htpasswd: notImplemented,
-  derivePassword: notImplemented,
-  encryptAES: notImplemented,
-  decryptAES: notImplemented,
 };
 
 function withheldMessages(w: Record<string, string>): Record<string, string> {

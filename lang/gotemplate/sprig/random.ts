@@ -12,7 +12,8 @@ const NUM = '0123456789';
 
 function pick(ctx: FuncContext, n: number, chars: string): string {
   if (n < 0) throw new Error('count must be non-negative');
-  if (n > ctx.maxOutputBytes) throw new FuncError(`count ${n} exceeds the output limit of ${ctx.maxOutputBytes} bytes`, 'TPL_LIMIT');
+  if (n > ctx.maxOutputBytes)
+    throw new FuncError(`count ${n} exceeds the output limit of ${ctx.maxOutputBytes} bytes`, 'TPL_LIMIT');
   let out = '';
   for (let i = 0; i < n; i++) out += chars[Math.floor(ctx.random() * chars.length)];
   return out;
@@ -42,7 +43,8 @@ export const randomFuncs: Record<string, FuncDef> = {
   randAscii: def(['int'], (ctx, n: number) => pick(ctx, n, ascii)),
   randBytes: def(['int'], (ctx, n: number) => {
     if (n < 0) throw new Error('count must be non-negative');
-    if (n > ctx.maxOutputBytes) throw new FuncError(`count ${n} exceeds the output limit of ${ctx.maxOutputBytes} bytes`, 'TPL_LIMIT');
+    if (n > ctx.maxOutputBytes)
+      throw new FuncError(`count ${n} exceeds the output limit of ${ctx.maxOutputBytes} bytes`, 'TPL_LIMIT');
     return Buffer.from(bytes(ctx, n)).toString('base64');
   }),
   shuffle: def(['string'], (ctx, s: string) => {

@@ -4,9 +4,11 @@
  * escaped punctuation, literal `{`, leading (?ims) flags, (?P<name>...)); what
  * RE2 rejects is rejected with Go's message ("error parsing regexp: invalid
  * or unsupported Perl syntax: `(?=`", backreferences, nested repetition,
- * repeat counts over 1000). Go's ASCII `\s` is kept ASCII. Flag groups in the
- * middle of a pattern (`a(?i)b`, `(?i:x)`) are refused: JS (Node 20) has no
- * equivalent, so we fail instead of matching differently.
+ * repeat counts over 1000). Go's ASCII `\s` is kept ASCII, `.` excludes only
+ * `\n`, and `(?m)` lines end only at `\n`, all spelled out explicitly. Flags
+ * may change mid-pattern (`a(?i)b`, `(?s:.)`): JS (Node 20) has no inline
+ * modifiers, so case-insensitive parts are expanded into case-variant classes
+ * (simple case folding, checked against the engine's own `iu` folding).
  */
 
 export interface Translated {
@@ -56,19 +58,137 @@ function unicodeClass(name: string, negated: boolean): string {
   return `\\${neg ? 'P' : 'p'}{${body}}`;
 }
 
+interface FlagState {
+  i: boolean;
+  m: boolean;
+  s: boolean;
+}
+
+/** Applies a flag string such as "i", "ms" or "i-s"; Go rejects U here only in our port, and empty or dangling '-'. */
+function applyFlags(cur: FlagState, spec: string, shown: string): FlagState {
+  if (spec === '' || spec.endsWith('-') || spec.split('-').length > 2 || spec.includes('U')) {
+    fail('invalid or unsupported Perl syntax', shown);
+  }
+  const next = { ...cur };
+  let on = true;
+  for (const f of spec) {
+    if (f === '-') on = false;
+    else next[f as keyof FlagState] = on;
+  }
+  return next;
+}
+
+// Case-fold orbits that toLowerCase/toUpperCase alone do not connect.
+const extraOrbits = [
+  [0x4b, 0x6b, 0x212a],
+  [0x53, 0x73, 0x17f],
+  [0xc5, 0xe5, 0x212b],
+  [0xb5, 0x39c, 0x3bc],
+  [0x398, 0x3b8, 0x3d1, 0x3f4],
+  [0x392, 0x3b2, 0x3d0],
+  [0x395, 0x3b5, 0x3f5],
+  [0x39a, 0x3ba, 0x3f0],
+  [0x3a0, 0x3c0, 0x3d6],
+  [0x3a1, 0x3c1, 0x3f1],
+  [0x3a3, 0x3c2, 0x3c3],
+  [0x3a6, 0x3c6, 0x3d5],
+  [0x3a9, 0x3c9, 0x2126],
+  [0x1e60, 0x1e61, 0x1e9b],
+  [0x399, 0x3b9, 0x345, 0x1fbe],
+];
+
+const foldCache = new Map<number, number[]>();
+
+function cpClassItem(cp: number): string {
+  const ch = String.fromCodePoint(cp);
+  return /[\\\]\[^-]/.test(ch) ? '\\' + ch : ch;
+}
+
+/** Code points equal to cp under simple case folding (as the `iu` flags fold). */
+function foldVariants(cp: number): number[] {
+  const hit = foldCache.get(cp);
+  if (hit) return hit;
+  const cands = new Set<number>([cp]);
+  const add = (t: string) => {
+    const a = Array.from(t);
+    if (a.length === 1) cands.add(a[0]!.codePointAt(0)!);
+  };
+  const ch = String.fromCodePoint(cp);
+  for (const t of [ch.toLowerCase(), ch.toUpperCase()]) {
+    add(t);
+    if (Array.from(t).length === 1) {
+      add(t.toLowerCase());
+      add(t.toUpperCase());
+    }
+  }
+  for (const orbit of extraOrbits) if (orbit.includes(cp)) orbit.forEach((x) => cands.add(x));
+  const re = new RegExp(`^[${cpClassItem(cp)}]$`, 'iu');
+  const out = [...cands].filter((x) => re.test(String.fromCodePoint(x))).sort((a, b) => a - b);
+  foldCache.set(cp, out);
+  return out;
+}
+
+function foldLiteral(c: string): string {
+  const vs = foldVariants(c.codePointAt(0)!);
+  return vs.length > 1 ? '[' + vs.map(cpClassItem).join('') + ']' : c;
+}
+
+// Blocks holding every cased letter we fold for classes.
+const casedBlocks: [number, number][] = [
+  [0x41, 0x24f],
+  [0x345, 0x345],
+  [0x370, 0x58f],
+  [0x10a0, 0x10ff],
+  [0x13a0, 0x13ff],
+  [0x1c80, 0x1cbf],
+  [0x1e00, 0x1fff],
+  [0x2100, 0x2184],
+  [0x24b6, 0x24e9],
+  [0x2c00, 0x2d2f],
+  [0xa640, 0xa7ff],
+  [0xab70, 0xabbf],
+  [0xff21, 0xff5a],
+  [0x10400, 0x1044f],
+  [0x104b0, 0x104fb],
+  [0x10c80, 0x10cff],
+  [0x118a0, 0x118df],
+  [0x1e900, 0x1e943],
+];
+
+/** A JS class made case-insensitive: members plus every cased code point that folds to one (negation applies after). */
+function foldClass(body: string): string {
+  const negated = body.startsWith('[^');
+  const positive = negated ? '[' + body.slice(2) : body;
+  const re = new RegExp(`^${positive}$`, 'u');
+  const extra: number[] = [];
+  for (const [lo, hi] of casedBlocks) {
+    for (let cp = lo; cp <= hi; cp++) {
+      const ch = String.fromCodePoint(cp);
+      if (re.test(ch)) continue;
+      if (foldVariants(cp).some((v) => v !== cp && re.test(String.fromCodePoint(v)))) extra.push(cp);
+    }
+  }
+  const inner = positive.slice(1, -1) + extra.map(cpClassItem).join('');
+  return (negated ? '[^' : '[') + inner + ']';
+}
+
 export function translateRe2(pattern: string): Translated {
   const rs = Array.from(pattern);
   let i = 0;
   let out = '';
   let flags = 'u';
-  // Leading flag group such as (?i) or (?ms).
+  let cur: FlagState = { i: false, m: false, s: false };
+  const stack: FlagState[] = [];
+  // A leading (?i) with no later flag group maps to the JS `i` flag; otherwise `i` is emulated.
   const lead = /^\(\?([imsU]+)\)/.exec(pattern);
+  const leadLen = lead ? lead[0].length : 0;
+  const emulateI = /\(\?[imsU-]*[:)]/.test(pattern.slice(leadLen));
   if (lead) {
-    if (lead[1]!.includes('U')) fail('invalid or unsupported Perl syntax', '(?U');
-    for (const f of new Set(lead[1]!.split(''))) flags += f;
+    cur = applyFlags(cur, lead[1]!, lead[0]);
+    if (cur.i && !emulateI) flags += 'i';
     i = Array.from(lead[0]).length;
   }
-  const multiline = flags.includes('m');
+  const foldI = () => cur.i && emulateI;
   // Whether the previous item can take a repetition operator, and whether it was one.
   let canRepeat = false;
   let lastWasRepeat = false;
@@ -98,10 +218,10 @@ export function translateRe2(pattern: string): Translated {
         return '\\' + c;
       case 'A':
         if (inClass) fail('invalid escape sequence', '\\A');
-        return multiline ? '(?<![\\s\\S])' : '^';
+        return '^';
       case 'z':
         if (inClass) fail('invalid escape sequence', '\\z');
-        return multiline ? '(?![\\s\\S])' : '$';
+        return '$';
       case 'a':
         return '\\x07';
       case 'f':
@@ -128,7 +248,8 @@ export function translateRe2(pattern: string): Translated {
         if (rs[i] === '{') {
           const close = rs.indexOf('}', i);
           const hex = close < 0 ? '' : rs.slice(i + 1, close).join('');
-          if (!/^[0-9a-fA-F]{1,8}$/.test(hex) || parseInt(hex, 16) > 0x10ffff) fail('invalid escape sequence', '\\x{' + hex);
+          if (!/^[0-9a-fA-F]{1,8}$/.test(hex) || parseInt(hex, 16) > 0x10ffff)
+            fail('invalid escape sequence', '\\x{' + hex);
           i = close + 1;
           return `\\u{${hex}}`;
         }
@@ -197,7 +318,8 @@ export function translateRe2(pattern: string): Translated {
     body += ']';
     const neg = /&&NEG(.*?)(?=&&NEG|\]$)/.exec(body);
     if (neg) {
-      if (body !== `[&&NEG${neg[1]}]` && body !== `[^&&NEG${neg[1]}]`) fail('invalid character class range', rs.slice(start, i).join(''));
+      if (body !== `[&&NEG${neg[1]}]` && body !== `[^&&NEG${neg[1]}]`)
+        fail('invalid character class range', rs.slice(start, i).join(''));
       return body.startsWith('[^') ? `[${neg[1]}]` : `[^${neg[1]}]`;
     }
     try {
@@ -205,7 +327,7 @@ export function translateRe2(pattern: string): Translated {
     } catch {
       fail('invalid character class range', rs.slice(start, i).join(''));
     }
-    return body;
+    return foldI() ? foldClass(body) : body;
   };
 
   while (i < rs.length) {
@@ -214,7 +336,7 @@ export function translateRe2(pattern: string): Translated {
       case '\\': {
         const e = escape(false);
         out += e;
-        canRepeat = !['^', '$', '\\b', '\\B', '(?<![\\s\\S])', '(?![\\s\\S])'].includes(e);
+        canRepeat = !['^', '$', '\\b', '\\B'].includes(e);
         lastWasRepeat = false;
         continue;
       }
@@ -229,7 +351,8 @@ export function translateRe2(pattern: string): Translated {
           const nameStart = i + (rest.startsWith('(?P<') ? 4 : 3);
           const close = rs.indexOf('>', nameStart);
           const name = close < 0 ? '' : rs.slice(nameStart, close).join('');
-          if (!/^[A-Za-z0-9_]+$/.test(name)) fail('invalid named capture', rs.slice(i, close < 0 ? rs.length : close + 1).join(''));
+          if (!/^[A-Za-z0-9_]+$/.test(name))
+            fail('invalid named capture', rs.slice(i, close < 0 ? rs.length : close + 1).join(''));
           if (/^[0-9]/.test(name)) fail('invalid named capture', rs.slice(i, close + 1).join(''));
           out += `(?<${name}>`;
           i = close + 1;
@@ -237,14 +360,29 @@ export function translateRe2(pattern: string): Translated {
           out += '(?:';
           i += 3;
         } else if (rest.startsWith('(?')) {
-          const m = /^\(\?[imsU-]*[:)]?/.exec(rs.slice(i).join(''));
-          const shown = m && /[:)]$/.test(m[0]) ? m[0] : rs.slice(i, i + 3).join('');
-          if (m && /^\(\?[imsU-]+[:)]$/.test(m[0])) fail('flag groups other than a leading (?flags) are not supported', shown);
-          fail('invalid or unsupported Perl syntax', rs.slice(i, i + 3).join(''));
+          const m = /^\(\?([imsU-]*)([:)])/.exec(rs.slice(i).join(''));
+          if (!m) fail('invalid or unsupported Perl syntax', rs.slice(i, i + 3).join(''));
+          const next = applyFlags(cur, m[1]!, m[0]);
+          i += Array.from(m[0]).length;
+          if (m[2] === ')') {
+            // (?flags) changes the flags until the end of the current group.
+            cur = next;
+            canRepeat = false;
+            lastWasRepeat = false;
+            continue;
+          }
+          stack.push(cur);
+          cur = next;
+          out += '(?:';
+          depth++;
+          canRepeat = false;
+          lastWasRepeat = false;
+          continue;
         } else {
           out += '(';
           i++;
         }
+        stack.push(cur);
         depth++;
         canRepeat = false;
         lastWasRepeat = false;
@@ -253,6 +391,7 @@ export function translateRe2(pattern: string): Translated {
       case ')':
         if (depth === 0) fail('unexpected )', pattern);
         depth--;
+        cur = stack.pop() ?? cur;
         out += ')';
         i++;
         canRepeat = true;
@@ -273,7 +412,14 @@ export function translateRe2(pattern: string): Translated {
           op += '?';
           i++;
         }
-        if (lastWasRepeat) fail('invalid nested repetition operator', rs.slice(i - op.length - 1, i).join('').replace(/^[^*+?}]*/, '') || op);
+        if (lastWasRepeat)
+          fail(
+            'invalid nested repetition operator',
+            rs
+              .slice(i - op.length - 1, i)
+              .join('')
+              .replace(/^[^*+?}]*/, '') || op,
+          );
         if (!canRepeat) fail('missing argument to repetition operator', op);
         out += op;
         lastWasRepeat = true;
@@ -310,10 +456,21 @@ export function translateRe2(pattern: string): Translated {
         lastWasRepeat = false;
         continue;
       case '^':
-      case '$':
-        out += c;
+        out += cur.m ? '(?:^|(?<=\\n))' : '^';
         i++;
         canRepeat = false;
+        lastWasRepeat = false;
+        continue;
+      case '$':
+        out += cur.m ? '(?:$|(?=\\n))' : '$';
+        i++;
+        canRepeat = false;
+        lastWasRepeat = false;
+        continue;
+      case '.':
+        out += cur.s ? '[\\s\\S]' : '[^\\n]';
+        i++;
+        canRepeat = true;
         lastWasRepeat = false;
         continue;
       case '/':
@@ -323,7 +480,7 @@ export function translateRe2(pattern: string): Translated {
         lastWasRepeat = false;
         continue;
       default:
-        out += c;
+        out += foldI() ? foldLiteral(c) : c;
         i++;
         canRepeat = true;
         lastWasRepeat = false;

@@ -127,14 +127,26 @@ export const regexFuncs: Record<string, FuncDef> = {
     }
   }),
   mustRegexMatch: pure(['string', 'string'], (re: string, s: string) => findAll(re, s, 1).length > 0),
-  regexFindAll: pure(['string', 'string', 'int'], (re: string, s: string, n: number) => strs(findAll(re, s, n).map((m) => m.groups[0]!))),
-  mustRegexFindAll: pure(['string', 'string', 'int'], (re: string, s: string, n: number) => strs(findAll(re, s, n).map((m) => m.groups[0]!))),
+  regexFindAll: pure(['string', 'string', 'int'], (re: string, s: string, n: number) =>
+    strs(findAll(re, s, n).map((m) => m.groups[0]!)),
+  ),
+  mustRegexFindAll: pure(['string', 'string', 'int'], (re: string, s: string, n: number) =>
+    strs(findAll(re, s, n).map((m) => m.groups[0]!)),
+  ),
   regexFind: pure(['string', 'string'], (re: string, s: string) => findAll(re, s, 1)[0]?.groups[0] ?? ''),
   mustRegexFind: pure(['string', 'string'], (re: string, s: string) => findAll(re, s, 1)[0]?.groups[0] ?? ''),
-  regexReplaceAll: pure(['string', 'string', 'string'], (re: string, s: string, r: string) => replaceAll(re, s, r, false)),
-  mustRegexReplaceAll: pure(['string', 'string', 'string'], (re: string, s: string, r: string) => replaceAll(re, s, r, false)),
-  regexReplaceAllLiteral: pure(['string', 'string', 'string'], (re: string, s: string, r: string) => replaceAll(re, s, r, true)),
-  mustRegexReplaceAllLiteral: pure(['string', 'string', 'string'], (re: string, s: string, r: string) => replaceAll(re, s, r, true)),
+  regexReplaceAll: pure(['string', 'string', 'string'], (re: string, s: string, r: string) =>
+    replaceAll(re, s, r, false),
+  ),
+  mustRegexReplaceAll: pure(['string', 'string', 'string'], (re: string, s: string, r: string) =>
+    replaceAll(re, s, r, false),
+  ),
+  regexReplaceAllLiteral: pure(['string', 'string', 'string'], (re: string, s: string, r: string) =>
+    replaceAll(re, s, r, true),
+  ),
+  mustRegexReplaceAllLiteral: pure(['string', 'string', 'string'], (re: string, s: string, r: string) =>
+    replaceAll(re, s, r, true),
+  ),
   regexSplit: pure(['string', 'string', 'int'], (re: string, s: string, n: number) => strs(split(re, s, n))),
   mustRegexSplit: pure(['string', 'string', 'int'], (re: string, s: string, n: number) => strs(split(re, s, n))),
   regexQuoteMeta: pure(['string'], quoteMeta),

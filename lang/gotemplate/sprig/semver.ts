@@ -9,7 +9,8 @@
 import { type FuncDef, pure } from '../function.js';
 import { GoObject } from '../value.js';
 
-const versionRe = /^v?([0-9]+)(\.[0-9]+)?(\.[0-9]+)?(-([0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*))?(\+([0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*))?$/;
+const versionRe =
+  /^v?([0-9]+)(\.[0-9]+)?(\.[0-9]+)?(-([0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*))?(\+([0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*))?$/;
 
 export class Version extends GoObject {
   constructor(
@@ -83,7 +84,16 @@ export class Version extends GoObject {
         return () => new Version(this.major, this.minor + 1, 0, '', '', `${this.major}.${this.minor + 1}.0`);
       case 'IncPatch':
         return () =>
-          this.pre ? new Version(this.major, this.minor, this.patch, '', '', `${this.major}.${this.minor}.${this.patch}`) : new Version(this.major, this.minor, this.patch + 1, '', '', `${this.major}.${this.minor}.${this.patch + 1}`);
+          this.pre
+            ? new Version(this.major, this.minor, this.patch, '', '', `${this.major}.${this.minor}.${this.patch}`)
+            : new Version(
+                this.major,
+                this.minor,
+                this.patch + 1,
+                '',
+                '',
+                `${this.major}.${this.minor}.${this.patch + 1}`,
+              );
     }
     return undefined;
   }
@@ -136,7 +146,8 @@ interface Constraint {
   any: boolean;
 }
 
-const constraintRe = /^(>=|=>|<=|=<|!=|>|<|=|~>|~|\^)?\s*(v?[0-9xX*]+(?:\.[0-9xX*]+)?(?:\.[0-9xX*]+)?(?:-[0-9A-Za-z\-.]+)?(?:\+[0-9A-Za-z\-.]+)?)$/;
+const constraintRe =
+  /^(>=|=>|<=|=<|!=|>|<|=|~>|~|\^)?\s*(v?[0-9xX*]+(?:\.[0-9xX*]+)?(?:\.[0-9xX*]+)?(?:-[0-9A-Za-z\-.]+)?(?:\+[0-9A-Za-z\-.]+)?)$/;
 
 function parseConstraint(text: string, whole: string): Constraint {
   const m = constraintRe.exec(text);

@@ -37,7 +37,8 @@ function trimSet(s: string, cut: string, left: boolean, right: boolean): string 
 
 function sliceBytes(s: string, a: number, b: number, fn: string): string {
   const n = byteLength(s);
-  if (a < 0 || b > n || a > b) throw new Error(`runtime error: slice bounds out of range [${a}:${b}] with length ${n} (in ${fn})`);
+  if (a < 0 || b > n || a > b)
+    throw new Error(`runtime error: slice bounds out of range [${a}:${b}] with length ${n} (in ${fn})`);
   return byteSlice(s, a, b);
 }
 
@@ -57,13 +58,13 @@ function abbreviateFull(str: string, offset: number, maxWidth: number): string {
 const isUpper = (c: string) => c !== c.toLowerCase() && c === c.toUpperCase();
 const isLower = (c: string) => c !== c.toUpperCase() && c === c.toLowerCase();
 
-
 /** Go's deprecated strings.Title: upper-cases the first letter of each word. */
 export function title(s: string): string {
   let prev = ' ';
   let out = '';
   for (const c of s) {
-    const sep = !/[\p{L}\p{N}_]/u.test(prev);
+    // Go's isSeparator: ASCII non-alphanumerics (except _) and Unicode spaces.
+    const sep = prev.charCodeAt(0) < 0x80 ? !/[A-Za-z0-9_]/.test(prev) : /\s/u.test(prev);
     out += sep ? c.toUpperCase() : c;
     prev = c;
   }
@@ -119,7 +120,12 @@ function words(s: string): string[] {
     }
     const prev = rs[i - 1];
     const next = rs[i + 1];
-    if (cur && isUpper(c) && prev !== undefined && (isLower(prev) || /\d/.test(prev) || (isUpper(prev) && next !== undefined && isLower(next)))) {
+    if (
+      cur &&
+      isUpper(c) &&
+      prev !== undefined &&
+      (isLower(prev) || /\d/.test(prev) || (isUpper(prev) && next !== undefined && isLower(next)))
+    ) {
       out.push(cur);
       cur = '';
     }
@@ -197,7 +203,11 @@ function wrapCustom(str: string, wrapLength: number, newLine: string, wrapLongWo
 }
 
 function checkSize(ctx: FuncContext, bytes: number): void {
-  if (bytes > ctx.maxOutputBytes) throw new FuncError(`result of ${bytes} bytes exceeds the output limit of ${ctx.maxOutputBytes} bytes`, 'TPL_LIMIT');
+  if (bytes > ctx.maxOutputBytes)
+    throw new FuncError(
+      `result of ${bytes} bytes exceeds the output limit of ${ctx.maxOutputBytes} bytes`,
+      'TPL_LIMIT',
+    );
 }
 
 function indent(spaces: number, v: string): string {
@@ -207,7 +217,9 @@ function indent(spaces: number, v: string): string {
 
 export const stringFuncs: Record<string, FuncDef> = {
   abbrev: pure(['int', 'string'], (w: number, s: string) => (w < 4 ? s : abbreviateFull(s, 0, w))),
-  abbrevboth: pure(['int', 'int', 'string'], (l: number, r: number, s: string) => (r < 4 || (l > 0 && r < 7) ? s : abbreviateFull(s, l, r))),
+  abbrevboth: pure(['int', 'int', 'string'], (l: number, r: number, s: string) =>
+    r < 4 || (l > 0 && r < 7) ? s : abbreviateFull(s, l, r),
+  ),
   trunc: pure(['int', 'string'], (c: number, s: string) => {
     const n = byteLength(s);
     if (c < 0 && n + c > 0) return byteSlice(s, n + c, n);
@@ -231,21 +243,51 @@ export const stringFuncs: Record<string, FuncDef> = {
   }),
   trimall: pure(['string', 'string'], (a: string, b: string) => trimSet(b, a, true, true)),
   trimAll: pure(['string', 'string'], (a: string, b: string) => trimSet(b, a, true, true)),
-  trimSuffix: pure(['string', 'string'], (a: string, b: string) => (a !== '' && b.endsWith(a) ? b.slice(0, b.length - a.length) : b)),
+  trimSuffix: pure(['string', 'string'], (a: string, b: string) =>
+    a !== '' && b.endsWith(a) ? b.slice(0, b.length - a.length) : b,
+  ),
   trimPrefix: pure(['string', 'string'], (a: string, b: string) => (b.startsWith(a) ? b.slice(a.length) : b)),
-  nospace: pure(['string'], (s: string) => Array.from(s).filter((c) => !/\s/u.test(c)).join('')),
+  nospace: pure(['string'], (s: string) =>
+    Array.from(s)
+      .filter((c) => !/\s/u.test(c))
+      .join(''),
+  ),
   initials: pure(['string'], initials),
   swapcase: pure(['string'], swapcase),
-  snakecase: pure(['string'], (s: string) => words(s).map((w) => w.toLowerCase()).join('_')),
-  kebabcase: pure(['string'], (s: string) => words(s).map((w) => w.toLowerCase()).join('-')),
+  snakecase: pure(['string'], (s: string) =>
+    words(s)
+      .map((w) => w.toLowerCase())
+      .join('_'),
+  ),
+  kebabcase: pure(['string'], (s: string) =>
+    words(s)
+      .map((w) => w.toLowerCase())
+      .join('-'),
+  ),
   camelcase: pure(['string'], camelcase),
   wrap: pure(['int', 'string'], (l: number, s: string) => wrapCustom(s, l, '\n', false)),
   wrapWith: pure(['int', 'string', 'string'], (l: number, sep: string, s: string) => wrapCustom(s, l, sep, true)),
   contains: pure(['string', 'string'], (sub: string, s: string) => s.includes(sub)),
   hasPrefix: pure(['string', 'string'], (p: string, s: string) => s.startsWith(p)),
   hasSuffix: pure(['string', 'string'], (p: string, s: string) => s.endsWith(p)),
-  quote: pure([], (...xs: unknown[]) => xs.filter((x) => x !== null).map((x) => quote(strval(x))).join(' '), 'any'),
-  squote: pure([], (...xs: unknown[]) => xs.filter((x) => x !== null).map((x) => `'${strval(x)}'`).join(' '), 'any'),
+  quote: pure(
+    [],
+    (...xs: unknown[]) =>
+      xs
+        .filter((x) => x !== null)
+        .map((x) => quote(strval(x)))
+        .join(' '),
+    'any',
+  ),
+  squote: pure(
+    [],
+    (...xs: unknown[]) =>
+      xs
+        .filter((x) => x !== null)
+        .map((x) => `'${strval(x)}'`)
+        .join(' '),
+    'any',
+  ),
   cat: pure(
     [],
     (...xs: unknown[]) => {
@@ -262,13 +304,6 @@ export const stringFuncs: Record<string, FuncDef> = {
   splitList: pure(['string', 'string'], (sep: string, s: string) => tagType(goSplit(s, sep, -1), '[]string')),
   splitn: pure(['string', 'int', 'string'], (sep: string, n: number, s: string) => indexMap(goSplit(s, sep, n))),
   join: pure(['string', 'any'], (sep: string, v: unknown) => strslice(v).join(sep)),
-  sortAlpha: pure(['any'], (v: unknown) => {
-    if (!Array.isArray(v)) return tagType([strval(v)], '[]string');
-    return tagType(
-      strslice(v).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
-      '[]string',
-    );
-  }),
 };
 
 /** strings.Replace(s, old, new, -1), including Go's rule for an empty `old` (insert around every rune). */
@@ -295,5 +330,3 @@ function indexMap(parts: string[]): Record<string, unknown> {
   parts.forEach((p, i) => (m['_' + i] = p));
   return m;
 }
-
-

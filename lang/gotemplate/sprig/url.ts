@@ -33,7 +33,8 @@ function parse(v: string): Record<string, unknown> {
     host = host.slice(at + 1);
   }
   let hostname = host;
-  if (hostname.startsWith('[')) hostname = hostname.slice(1, hostname.indexOf(']') >= 0 ? hostname.indexOf(']') : undefined);
+  if (hostname.startsWith('['))
+    hostname = hostname.slice(1, hostname.indexOf(']') >= 0 ? hostname.indexOf(']') : undefined);
   else if (hostname.includes(':')) hostname = hostname.slice(0, hostname.lastIndexOf(':'));
   return {
     scheme,

@@ -1,0 +1,369 @@
+/**
+ * Renders a chart the way `helm template` does (Helm's pkg/engine): every
+ * template of the chart and its enabled subcharts is parsed into one set,
+ * deepest paths first so parent charts' defines win; each non-partial file
+ * (not `_*`, not NOTES.txt) is executed with .Values (scoped per subchart),
+ * .Release, .Chart, .Capabilities, .Template and .Files, missingkey=zero, and
+ * `<no value>` removed. `renderChart` then parses each output as a YAML
+ * stream into objects, like kubecfg's parseHelmChart.
+ * Errors read as Helm prints them ("parse error at (...)", "execution error at (...)").
+ */
+
+import { parseAllDocuments } from 'yaml';
+import type { JsonValue } from '../common/json.js';
+import { jsonObject } from '../common/json.js';
+import { goYamlTags, helmErrorMessage, profiles, TemplateError, TemplateSet } from '../gotemplate/index.js';
+import { GoObject, isMap, mapSet } from '../gotemplate/value.js';
+import { type Chart, ChartError, type ChartFile, loadChartArchive } from './chart.js';
+import { processDependencies, coalesceChartValues, type Values, valuesFromJson } from './values.js';
+import { marshalYaml } from '../gotemplate/index.js';
+
+export interface RenderOptions {
+  releaseName: string;
+  namespace: string;
+  /** User values (highest precedence), as Go values (numbers from YAML are float64). */
+  values?: Values;
+  /** Capabilities.KubeVersion (default v1.20.0). */
+  kubeVersion?: string;
+  /** Capabilities.APIVersions (default: the core Kubernetes groups). */
+  apiVersions?: string[];
+  /** Output cap per template (default 4 MiB). */
+  maxOutputBytes?: number;
+}
+
+const DEFAULT_API_VERSIONS = [
+  'v1',
+  'admissionregistration.k8s.io/v1',
+  'apiextensions.k8s.io/v1',
+  'apps/v1',
+  'autoscaling/v1',
+  'autoscaling/v2',
+  'batch/v1',
+  'certificates.k8s.io/v1',
+  'coordination.k8s.io/v1',
+  'discovery.k8s.io/v1',
+  'events.k8s.io/v1',
+  'networking.k8s.io/v1',
+  'node.k8s.io/v1',
+  'policy/v1',
+  'rbac.authorization.k8s.io/v1',
+  'scheduling.k8s.io/v1',
+  'storage.k8s.io/v1',
+];
+
+/** chartutil.KubeVersion: fields Version/Major/Minor/GitVersion; prints as its Version. */
+class KubeVersion extends GoObject {
+  constructor(private readonly version: string) {
+    super();
+  }
+  goType(): string {
+    return '*chartutil.KubeVersion';
+  }
+  format(): string {
+    return this.version;
+  }
+  toJSONValue(): unknown {
+    return { Version: this.version, Major: this.part(1), Minor: this.part(2), GitVersion: this.version };
+  }
+  private part(i: number): string {
+    return /^v?(\d+)\.(\d+)/.exec(this.version)?.[i] ?? '';
+  }
+  field(name: string): unknown {
+    switch (name) {
+      case 'Version':
+      case 'GitVersion':
+        return this.version;
+      case 'Major':
+        return this.part(1);
+      case 'Minor':
+        return this.part(2);
+      case 'String':
+        return () => this.version;
+    }
+    return undefined;
+  }
+}
+
+class VersionSet extends GoObject {
+  constructor(private readonly versions: string[]) {
+    super();
+  }
+  goType(): string {
+    return 'chartutil.VersionSet';
+  }
+  format(): string {
+    return '[' + this.versions.join(' ') + ']';
+  }
+  toJSONValue(): unknown {
+    return this.versions;
+  }
+  field(name: string): unknown {
+    if (name === 'Has') return (v: unknown) => this.versions.includes(String(v));
+    return undefined;
+  }
+}
+
+const text = new TextDecoder();
+
+/** Minimal gobwas/glob as Helm's Files.Glob uses it: `*` and `?` stay within a path segment, `**` crosses them. */
+function globRegex(pattern: string): RegExp {
+  let re = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '*' && pattern[i + 1] === '*') {
+      re += '.*';
+      i++;
+    } else if (c === '*') re += '[^/]*';
+    else if (c === '?') re += '[^/]';
+    else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`);
+}
+
+class Files extends GoObject {
+  constructor(private readonly files: ChartFile[]) {
+    super();
+  }
+  goType(): string {
+    return 'engine.files';
+  }
+  format(): string {
+    return 'map[' + this.files.map((f) => `${f.name}:[${Array.from(f.data).join(' ')}]`).join(' ') + ']';
+  }
+  override mapEntries(): [string, unknown][] {
+    return this.files.map((f) => [f.name, f.data]);
+  }
+  private get(name: string): string {
+    const f = this.files.find((x) => x.name === name);
+    return f ? text.decode(f.data) : '';
+  }
+  field(name: string): unknown {
+    switch (name) {
+      case 'Get':
+        return (n: unknown) => this.get(String(n));
+      case 'GetBytes':
+        return (n: unknown) => this.files.find((x) => x.name === String(n))?.data ?? new Uint8Array();
+      case 'Lines':
+        return (n: unknown) => {
+          const s = this.get(String(n));
+          return s === '' ? [] : s.split('\n');
+        };
+      case 'Glob':
+        return (p: unknown) => {
+          const re = globRegex(String(p));
+          return new Files(this.files.filter((f) => re.test(f.name)));
+        };
+      case 'AsConfig':
+        return () => {
+          const m: Record<string, unknown> = {};
+          for (const f of this.files) mapSet(m, f.name.slice(f.name.lastIndexOf('/') + 1), text.decode(f.data));
+          return this.files.length ? marshalYaml(m).replace(/\n$/, '') : '';
+        };
+      case 'AsSecrets':
+        return () => {
+          const m: Record<string, unknown> = {};
+          for (const f of this.files)
+            mapSet(m, f.name.slice(f.name.lastIndexOf('/') + 1), Buffer.from(f.data).toString('base64'));
+          return this.files.length ? marshalYaml(m).replace(/\n$/, '') : '';
+        };
+    }
+    return undefined;
+  }
+}
+
+const metadataFields: [string, string][] = [
+  ['name', 'Name'],
+  ['home', 'Home'],
+  ['sources', 'Sources'],
+  ['version', 'Version'],
+  ['description', 'Description'],
+  ['keywords', 'Keywords'],
+  ['maintainers', 'Maintainers'],
+  ['icon', 'Icon'],
+  ['apiVersion', 'APIVersion'],
+  ['condition', 'Condition'],
+  ['tags', 'Tags'],
+  ['appVersion', 'AppVersion'],
+  ['deprecated', 'Deprecated'],
+  ['annotations', 'Annotations'],
+  ['kubeVersion', 'KubeVersion'],
+  ['dependencies', 'Dependencies'],
+  ['type', 'Type'],
+];
+
+/** Chart.yaml as Helm's Metadata struct: Go field names, zero values for absent fields. */
+function chartObject(chart: Chart): Record<string, unknown> {
+  const m: Record<string, unknown> = {};
+  for (const [yamlKey, goKey] of metadataFields) {
+    const v = chart.metadata[yamlKey];
+    const zero = ['sources', 'keywords', 'maintainers', 'dependencies', 'annotations'].includes(yamlKey)
+      ? null
+      : yamlKey === 'deprecated'
+        ? false
+        : '';
+    mapSet(m, goKey, v === undefined ? zero : v);
+  }
+  return m;
+}
+
+interface Renderable {
+  path: string;
+  source: string;
+  values: Values;
+  chart: Chart;
+  basePath: string;
+}
+
+function collect(chart: Chart, values: Values, prefix: string, out: Renderable[]): void {
+  // A library chart only contributes its partials (Helm's isTemplateValid).
+  const library = chart.metadata.type === 'library';
+  for (const t of chart.templates) {
+    if (library && !t.name.slice(t.name.lastIndexOf('/') + 1).startsWith('_')) continue;
+    out.push({
+      path: `${prefix}/${t.name}`,
+      source: text.decode(t.data),
+      values,
+      chart,
+      basePath: `${prefix}/templates`,
+    });
+  }
+  for (const sub of chart.dependencies) {
+    const sv = isMap(values[sub.name]) ? (values[sub.name] as Values) : {};
+    collect(sub, sv, `${prefix}/charts/${sub.name}`, out);
+  }
+}
+
+function byPathLenReversed(a: string, b: string): number {
+  const ca = a.split('/').length;
+  const cb = b.split('/').length;
+  if (ca !== cb) return cb - ca;
+  return a < b ? 1 : a > b ? -1 : 0;
+}
+
+function parseErrorMessage(file: string, err: TemplateError): string {
+  const tokens = err.message.split(': ');
+  if (tokens.length === 1) return `parse error in (${file}): ${err.message}`;
+  return `parse error at (${tokens[1]}): ${tokens[tokens.length - 1]}`;
+}
+
+/** helm template: path → rendered text for every non-partial template. Throws ChartError. */
+export function renderTemplates(chart0: Chart, opts: RenderOptions): Map<string, string> {
+  const user = opts.values ?? {};
+  const chart = processDependencies(chart0, user);
+  const values = coalesceChartValues(chart, user);
+  const release = jsonObject([
+    ['Name', opts.releaseName],
+    ['Namespace', opts.namespace],
+    ['IsInstall', true],
+    ['IsUpgrade', false],
+    ['Revision', 1],
+    ['Service', 'Helm'],
+  ]);
+  const capabilities = {
+    KubeVersion: new KubeVersion(opts.kubeVersion ?? 'v1.20.0'),
+    APIVersions: new VersionSet(opts.apiVersions ?? DEFAULT_API_VERSIONS),
+    HelmVersion: { Version: 'v3', GitCommit: '', GitTreeState: '', GoVersion: '' },
+  };
+  const items: Renderable[] = [];
+  collect(chart, values, chart.name, items);
+  items.sort((a, b) => byPathLenReversed(a.path, b.path));
+  const set = new TemplateSet('gotpl', {
+    functions: profiles.helm,
+    missingKey: 'zero',
+    maxOutputBytes: opts.maxOutputBytes,
+  });
+  for (const it of items) {
+    try {
+      set.parse(it.path, it.source);
+    } catch (e) {
+      if (e instanceof TemplateError) throw new ChartError(parseErrorMessage(it.path, e), 'HELM_TEMPLATE');
+      throw e;
+    }
+  }
+  const out = new Map<string, string>();
+  for (const it of [...items].sort((a, b) => (a.path < b.path ? -1 : 1))) {
+    const base = it.path.slice(it.path.lastIndexOf('/') + 1);
+    if (base.startsWith('_') || base === 'NOTES.txt') continue;
+    const data = {
+      Values: it.values,
+      Release: release,
+      Chart: chartObject(it.chart),
+      Capabilities: capabilities,
+      Template: { Name: it.path, BasePath: it.basePath },
+      Files: new Files(it.chart.files),
+    };
+    try {
+      out.set(it.path, set.execute(it.path, data).replaceAll('<no value>', ''));
+    } catch (e) {
+      if (e instanceof TemplateError)
+        throw new ChartError(helmErrorMessage(e.message), e.code === 'TPL_LIMIT' ? 'HELM_LIMIT' : 'HELM_TEMPLATE');
+      throw e;
+    }
+  }
+  return out;
+}
+
+function toJson(v: unknown): JsonValue {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean') return v;
+  if (typeof v === 'bigint') return Number(v);
+  if (v instanceof Date) return v.toISOString().replace('.000Z', 'Z');
+  if (Array.isArray(v)) return v.map(toJson);
+  if (v instanceof Map) return jsonObject([...v].map(([k, x]) => [String(k), toJson(x)] as const));
+  if (typeof v === 'object') return jsonObject(Object.entries(v).map(([k, x]) => [k, toJson(x)] as const));
+  return null;
+}
+
+/** Parses one rendered file as a YAML stream; empty and null documents are dropped. */
+export function parseManifests(file: string, yamlText: string): JsonValue[] {
+  const docs = parseAllDocuments(yamlText, {
+    version: '1.1',
+    customTags: goYamlTags,
+    prettyErrors: false,
+    uniqueKeys: false,
+  });
+  if (!Array.isArray(docs)) return [];
+  const out: JsonValue[] = [];
+  for (const d of docs) {
+    const err = d.errors[0];
+    if (err) {
+      const line = err.linePos?.[0]?.line;
+      throw new ChartError(
+        `error parsing ${file}${line !== undefined ? ` line ${line}` : ''}: ${err.message.split('\n')[0]}`,
+        'HELM_YAML',
+      );
+    }
+    let v: unknown;
+    try {
+      v = d.toJS({ maxAliasCount: 50, mapAsMap: true });
+    } catch (e) {
+      throw new ChartError(`error parsing ${file}: ${(e as Error).message}`, 'HELM_YAML');
+    }
+    if (v === null || v === undefined) continue;
+    out.push(toJson(v));
+  }
+  return out;
+}
+
+/** kubecfg's parseHelmChart: rendered objects per template path (`chart/templates/x.yaml`). */
+export function renderChart(chart: Chart, opts: RenderOptions): Record<string, JsonValue[]> {
+  const rendered = renderTemplates(chart, opts);
+  const result: Record<string, JsonValue[]> = {};
+  for (const [path, body] of rendered) mapSet(result, path, parseManifests(path, body));
+  return result;
+}
+
+/**
+ * kubecfg's `parseHelmChart(chartData, releaseName, namespace, values)`:
+ * a .tgz chart rendered with JSON values (numbers become float64, as in Go).
+ */
+export function parseHelmChart(
+  tgz: Uint8Array,
+  releaseName: string,
+  namespace: string,
+  values: JsonValue,
+): Record<string, JsonValue[]> {
+  const v = valuesFromJson(values ?? {});
+  if (!isMap(v)) throw new ChartError('parseHelmChart: values must be an object', 'HELM_VALUES');
+  return renderChart(loadChartArchive(tgz), { releaseName, namespace, values: v });
+}
