@@ -4,8 +4,8 @@
  * manifested JSON values; a wrong argument type is a RenderError (kubecfg
  * itself would crash on a failed Go type assertion). Errors carry the native's
  * name and kubecfg's own error text.
- * Not here: resolveImage (needs a registry), parseHelmChart (needs the Helm
- * engine), validateJSONSchema (needs a JSON Schema validator).
+ * parseHelmChart lives in helm-chart.ts (it needs the Helm engine). Not here:
+ * resolveImage (needs a registry), validateJSONSchema (needs a JSON Schema validator).
  */
 
 import type { JsonValue } from '../../lang/common/json.js';
@@ -16,6 +16,7 @@ import { goParseYamlStream } from './go-yaml-parse.js';
 import { goManifestJson, goManifestYaml } from './manifest.js';
 import { goMatchString, goQuoteMeta, goReplaceAllString } from './regex/go-regexp.js';
 import { goTypeName } from '../go/go-text.js';
+import { parseHelmChartNative } from './helm-chart.js';
 
 export interface NativeFunction {
   params: string[];
@@ -56,6 +57,7 @@ function guarded(native: string, code: RenderErrorCode, body: () => JsonValue): 
 }
 
 export const kubecfgNatives: Record<string, NativeFunction> = {
+  parseHelmChart: parseHelmChartNative,
   parseJson: {
     params: ['json'],
     fn: ([json]) => {

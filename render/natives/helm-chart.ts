@@ -1,0 +1,69 @@
+/**
+ * The parseHelmChart native: kubecfg.parseHelmChart(importbin './chart.tgz',
+ * releaseName, namespace, values, capabilities={}). Renders the chart with our
+ * Helm engine (lang/helm) as `helm template` would and returns kubecfg's shape:
+ * template path (`chart/templates/x.yaml`) -> list of objects. `capabilities`
+ * may set `kubeVersion` (e.g. 'v1.29.0') and `apiVersions` (a list), which
+ * become `.Capabilities` in the templates. Chart bytes are untrusted: the
+ * archive reader enforces path checks and size caps (hazards 6-8).
+ */
+import type { JsonValue } from '../../lang/common/json.js';
+import { isJsonObject } from '../../lang/common/json.js';
+import { loadChartArchive, renderChart, valuesFromJson } from '../../lang/helm/index.js';
+import { RenderError } from '../errors.js';
+import type { NativeFunction } from './index.js';
+
+function bytesArg(v: JsonValue | undefined): Uint8Array {
+  if (!Array.isArray(v)) {
+    throw new RenderError('RENDER_BAD_ARGUMENT', 'parseHelmChart: chartData must be an array of bytes (use importbin)');
+  }
+  const out = new Uint8Array(v.length);
+  for (let i = 0; i < v.length; i++) {
+    const b = v[i];
+    if (typeof b !== 'number' || !Number.isInteger(b) || b < 0 || b > 255) {
+      throw new RenderError('RENDER_BAD_ARGUMENT', `parseHelmChart: chartData[${i}] is not a byte`);
+    }
+    out[i] = b;
+  }
+  return out;
+}
+
+function stringArg(param: string, v: JsonValue | undefined): string {
+  if (typeof v !== 'string') throw new RenderError('RENDER_BAD_ARGUMENT', `parseHelmChart: ${param} must be a string`);
+  return v;
+}
+
+export const parseHelmChartNative: NativeFunction = {
+  params: ['chartData', 'releaseName', 'namespace', 'values', 'capabilities'],
+  fn: ([chartData, releaseName, namespace, values, capabilities]) => {
+    const tgz = bytesArg(chartData);
+    const name = stringArg('releaseName', releaseName);
+    const ns = stringArg('namespace', namespace);
+    if (values !== null && values !== undefined && !isJsonObject(values)) {
+      throw new RenderError('RENDER_BAD_ARGUMENT', 'parseHelmChart: values must be an object');
+    }
+    const caps = capabilities ?? {};
+    if (!isJsonObject(caps))
+      throw new RenderError('RENDER_BAD_ARGUMENT', 'parseHelmChart: capabilities must be an object');
+    const kubeVersion =
+      caps.kubeVersion === undefined ? undefined : stringArg('capabilities.kubeVersion', caps.kubeVersion);
+    let apiVersions: string[] | undefined;
+    if (caps.apiVersions !== undefined) {
+      if (!Array.isArray(caps.apiVersions) || !caps.apiVersions.every((x) => typeof x === 'string')) {
+        throw new RenderError(
+          'RENDER_BAD_ARGUMENT',
+          'parseHelmChart: capabilities.apiVersions must be a list of strings',
+        );
+      }
+      apiVersions = caps.apiVersions as string[];
+    }
+    const rendered = renderChart(loadChartArchive(tgz), {
+      releaseName: name,
+      namespace: ns,
+      values: valuesFromJson(values ?? {}) as never,
+      ...(kubeVersion ? { kubeVersion } : {}),
+      ...(apiVersions ? { apiVersions } : {}),
+    });
+    return rendered as unknown as JsonValue;
+  },
+};
