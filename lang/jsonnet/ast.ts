@@ -22,31 +22,63 @@ interface Base {
 
 export type Hide = 'inherit' | 'hidden' | 'visible';
 
-export interface LiteralNull extends Base { type: 'Null' }
-export interface LiteralBool extends Base { type: 'Bool'; value: boolean }
-export interface LiteralNumber extends Base { type: 'Number'; value: number; text: string }
+export interface LiteralNull extends Base {
+  type: 'Null';
+}
+export interface LiteralBool extends Base {
+  type: 'Bool';
+  value: boolean;
+}
+export interface LiteralNumber extends Base {
+  type: 'Number';
+  value: number;
+  text: string;
+}
 export interface LiteralString extends Base {
   type: 'String';
   value: string;
   /** How it was written, for a formatter. */
   style: 'double' | 'single' | 'block' | 'verbatimDouble' | 'verbatimSingle' | 'id';
 }
-export interface Self extends Base { type: 'Self' }
+export interface Self extends Base {
+  type: 'Self';
+}
 /** `$`: resolved to the outermost object's frame slot. */
-export interface Dollar extends Base { type: 'Dollar'; depth: number; index: number }
-export interface Var extends Base { type: 'Var'; name: string; depth: number; index: number }
+export interface Dollar extends Base {
+  type: 'Dollar';
+  depth: number;
+  index: number;
+}
+export interface Var extends Base {
+  type: 'Var';
+  name: string;
+  depth: number;
+  index: number;
+}
 /** `super.f` / `super[e]`. */
-export interface SuperIndex extends Base { type: 'SuperIndex'; index: Node }
+export interface SuperIndex extends Base {
+  type: 'SuperIndex';
+  index: Node;
+}
 /** `e in super`. */
-export interface InSuper extends Base { type: 'InSuper'; index: Node }
+export interface InSuper extends Base {
+  type: 'InSuper';
+  index: Node;
+}
 
-export interface ArrayLit extends Base { type: 'Array'; elements: Node[] }
+export interface ArrayLit extends Base {
+  type: 'Array';
+  elements: Node[];
+}
 
 export type CompSpec =
-  | { kind: 'for'; varName: string; span: Span; expr: Node }
-  | { kind: 'if'; span: Span; cond: Node };
+  { kind: 'for'; varName: string; span: Span; expr: Node } | { kind: 'if'; span: Span; cond: Node };
 
-export interface ArrayComp extends Base { type: 'ArrayComp'; body: Node; specs: CompSpec[] }
+export interface ArrayComp extends Base {
+  type: 'ArrayComp';
+  body: Node;
+  specs: CompSpec[];
+}
 
 export interface Bind {
   name: string;
@@ -81,7 +113,7 @@ export interface ObjectLit extends Base {
   fields: ObjField[];
   locals: Bind[];
   asserts: ObjAssert[];
-  /** Analyzer: slots in the per-instance frame (locals, then `$` if outermost); -1 when no frame. */
+  /** Analyzer: slots in the per-instance frame (locals, then `$` if outermost) (every object has one, maybe empty: self is bound there). */
   frameSize: number;
   dollarIndex: number;
 }
@@ -95,9 +127,17 @@ export interface ObjectComp extends Base {
   dollarIndex: number;
 }
 
-export interface Local extends Base { type: 'Local'; binds: Bind[]; body: Node }
+export interface Local extends Base {
+  type: 'Local';
+  binds: Bind[];
+  body: Node;
+}
 
-export interface FunctionLit extends Base { type: 'Function'; params: Param[]; body: Node }
+export interface FunctionLit extends Base {
+  type: 'Function';
+  params: Param[];
+  body: Node;
+}
 
 export interface NamedArg {
   name: string;
@@ -114,32 +154,113 @@ export interface Apply extends Base {
 }
 
 export type BinaryOp =
-  | '*' | '/' | '%' | '+' | '-' | '<<' | '>>' | '<' | '<=' | '>' | '>=' | '==' | '!=' | 'in'
-  | '&' | '^' | '|' | '&&' | '||';
+  | '*'
+  | '/'
+  | '%'
+  | '+'
+  | '-'
+  | '<<'
+  | '>>'
+  | '<'
+  | '<='
+  | '>'
+  | '>='
+  | '=='
+  | '!='
+  | 'in'
+  | '&'
+  | '^'
+  | '|'
+  | '&&'
+  | '||';
 export type UnaryOp = '!' | '~' | '+' | '-';
 
-export interface Binary extends Base { type: 'Binary'; op: BinaryOp; left: Node; right: Node }
-export interface Unary extends Base { type: 'Unary'; op: UnaryOp; expr: Node }
-export interface Conditional extends Base { type: 'Conditional'; cond: Node; then: Node; else: Node | null }
-export interface ErrorExpr extends Base { type: 'Error'; expr: Node }
-export interface AssertExpr extends Base { type: 'Assert'; cond: Node; msg: Node | null; rest: Node }
-export interface Index extends Base { type: 'Index'; target: Node; index: Node; id: string | null }
-export interface Slice extends Base { type: 'Slice'; target: Node; begin: Node | null; end: Node | null; step: Node | null }
-export interface Import extends Base { type: 'Import'; kind: 'import' | 'importstr' | 'importbin'; path: string }
+export interface Binary extends Base {
+  type: 'Binary';
+  op: BinaryOp;
+  left: Node;
+  right: Node;
+}
+export interface Unary extends Base {
+  type: 'Unary';
+  op: UnaryOp;
+  expr: Node;
+}
+export interface Conditional extends Base {
+  type: 'Conditional';
+  cond: Node;
+  then: Node;
+  else: Node | null;
+}
+export interface ErrorExpr extends Base {
+  type: 'Error';
+  expr: Node;
+}
+export interface AssertExpr extends Base {
+  type: 'Assert';
+  cond: Node;
+  msg: Node | null;
+  rest: Node;
+}
+export interface Index extends Base {
+  type: 'Index';
+  target: Node;
+  index: Node;
+  id: string | null;
+}
+export interface Slice extends Base {
+  type: 'Slice';
+  target: Node;
+  begin: Node | null;
+  end: Node | null;
+  step: Node | null;
+}
+export interface Import extends Base {
+  type: 'Import';
+  kind: 'import' | 'importstr' | 'importbin';
+  path: string;
+}
 
 export type Node =
-  | LiteralNull | LiteralBool | LiteralNumber | LiteralString
-  | Self | Dollar | Var | SuperIndex | InSuper
-  | ArrayLit | ArrayComp | ObjectLit | ObjectComp
-  | Local | FunctionLit | Apply | Binary | Unary | Conditional
-  | ErrorExpr | AssertExpr | Index | Slice | Import;
+  | LiteralNull
+  | LiteralBool
+  | LiteralNumber
+  | LiteralString
+  | Self
+  | Dollar
+  | Var
+  | SuperIndex
+  | InSuper
+  | ArrayLit
+  | ArrayComp
+  | ObjectLit
+  | ObjectComp
+  | Local
+  | FunctionLit
+  | Apply
+  | Binary
+  | Unary
+  | Conditional
+  | ErrorExpr
+  | AssertExpr
+  | Index
+  | Slice
+  | Import;
 
 /** Direct children, in source order (for generic walks such as import collection). */
 export function children(node: Node): Node[] {
   switch (node.type) {
-    case 'Null': case 'Bool': case 'Number': case 'String': case 'Self': case 'Dollar': case 'Var': case 'Import':
+    case 'Null':
+    case 'Bool':
+    case 'Number':
+    case 'String':
+    case 'Self':
+    case 'Dollar':
+    case 'Var':
+    case 'Import':
       return [];
-    case 'SuperIndex': case 'InSuper':
+    case 'SuperIndex':
+    case 'InSuper':
       return [node.index];
     case 'Array':
       return node.elements;

@@ -10,7 +10,8 @@ function expectJsonnetError(code: string, pattern?: RegExp): JsonnetError {
   try {
     evaluate(parseModule(new SourceFile('bad.jsonnet', code)));
   } catch (e) {
-    if (!(e instanceof JsonnetError)) throw new Error(`non-Jsonnet exception for ${JSON.stringify(code.slice(0, 60))}: ${String(e)}`);
+    if (!(e instanceof JsonnetError))
+      throw new Error(`non-Jsonnet exception for ${JSON.stringify(code.slice(0, 60))}: ${String(e)}`);
     if (pattern) assert.match(e.message, pattern, code.slice(0, 60));
     assert.ok(e.format().length > 0);
     return e;

@@ -55,15 +55,18 @@ const cases: [string, string][] = [
   ['[error "lazy"][0:0]', '[ ]'],
   ['{a: error "lazy", b: 1}.b', '1'],
   ['assert 1 == 1 : "no"; "ok"', '"ok"'],
-  ['std.type(null) + std.type(true) + std.type(1) + std.type("") + std.type([]) + std.type({}) + std.type(function() 1)', '"nullbooleannumberstringarrayobjectfunction"'],
+  [
+    'std.type(null) + std.type(true) + std.type(1) + std.type("") + std.type([]) + std.type({}) + std.type(function() 1)',
+    '"nullbooleannumberstringarrayobjectfunction"',
+  ],
   ['0.1 + 0.2', '0.30000000000000004'],
   ['1e20', '100000000000000000000'],
   ['1 / 3', '0.33333333333333331'],
   ['-0.0000123', '-1.2300000000000001e-05'],
   ['"\\u00e9\\ud83d\\ude00\\t"', '"é😀\\t"'],
   ['@"a\\b""c"', '"a\\\\b\\"c"'],
-  ["|||\n  line1\n    line2\n|||", '"line1\\n  line2\\n"'],
-  ["|||-\n  x\n|||", '"x"'],
+  ['|||\n  line1\n    line2\n|||', '"line1\\n  line2\\n"'],
+  ['|||-\n  x\n|||', '"x"'],
   ['std.objectFields({b: 1, a: 2, c:: 3})', '["a", "b"]'],
   ['std.objectFieldsAll({b: 1, c:: 3})', '["b", "c"]'],
   ['std.sort([3, 1, 2], keyF=function(x) -x)', '[3, 2, 1]'],
@@ -132,7 +135,12 @@ test('formats a runtime trace like the jsonnet command', () => {
 
 test('ext vars, TLAs, natives, trace sink', () => {
   const traces: string[] = [];
-  const m = parseModule(new SourceFile('main.jsonnet', 'function(a, b=2) [a, b, std.extVar("s"), std.extVar("c"), std.native("up")("x"), std.trace("hi", 1)]'));
+  const m = parseModule(
+    new SourceFile(
+      'main.jsonnet',
+      'function(a, b=2) [a, b, std.extVar("s"), std.extVar("c"), std.native("up")("x"), std.trace("hi", 1)]',
+    ),
+  );
   const out = evaluate(m, {
     extVars: { s: { kind: 'string', value: 'str' }, c: { kind: 'code', value: '{k: 1 + 1}' } },
     tlas: { a: { kind: 'code', value: '[1]' }, b: { kind: 'string', value: 'B' } },
@@ -160,24 +168,44 @@ test('imports are resolved through the importer and evaluated once', () => {
       return { foundAt, contents: new TextEncoder().encode(text) };
     },
   };
-  const m = parseModule(new SourceFile('main.jsonnet', '[(import "lib/a.libsonnet").b.w, (import "lib/a.libsonnet").v, importstr "lib/t.txt", importbin "lib/t.txt"]'));
-  assert.deepEqual(m.imports.map((i) => `${i.kind}:${i.path}`), ['import:lib/a.libsonnet', 'import:lib/a.libsonnet', 'importstr:lib/t.txt', 'importbin:lib/t.txt']);
+  const m = parseModule(
+    new SourceFile(
+      'main.jsonnet',
+      '[(import "lib/a.libsonnet").b.w, (import "lib/a.libsonnet").v, importstr "lib/t.txt", importbin "lib/t.txt"]',
+    ),
+  );
+  assert.deepEqual(
+    m.imports.map((i) => `${i.kind}:${i.path}`),
+    ['import:lib/a.libsonnet', 'import:lib/a.libsonnet', 'importstr:lib/t.txt', 'importbin:lib/t.txt'],
+  );
   assert.deepEqual(evaluate(m, { importer }), [2, 1, 'text', [116, 101, 120, 116]]);
-  assert.throws(() => evaluateSnippet('x.jsonnet', 'import "missing.jsonnet"', { importer }), /couldn't open import "missing.jsonnet"/);
+  assert.throws(
+    () => evaluateSnippet('x.jsonnet', 'import "missing.jsonnet"', { importer }),
+    /couldn't open import "missing.jsonnet"/,
+  );
 });
 
 test('output modes', () => {
   const m = (code: string) => parseModule(new SourceFile('o.jsonnet', code));
-  assert.equal(evaluateToString(m('{a: [1, {}], b: []}')), '{\n   "a": [\n      1,\n      { }\n   ],\n   "b": [ ]\n}\n');
+  assert.equal(
+    evaluateToString(m('{a: [1, {}], b: []}')),
+    '{\n   "a": [\n      1,\n      { }\n   ],\n   "b": [ ]\n}\n',
+  );
   assert.equal(evaluateToString(m('"s"'), { mode: 'string' }), 's\n');
-  assert.deepEqual(evaluateToString(m('{"x.json": {a: 1}, "y.json": 2}'), { mode: 'multi' }), { 'x.json': '{\n   "a": 1\n}\n', 'y.json': '2\n' });
+  assert.deepEqual(evaluateToString(m('{"x.json": {a: 1}, "y.json": 2}'), { mode: 'multi' }), {
+    'x.json': '{\n   "a": 1\n}\n',
+    'y.json': '2\n',
+  });
   assert.equal(evaluateToString(m('[1, "a"]'), { mode: 'yamlStream' }), '---\n1\n---\n"a"\n...\n');
   assert.throws(() => evaluateToString(m('1'), { mode: 'string' }), /expected string result, got: number/);
 });
 
 test('shouldStop cancels a long evaluation', () => {
   assert.throws(
-    () => evaluateSnippet('c.jsonnet', 'std.foldl(function(a, b) a + b, std.range(0, 1000000), 0)', { shouldStop: () => true }),
+    () =>
+      evaluateSnippet('c.jsonnet', 'std.foldl(function(a, b) a + b, std.range(0, 1000000), 0)', {
+        shouldStop: () => true,
+      }),
     /evaluation cancelled/,
   );
 });

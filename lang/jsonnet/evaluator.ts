@@ -12,15 +12,24 @@
  *  - evaluation performs no I/O: imports go through the injected Importer.
  */
 import { SourceFile } from '../common/source.js';
-import type { Apply, ArrayComp, CompSpec, FunctionLit, Node, ObjectComp, ObjectLit } from './ast.js';
+import type { Apply, ArrayComp, CompSpec, Node, ObjectComp, ObjectLit } from './ast.js';
 import { ImportError, JsonnetError, type TraceFrame } from './errors.js';
 import { formatNumberJson, serializeCompact } from './manifest.js';
 import { goNumber } from './std/builtin.js';
 import type { Module, RuntimeOptions } from './module.js';
 import { moduleAst, parseSnippet, parseSourceFile } from './module.js';
 import {
-  ArrayValue, Env, type FieldDef, FuncValue, Layer, ObjectValue, Thunk, type Value,
-  codepointLength, isBmpOnly, toCodepoints, typeName,
+  ArrayValue,
+  Env,
+  type FieldDef,
+  FuncValue,
+  Layer,
+  ObjectValue,
+  Thunk,
+  type Value,
+  isBmpOnly,
+  toCodepoints,
+  typeName,
 } from './value.js';
 import type { JsonValue } from '../common/json.js';
 import { setJsonKey, jsonObject } from '../common/json.js';
@@ -79,6 +88,11 @@ export class Evaluator {
     if ((++this.ticks & 1023) === 0 && this.options.shouldStop?.()) throw this.error('evaluation cancelled');
     this.stack.push(this.cur);
     this.cur = null;
+  }
+
+  /** For long builtin loops that open no frames: honours shouldStop. */
+  poll(): void {
+    if (this.options.shouldStop?.()) throw this.error('evaluation cancelled');
   }
 
   private exitFrame(): void {
@@ -175,10 +189,7 @@ export class Evaluator {
       case 'Array': {
         const els = node.elements;
         const out = new Array<Thunk>(els.length);
-        for (let i = 0; i < els.length; i++) {
-          const el = els[i]!;
-          out[i] = isLiteral(el) ? Thunk.ready(this.literalValue(el)) : Thunk.lazy(el, env);
-        }
+        for (let i = 0; i < els.length; i++) out[i] = this.argThunk(els[i]!, env);
         return new ArrayValue(out);
       }
       case 'Function':
@@ -221,7 +232,7 @@ export class Evaluator {
             break;
           default:
             if (typeof v !== 'number') throw this.typeError(v, 'number');
-            r = Number(BigInt.asIntN(64, ~BigInt(clampInt64(v))));
+            r = Number(BigInt.asIntN(64, ~BigInt(toInteger(v))));
         }
         this.cur = saved;
         return r;
@@ -249,13 +260,12 @@ export class Evaluator {
       case 'ArrayComp':
         return this.makeArrayComp(node, env);
       case 'Error': {
-        const saved = this.cur;
+        // No need to restore `cur`: this always throws.
         this.cur = node;
         const m = this.evaluate(node.expr, env);
         this.cur = node;
         const msg = typeof m === 'string' ? m : this.toStringValue(m);
         this.cur = node;
-        void saved;
         throw this.error(msg);
       }
       case 'Assert': {
@@ -307,11 +317,16 @@ export class Evaluator {
 
   private literalValue(n: Node): Value {
     switch (n.type) {
-      case 'Null': return null;
-      case 'Bool': return n.value;
-      case 'Number': return n.value;
-      case 'String': return n.value;
-      default: throw new Error('not a literal');
+      case 'Null':
+        return null;
+      case 'Bool':
+        return n.value;
+      case 'Number':
+        return n.value;
+      case 'String':
+        return n.value;
+      default:
+        throw new Error('not a literal');
     }
   }
 
@@ -366,6 +381,29 @@ export class Evaluator {
   }
 
   binaryOp(op: string, l: Value, r: Value): Value {
+    if (typeof l === 'number' && typeof r === 'number') {
+      // Hot path: arithmetic and comparison on numbers.
+      switch (op) {
+        case '+':
+          return this.checkNum(l + r);
+        case '-':
+          return this.checkNum(l - r);
+        case '*':
+          return this.checkNum(l * r);
+        case '<':
+          return l < r;
+        case '<=':
+          return l <= r;
+        case '>':
+          return l > r;
+        case '>=':
+          return l >= r;
+        case '==':
+          return l === r;
+        case '!=':
+          return l !== r;
+      }
+    }
     switch (op) {
       case '+':
         return this.plus(l, r);
@@ -398,7 +436,11 @@ export class Evaluator {
         if (!(r instanceof ObjectValue)) throw this.typeError(r, 'object');
         return r.hasField(l, true);
       }
-      case '<<': case '>>': case '&': case '|': case '^':
+      case '<<':
+      case '>>':
+      case '&':
+      case '|':
+      case '^':
         return this.bitwise(op, l, r);
     }
     throw this.error(`Unknown operator ${op}`);
@@ -410,9 +452,9 @@ export class Evaluator {
   }
 
   checkNum(x: number): number {
+    if (x - x === 0) return x; // finite (NaN and ±Inf give NaN)
     if (Number.isNaN(x)) throw this.error('Not a number');
-    if (!Number.isFinite(x)) throw this.error('Overflow');
-    return x;
+    throw this.error('Overflow');
   }
 
   mod(l: Value, r: Value): Value {
@@ -429,7 +471,12 @@ export class Evaluator {
     const layerField = this.baseStd.layers[0]!.fields.get(name);
     const f = layerField?.thunk?.value;
     if (!(f instanceof FuncValue)) throw this.error(`std.${name} is not available`);
-    return this.callFunction(f, args.map((a) => Thunk.ready(a)), null, false);
+    return this.callFunction(
+      f,
+      args.map((a) => Thunk.ready(a)),
+      null,
+      false,
+    );
   }
 
   private bitwise(op: string, l: Value, r: Value): Value {
@@ -438,19 +485,30 @@ export class Evaluator {
     const lim = 9223372036854775807;
     for (const x of [a, b]) {
       if (x < -lim - 1 || x > lim) {
-        throw this.error(`Bitwise operator argument ${goNumber(x)} outside of range [-9223372036854775808, 9223372036854775807]`);
+        throw this.error(
+          `Bitwise operator argument ${goNumber(x)} outside of range [-9223372036854775808, 9223372036854775807]`,
+        );
       }
     }
     if ((op === '<<' || op === '>>') && b < 0) throw this.error('Shift by negative exponent.');
-    const x = BigInt(clampInt64(a));
-    const y = BigInt(clampInt64(b));
+    const x = BigInt(toInteger(a));
+    const y = BigInt(toInteger(b));
     let res: bigint;
     switch (op) {
-      case '<<': res = BigInt.asIntN(64, x << (y % 64n)); break;
-      case '>>': res = x >> (y % 64n); break;
-      case '&': res = x & y; break;
-      case '|': res = x | y; break;
-      default: res = x ^ y;
+      case '<<':
+        res = BigInt.asIntN(64, x << (y % 64n));
+        break;
+      case '>>':
+        res = x >> (y % 64n);
+        break;
+      case '&':
+        res = x & y;
+        break;
+      case '|':
+        res = x | y;
+        break;
+      default:
+        res = x ^ y;
     }
     return this.checkNum(Number(res));
   }
@@ -478,6 +536,7 @@ export class Evaluator {
   /** std.toString / string concatenation: strings as-is, others as compact JSON. */
   toStringValue(v: Value): string {
     if (typeof v === 'string') return v;
+    if (typeof v === 'number') return formatNumberJson(v);
     return serializeCompact(this.manifest(v));
   }
 
@@ -542,18 +601,21 @@ export class Evaluator {
       if (typeof idx !== 'number') throw this.typeError(idx, 'number');
       const i = Math.trunc(idx);
       const n = target.elems.length;
-      if (i < 0 || i >= n || idx !== idx) throw this.error(`Index ${formatIndex(idx)} out of bounds, not within [0, ${n})`);
+      if (i < 0 || i >= n || idx !== idx)
+        throw this.error(`Index ${formatIndex(idx)} out of bounds, not within [0, ${n})`);
       return this.force(target.elems[i]!);
     }
     if (typeof target === 'string') {
       if (typeof idx !== 'number') throw this.typeError(idx, 'number');
       const i = Math.trunc(idx);
       if (isBmpOnly(target)) {
-        if (i < 0 || i >= target.length) throw this.error(`Index ${formatIndex(idx)} out of bounds, not within [0, ${target.length})`);
+        if (i < 0 || i >= target.length)
+          throw this.error(`Index ${formatIndex(idx)} out of bounds, not within [0, ${target.length})`);
         return target[i]!;
       }
       const cps = Array.from(target);
-      if (i < 0 || i >= cps.length) throw this.error(`Index ${formatIndex(idx)} out of bounds, not within [0, ${cps.length})`);
+      if (i < 0 || i >= cps.length)
+        throw this.error(`Index ${formatIndex(idx)} out of bounds, not within [0, ${cps.length})`);
       return cps[i]!;
     }
     throw this.error(`Value non indexable: ${goTypeName(target)}`);
@@ -728,7 +790,11 @@ export class Evaluator {
     const s = specs[i]!;
     if (s.kind === 'if') {
       const c = this.evaluate(s.cond, env);
-      if (typeof c !== 'boolean') throw this.typeError(c, 'boolean');
+      if (typeof c !== 'boolean') {
+        // go-jsonnet checks the desugared `if` at a position without a location.
+        this.cur = '';
+        throw this.typeError(c, 'boolean');
+      }
       if (c) this.forEachComp(specs, i + 1, env, compNode, emit);
       return;
     }
@@ -736,7 +802,8 @@ export class Evaluator {
     this.cur = compNode;
     if (!(arr instanceof ArrayValue)) {
       if (typeof arr === 'string' && arr.length > 0) throw this.typeError(new ArrayValue([]), 'string');
-      if (typeof arr !== 'string') throw this.error(`std.flatMap second param must be array / string, got ${typeName(arr)}`);
+      if (typeof arr !== 'string')
+        throw this.error(`std.flatMap second param must be array / string, got ${typeName(arr)}`);
       return;
     }
     for (const t of arr.elems) {
@@ -802,10 +869,7 @@ export class Evaluator {
     if (!(fv instanceof FuncValue)) throw this.typeError(fv, 'function');
     const pos = node.positional;
     const positional = new Array<Thunk>(pos.length);
-    for (let i = 0; i < pos.length; i++) {
-      const a = pos[i]!;
-      positional[i] = isLiteral(a) ? Thunk.ready(this.literalValue(a)) : Thunk.lazy(a, env);
-    }
+    for (let i = 0; i < pos.length; i++) positional[i] = this.argThunk(pos[i]!, env);
     let named: [string, Thunk][] | null = null;
     if (node.named.length > 0) named = node.named.map((a) => [a.name, Thunk.lazy(a.value, env)]);
     if (node.tailstrict) {
@@ -818,9 +882,32 @@ export class Evaluator {
     return r;
   }
 
+  /**
+   * The thunk passing `node` lazily: literals are ready values, and a variable
+   * passes its own thunk (same laziness, one cache, no extra frame when forced).
+   */
+  private argThunk(node: Node, env: Env): Thunk {
+    switch (node.type) {
+      case 'Var': {
+        let e = env;
+        for (let d = node.depth; d > 0; d--) e = e.parent!;
+        return e.slots[node.index]!;
+      }
+      case 'Null':
+      case 'Bool':
+      case 'String':
+        return Thunk.ready(this.literalValue(node));
+      case 'Number':
+        if (node.value !== Infinity) return Thunk.ready(node.value);
+    }
+    return Thunk.lazy(node, env);
+  }
+
   /** Binds arguments to parameter slots with go-jsonnet's checks and messages. */
   private bindArgs(fn: FuncValue, positional: Thunk[], named: [string, Thunk][] | null): (Thunk | undefined)[] {
     const params = fn.params;
+    // Fast path: all parameters given positionally (the arguments array is fresh per call).
+    if (named === null && positional.length === params.length) return positional;
     if (positional.length > params.length) {
       throw this.error(`function expected ${params.length} positional argument(s), but got ${positional.length}`);
     }
@@ -835,7 +922,11 @@ export class Evaluator {
       }
     }
     for (let i = 0; i < params.length; i++) {
-      if (slots[i] === undefined && params[i]!.defaultValue === null && !(fn.defaults && fn.defaults[i] !== undefined)) {
+      if (
+        slots[i] === undefined &&
+        params[i]!.defaultValue === null &&
+        !(fn.defaults && fn.defaults[i] !== undefined)
+      ) {
         throw this.error(`Missing argument: ${params[i]!.name}`);
       }
     }
@@ -910,7 +1001,12 @@ export class Evaluator {
   /** Calls a function value from a builtin with ready arguments. */
   call(fn: Value, args: Value[]): Value {
     if (!(fn instanceof FuncValue)) throw this.typeError(fn, 'function');
-    return this.callFunction(fn, args.map((a) => Thunk.ready(a)), null, false);
+    return this.callFunction(
+      fn,
+      args.map((a) => Thunk.ready(a)),
+      null,
+      false,
+    );
   }
 
   callThunks(fn: FuncValue, args: Thunk[]): Value {
@@ -936,7 +1032,11 @@ export class Evaluator {
         let m = loaded.module;
         if (!m) {
           try {
-            m = parseSourceFile(new SourceFile(loaded.foundAt, decodeUtf8(loaded.contents)), this.options.parseCache, loaded.contents);
+            m = parseSourceFile(
+              new SourceFile(loaded.foundAt, decodeUtf8(loaded.contents)),
+              this.options.parseCache,
+              loaded.contents,
+            );
           } catch (e) {
             if (e instanceof JsonnetError) throw this.error(e.format().replace(/\n[\s\S]*$/, ''));
             throw e;
@@ -1055,12 +1155,8 @@ function syntheticNode(span: Node['span'], ctx: string): Node {
   return { type: 'Null', span, ctx };
 }
 
-function isLiteral(n: Node): boolean {
-  const t = n.type;
-  return t === 'Null' || t === 'Bool' || t === 'String' || (t === 'Number' && n.value !== Infinity);
-}
-
-function clampInt64(v: number): number {
+/** The integer part, as Go's int64(x) conversion keeps it for in-range values. */
+function toInteger(v: number): number {
   return Math.trunc(v);
 }
 
@@ -1091,8 +1187,10 @@ export function compareStrings(a: string, b: string): number {
 function goTypeName(v: Value): string {
   if (v === null) return '*jsonnet.valueNull';
   switch (typeof v) {
-    case 'boolean': return '*jsonnet.valueBoolean';
-    case 'number': return '*jsonnet.valueNumber';
+    case 'boolean':
+      return '*jsonnet.valueBoolean';
+    case 'number':
+      return '*jsonnet.valueNumber';
   }
   return '*jsonnet.valueFunction';
 }
@@ -1108,5 +1206,3 @@ export function quoteJson(s: string): string {
 export function decodeUtf8(bytes: Uint8Array): string {
   return new TextDecoder('utf-8').decode(bytes);
 }
-
-export { codepointLength, type FunctionLit, type ObjectLit };

@@ -42,6 +42,8 @@ function guarded<T>(ev: Evaluator, fn: () => T): T {
   } catch (e) {
     if (e instanceof JsonnetError) throw e;
     if (e instanceof RangeError && /call stack/i.test(e.message)) throw ev.error('max stack frames exceeded.');
+    // e.g. "Invalid string length" / "Invalid array length" from a huge std.repeat or range.
+    if (e instanceof RangeError) throw ev.error(`value too large: ${e.message}`);
     if (e instanceof ImportError) throw ev.error(e.message);
     const msg = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
     throw ev.error(`internal error: ${msg}`);
@@ -81,7 +83,10 @@ export function evaluate(module: Module, options: EvalOptions = {}): JsonValue {
  */
 export function evaluateToString(
   module: Module,
-  options: EvalOptions & { mode?: OutputMode; /** With 'multi': files hold strings (-m -S). */ stringOutput?: boolean } = {},
+  options: EvalOptions & {
+    mode?: OutputMode;
+    /** With 'multi': files hold strings (-m -S). */ stringOutput?: boolean;
+  } = {},
 ): string | Record<string, string> {
   const ev = newEvaluator(options);
   const mode = options.mode ?? 'json';
@@ -104,7 +109,9 @@ export function evaluateToString(
           let text: string;
           if (options.stringOutput) {
             if (typeof fv !== 'string') {
-              throw ev.error(`multi mode: top-level object's key ${k} has a value of type ${goJsonTypeName(fv)}, should be a string`);
+              throw ev.error(
+                `multi mode: top-level object's key ${k} has a value of type ${goJsonTypeName(fv)}, should be a string`,
+              );
             }
             text = fv;
           } else text = serializeJson(fv) + '\n';
@@ -133,9 +140,12 @@ function goJsonTypeName(v: JsonValue): string {
   if (v === null) return '<nil>';
   if (Array.isArray(v)) return '[]interface {}';
   switch (typeof v) {
-    case 'boolean': return 'bool';
-    case 'number': return 'float64';
-    case 'string': return 'string';
+    case 'boolean':
+      return 'bool';
+    case 'number':
+      return 'float64';
+    case 'string':
+      return 'string';
   }
   return 'map[string]interface {}';
 }

@@ -9,11 +9,42 @@ import type { SourceFile } from '../common/source.js';
 import { staticError } from './errors.js';
 
 export type TokenKind =
-  | '{' | '}' | '[' | ']' | ',' | '$' | '.' | '(' | ')' | ';'
-  | 'IDENTIFIER' | 'NUMBER' | 'OPERATOR'
-  | 'STRING_BLOCK' | 'STRING_DOUBLE' | 'STRING_SINGLE' | 'VERBATIM_STRING_DOUBLE' | 'VERBATIM_STRING_SINGLE'
-  | 'assert' | 'else' | 'error' | 'false' | 'for' | 'function' | 'if' | 'import' | 'importstr' | 'importbin'
-  | 'in' | 'local' | 'null' | 'self' | 'super' | 'tailstrict' | 'then' | 'true'
+  | '{'
+  | '}'
+  | '['
+  | ']'
+  | ','
+  | '$'
+  | '.'
+  | '('
+  | ')'
+  | ';'
+  | 'IDENTIFIER'
+  | 'NUMBER'
+  | 'OPERATOR'
+  | 'STRING_BLOCK'
+  | 'STRING_DOUBLE'
+  | 'STRING_SINGLE'
+  | 'VERBATIM_STRING_DOUBLE'
+  | 'VERBATIM_STRING_SINGLE'
+  | 'assert'
+  | 'else'
+  | 'error'
+  | 'false'
+  | 'for'
+  | 'function'
+  | 'if'
+  | 'import'
+  | 'importstr'
+  | 'importbin'
+  | 'in'
+  | 'local'
+  | 'null'
+  | 'self'
+  | 'super'
+  | 'tailstrict'
+  | 'then'
+  | 'true'
   | 'end of file';
 
 /** One piece of fodder: whitespace or a comment, verbatim. */
@@ -35,13 +66,35 @@ export interface Token {
 }
 
 const KEYWORDS: ReadonlySet<string> = new Set([
-  'assert', 'else', 'error', 'false', 'for', 'function', 'if', 'import', 'importstr', 'importbin',
-  'in', 'local', 'null', 'self', 'super', 'tailstrict', 'then', 'true',
+  'assert',
+  'else',
+  'error',
+  'false',
+  'for',
+  'function',
+  'if',
+  'import',
+  'importstr',
+  'importbin',
+  'in',
+  'local',
+  'null',
+  'self',
+  'super',
+  'tailstrict',
+  'then',
+  'true',
 ]);
 
 const HAS_CONTENT: ReadonlySet<TokenKind> = new Set<TokenKind>([
-  'IDENTIFIER', 'NUMBER', 'OPERATOR', 'STRING_BLOCK', 'STRING_DOUBLE', 'STRING_SINGLE',
-  'VERBATIM_STRING_DOUBLE', 'VERBATIM_STRING_SINGLE',
+  'IDENTIFIER',
+  'NUMBER',
+  'OPERATOR',
+  'STRING_BLOCK',
+  'STRING_DOUBLE',
+  'STRING_SINGLE',
+  'VERBATIM_STRING_DOUBLE',
+  'VERBATIM_STRING_SINGLE',
 ]);
 
 /** How go-jsonnet prints a token inside an error message. */
@@ -76,15 +129,24 @@ export function quoteRuneAscii(ch: string): string {
   const cp = ch.codePointAt(0) ?? 0;
   if (ch === '') return `'\\x00'`;
   switch (ch) {
-    case '\n': return `'\\n'`;
-    case '\t': return `'\\t'`;
-    case '\r': return `'\\r'`;
-    case '\\': return `'\\\\'`;
-    case "'": return `'\\''`;
-    case '\x07': return `'\\a'`;
-    case '\b': return `'\\b'`;
-    case '\f': return `'\\f'`;
-    case '\v': return `'\\v'`;
+    case '\n':
+      return `'\\n'`;
+    case '\t':
+      return `'\\t'`;
+    case '\r':
+      return `'\\r'`;
+    case '\\':
+      return `'\\\\'`;
+    case "'":
+      return `'\\''`;
+    case '\x07':
+      return `'\\a'`;
+    case '\b':
+      return `'\\b'`;
+    case '\f':
+      return `'\\f'`;
+    case '\v':
+      return `'\\v'`;
   }
   if (cp >= 0x20 && cp < 0x7f) return `'${ch}'`;
   if (cp < 0x10000) return `'\\u${cp.toString(16).padStart(4, '0')}'`;
@@ -126,11 +188,20 @@ export function lex(file: SourceFile): Token[] {
     const start = pos;
     const c = src[pos]!;
     switch (c) {
-      case '{': case '}': case '[': case ']': case ',': case '.': case '(': case ')': case ';':
+      case '{':
+      case '}':
+      case '[':
+      case ']':
+      case ',':
+      case '.':
+      case '(':
+      case ')':
+      case ';':
         pos++;
         emit(c, start);
         continue;
-      case '"': case "'": {
+      case '"':
+      case "'": {
         pos++;
         for (;;) {
           if (pos >= n) throw staticError('Unterminated String', file, start, start);
@@ -146,7 +217,12 @@ export function lex(file: SourceFile): Token[] {
         const q = src[pos] ?? '';
         if (q !== '"' && q !== "'") {
           // go-jsonnet prints the rune with %v, i.e. as its code point number.
-          throw staticError(`Couldn't lex verbatim string, junk after '@': ${q === '' ? -1 : q.codePointAt(0)}`, file, start, start);
+          throw staticError(
+            `Couldn't lex verbatim string, junk after '@': ${q === '' ? -1 : q.codePointAt(0)}`,
+            file,
+            start,
+            start,
+          );
         }
         pos++;
         let data = '';

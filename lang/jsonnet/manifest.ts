@@ -6,31 +6,16 @@
  * \u00XX). Pure functions over JsonValue.
  */
 import type { JsonValue } from '../common/json.js';
+import { unparseNumber } from './std/pure/go-number.js';
 
-/** Go's fmt `%.0f` for integral doubles, `%.17g` otherwise. */
+/**
+ * Go's fmt `%.0f` for integral doubles, `%.17g` otherwise (go-jsonnet's
+ * unparseNumber). The exact decimal expansion with round-half-even lives in
+ * std/pure/go-number.ts; JS toFixed/toPrecision round ties away from zero.
+ */
 export function formatNumberJson(v: number): string {
-  if (Number.isInteger(v)) {
-    if (Object.is(v, -0)) return '-0';
-    if (Math.abs(v) < 1e21) return v.toFixed(0);
-    return BigInt(v).toString();
-  }
-  if (!Number.isFinite(v)) return Number.isNaN(v) ? 'NaN' : v > 0 ? '+Inf' : '-Inf';
-  return formatG17(v);
-}
-
-/** Go's `%.17g` (trailing zeros removed, exponent at least two digits). */
-export function formatG17(v: number): string {
-  const exp = v.toExponential(16); // d.dddddddddddddddde±x
-  const m = /^(-?)(\d)\.(\d+)e([+-]\d+)$/.exec(exp)!;
-  const x = parseInt(m[4]!, 10);
-  if (x < -4 || x >= 17) {
-    let mant = `${m[2]}.${m[3]}`.replace(/0+$/, '').replace(/\.$/, '');
-    mant = m[1] + mant;
-    const ax = Math.abs(x);
-    return `${mant}e${x < 0 ? '-' : '+'}${ax < 10 ? '0' + ax : ax}`;
-  }
-  const fixed = v.toFixed(Math.max(0, 16 - x));
-  return fixed.includes('.') ? fixed.replace(/0+$/, '').replace(/\.$/, '') : fixed;
+  if (Number.isSafeInteger(v)) return Object.is(v, -0) ? '-0' : String(v);
+  return unparseNumber(v);
 }
 
 /** go-jsonnet's unparseString. */
@@ -44,12 +29,23 @@ export function quoteString(s: string): string {
     else if (c === 0x5c) rep = '\\\\';
     else if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) {
       switch (c) {
-        case 8: rep = '\\b'; break;
-        case 12: rep = '\\f'; break;
-        case 10: rep = '\\n'; break;
-        case 13: rep = '\\r'; break;
-        case 9: rep = '\\t'; break;
-        default: rep = '\\u' + c.toString(16).padStart(4, '0');
+        case 8:
+          rep = '\\b';
+          break;
+        case 12:
+          rep = '\\f';
+          break;
+        case 10:
+          rep = '\\n';
+          break;
+        case 13:
+          rep = '\\r';
+          break;
+        case 9:
+          rep = '\\t';
+          break;
+        default:
+          rep = '\\u' + c.toString(16).padStart(4, '0');
       }
     } else if (c >= 0xd800 && c <= 0xdfff) {
       // A lone surrogate cannot be encoded in UTF-8; Go writes U+FFFD.
@@ -90,59 +86,38 @@ function cmpCodepoints(a: string, b: string): number {
 
 /** go-jsonnet's serializeJSON; `multiline` false gives `{"a": 1, "b": [1, 2]}`. */
 export function serializeJson(v: JsonValue, multiline = true, indent = ''): string {
-  const parts: string[] = [];
-  write(v, multiline, indent, parts);
-  return parts.join('');
+  // String concatenation (V8 ropes) allocates far less than collecting parts.
+  if (v === null) return 'null';
+  switch (typeof v) {
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'number':
+      return formatNumberJson(v);
+    case 'string':
+      return quoteString(v);
+  }
+  const indent2 = multiline ? indent + '   ' : indent;
+  const sep = multiline ? ',\n' : ', ';
+  if (Array.isArray(v)) {
+    if (v.length === 0) return '[ ]';
+    let out = multiline ? '[\n' : '[';
+    for (let i = 0; i < v.length; i++) {
+      if (i > 0) out += sep;
+      out += indent2 + serializeJson(v[i]!, multiline, indent2);
+    }
+    return out + (multiline ? '\n' : '') + indent + ']';
+  }
+  const keys = sortedKeysOf(v);
+  if (keys.length === 0) return '{ }';
+  let out = multiline ? '{\n' : '{';
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    if (i > 0) out += sep;
+    out += indent2 + quoteString(k) + ': ' + serializeJson(v[k]!, multiline, indent2);
+  }
+  return out + (multiline ? '\n' : '') + indent + '}';
 }
 
 export function serializeCompact(v: JsonValue): string {
   return serializeJson(v, false, '');
-}
-
-function write(v: JsonValue, multiline: boolean, indent: string, out: string[]): void {
-  if (v === null) {
-    out.push('null');
-    return;
-  }
-  switch (typeof v) {
-    case 'boolean':
-      out.push(v ? 'true' : 'false');
-      return;
-    case 'number':
-      out.push(formatNumberJson(v));
-      return;
-    case 'string':
-      out.push(quoteString(v));
-      return;
-  }
-  if (Array.isArray(v)) {
-    if (v.length === 0) {
-      out.push('[ ]');
-      return;
-    }
-    const indent2 = multiline ? indent + '   ' : indent;
-    let prefix = multiline ? '[\n' : '[';
-    for (const el of v) {
-      out.push(prefix, indent2);
-      write(el, multiline, indent2, out);
-      prefix = multiline ? ',\n' : ', ';
-    }
-    if (multiline) out.push('\n');
-    out.push(indent, ']');
-    return;
-  }
-  const keys = sortedKeysOf(v);
-  if (keys.length === 0) {
-    out.push('{ }');
-    return;
-  }
-  const indent2 = multiline ? indent + '   ' : indent;
-  let prefix = multiline ? '{\n' : '{';
-  for (const k of keys) {
-    out.push(prefix, indent2, quoteString(k), ': ');
-    write(v[k]!, multiline, indent2, out);
-    prefix = multiline ? ',\n' : ', ';
-  }
-  if (multiline) out.push('\n');
-  out.push(indent, '}');
 }

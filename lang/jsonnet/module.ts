@@ -27,7 +27,11 @@ export interface Importer {
   /** Resolve `path` imported from the file named `importedFrom` (a display/real path, or '' for
    *  snippets). Synchronous: the caller pre-loads or reads synchronously. Must be deterministic for
    *  one evaluation (same inputs -> same contents). Throws ImportError(message) when not found/allowed. */
-  load(importedFrom: string, path: string, kind: 'import' | 'importstr' | 'importbin'): {
+  load(
+    importedFrom: string,
+    path: string,
+    kind: 'import' | 'importstr' | 'importbin',
+  ): {
     foundAt: string;
     contents: Uint8Array;
     module?: Module;
@@ -73,7 +77,8 @@ export function parseModule(file: SourceFile): Module {
   } catch (e) {
     // Very long operator chains are not nested for the parser's limit but still
     // recurse in later passes; report them instead of crashing.
-    if (e instanceof RangeError) throw staticError('Input too deeply nested (expression too long or complex)', file, 0, 0);
+    if (e instanceof RangeError)
+      throw staticError('Input too deeply nested (expression too long or complex)', file, 0, 0);
     throw e;
   }
   const m = new ParsedModule(

@@ -115,7 +115,10 @@ test('reports static analysis errors', () => {
 
 test('keeps fodder on tokens and spans on nodes', () => {
   const toks = lex(new SourceFile('t', '  // c\n  1 /* d */ + 2\n'));
-  assert.deepEqual(toks[0]!.fodder.map((f) => f.kind), ['whitespace', 'comment', 'whitespace']);
+  assert.deepEqual(
+    toks[0]!.fodder.map((f) => f.kind),
+    ['whitespace', 'comment', 'whitespace'],
+  );
   assert.equal(toks[1]!.fodder[1]!.text, '/* d */');
   assert.equal(toks.at(-1)!.kind, 'end of file');
   const node = parse(new SourceFile('t', 'local a = 1;\n  a + 2'));

@@ -7,7 +7,17 @@
  */
 import type { SourceFile, Span } from '../common/source.js';
 import type {
-  Bind, BinaryOp, CompSpec, Hide, LiteralString, NamedArg, Node, ObjAssert, ObjField, Param, UnaryOp,
+  Bind,
+  BinaryOp,
+  CompSpec,
+  Hide,
+  LiteralString,
+  NamedArg,
+  Node,
+  ObjAssert,
+  ObjField,
+  Param,
+  UnaryOp,
 } from './ast.js';
 import { JsonnetError, staticError } from './errors.js';
 import { describeKind, describeToken, lex, type Token, type TokenKind } from './lexer.js';
@@ -16,19 +26,32 @@ export const MAX_NESTING = 1000;
 
 const MAX_PREC = 16;
 const BINARY_PREC: Record<string, number> = {
-  '*': 5, '/': 5, '%': 5,
-  '+': 6, '-': 6,
-  '<<': 7, '>>': 7,
-  '>': 8, '>=': 8, '<': 8, '<=': 8, in: 8,
-  '==': 9, '!=': 9,
-  '&': 10, '^': 11, '|': 12, '&&': 13, '||': 14,
+  '*': 5,
+  '/': 5,
+  '%': 5,
+  '+': 6,
+  '-': 6,
+  '<<': 7,
+  '>>': 7,
+  '>': 8,
+  '>=': 8,
+  '<': 8,
+  '<=': 8,
+  in: 8,
+  '==': 9,
+  '!=': 9,
+  '&': 10,
+  '^': 11,
+  '|': 12,
+  '&&': 13,
+  '||': 14,
 };
 const UNARY_OPS: ReadonlySet<string> = new Set(['!', '~', '+', '-']);
 
 /** Decodes the escapes of a "..." or '...' literal (go-jsonnet's StringUnescape). */
 export function unescapeString(s: string, fail: (msg: string) => never): string {
   let out = '';
-  for (let i = 0; i < s.length; ) {
+  for (let i = 0; i < s.length;) {
     const c = s[i++]!;
     if (c !== '\\') {
       out += c;
@@ -37,14 +60,27 @@ export function unescapeString(s: string, fail: (msg: string) => never): string 
     if (i >= s.length) fail('Truncated escape sequence in string literal.');
     const e = s[i++]!;
     switch (e) {
-      case '"': case "'": case '\\': case '/':
+      case '"':
+      case "'":
+      case '\\':
+      case '/':
         out += e;
         break;
-      case 'b': out += '\b'; break;
-      case 'f': out += '\f'; break;
-      case 'n': out += '\n'; break;
-      case 'r': out += '\r'; break;
-      case 't': out += '\t'; break;
+      case 'b':
+        out += '\b';
+        break;
+      case 'f':
+        out += '\f';
+        break;
+      case 'n':
+        out += '\n';
+        break;
+      case 'r':
+        out += '\r';
+        break;
+      case 't':
+        out += '\t';
+        break;
       case 'u': {
         if (i + 4 > s.length) fail('Truncated unicode escape sequence in string literal.');
         const hex = s.slice(i, i + 4);
@@ -53,13 +89,18 @@ export function unescapeString(s: string, fail: (msg: string) => never): string 
         let code = parseInt(hex, 16);
         if (code >= 0xd800 && code <= 0xdfff) {
           if (i + 6 > s.length) fail('Truncated unicode surrogate pair escape sequence in string literal.');
-          if (s.slice(i, i + 2) !== '\\u') fail('Unicode surrogate pair escape sequence missing low surrogate in string literal.');
+          if (s.slice(i, i + 2) !== '\\u')
+            fail('Unicode surrogate pair escape sequence missing low surrogate in string literal.');
           i += 2;
           const lowHex = s.slice(i, i + 4);
-          if (!/^[0-9a-fA-F]{4}$/.test(lowHex)) fail(`Unicode low surrogate escape sequence was malformed: ${s.slice(0, 4)}`);
+          if (!/^[0-9a-fA-F]{4}$/.test(lowHex))
+            fail(`Unicode low surrogate escape sequence was malformed: ${s.slice(0, 4)}`);
           i += 4;
           const low = parseInt(lowHex, 16);
-          code = code <= 0xdbff && low >= 0xdc00 && low <= 0xdfff ? 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00) : 0xfffd;
+          code =
+            code <= 0xdbff && low >= 0xdc00 && low <= 0xdfff
+              ? 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00)
+              : 0xfffd;
         }
         out += String.fromCodePoint(code);
         break;
@@ -125,7 +166,8 @@ class Parser {
   }
   private popExpectOp(op: string): Token {
     const t = this.pop();
-    if (t.kind !== 'OPERATOR' || t.data !== op) throw this.err(`Expected operator ${op} but got ${describeToken(t)}`, t);
+    if (t.kind !== 'OPERATOR' || t.data !== op)
+      throw this.err(`Expected operator ${op} but got ${describeToken(t)}`, t);
     return t;
   }
   private span(start: number, end: number): Span {
@@ -159,7 +201,14 @@ class Parser {
         continue;
       }
       const rhs = this.parse(p - 1);
-      lhs = { type: 'Binary', op: op as BinaryOp, left: lhs, right: rhs, span: this.span(begin.start, endOf(rhs)), ctx: '' };
+      lhs = {
+        type: 'Binary',
+        op: op as BinaryOp,
+        left: lhs,
+        right: rhs,
+        span: this.span(begin.start, endOf(rhs)),
+        ctx: '',
+      };
     }
     this.depth--;
     return lhs;
@@ -168,7 +217,14 @@ class Parser {
   private parseUnary(): Node {
     const begin = this.peek();
     switch (begin.kind) {
-      case 'assert': case 'error': case 'if': case 'function': case 'import': case 'importstr': case 'importbin': case 'local':
+      case 'assert':
+      case 'error':
+      case 'if':
+      case 'function':
+      case 'import':
+      case 'importstr':
+      case 'importbin':
+      case 'local':
         return this.parseKeywordLed();
       case 'OPERATOR': {
         if (!UNARY_OPS.has(begin.data)) throw this.err(`Not a unary operator: ${begin.data}`, begin);
@@ -176,7 +232,14 @@ class Parser {
         this.enter(begin);
         const expr = this.parseUnary();
         this.depth--;
-        return { type: 'Unary', op: begin.data as UnaryOp, expr, span: this.span(begin.start, endOf(expr)), fodder: begin.fodder, ctx: '' };
+        return {
+          type: 'Unary',
+          op: begin.data as UnaryOp,
+          expr,
+          span: this.span(begin.start, endOf(expr)),
+          fodder: begin.fodder,
+          ctx: '',
+        };
       }
     }
     return this.parsePostfix(begin, this.parseTerminal());
@@ -190,7 +253,13 @@ class Parser {
         case '.': {
           this.pop();
           const id = this.popExpect('IDENTIFIER');
-          const index: LiteralString = { type: 'String', value: id.data, style: 'id', span: this.span(id.start, id.end), ctx: '' };
+          const index: LiteralString = {
+            type: 'String',
+            value: id.data,
+            style: 'id',
+            span: this.span(id.start, id.end),
+            ctx: '',
+          };
           lhs = { type: 'Index', target: lhs, index, id: id.data, span: this.span(begin.start, id.end), ctx: '' };
           break;
         }
@@ -206,7 +275,15 @@ class Parser {
             this.pop();
             tailstrict = true;
           }
-          lhs = { type: 'Apply', target: lhs, positional, named, tailstrict, span: this.span(begin.start, end.end), ctx: '' };
+          lhs = {
+            type: 'Apply',
+            target: lhs,
+            positional,
+            named,
+            tailstrict,
+            span: this.span(begin.start, end.end),
+            ctx: '',
+          };
           break;
         }
         case '{': {
@@ -250,7 +327,8 @@ class Parser {
     if (colons > 2) throw this.err('Invalid slice: too many colons', end);
     if (colons === 0 && ready) throw this.err('ast.Index requires an expression', end);
     const span = this.span(begin.start, end.end);
-    if (colons > 0) return { type: 'Slice', target, begin: indexes[0]!, end: indexes[1]!, step: indexes[2]!, span, ctx: '' };
+    if (colons > 0)
+      return { type: 'Slice', target, begin: indexes[0]!, end: indexes[1]!, step: indexes[2]!, span, ctx: '' };
     return { type: 'Index', target, index: indexes[0]!, id: null, span, ctx: '' };
   }
 
@@ -262,7 +340,8 @@ class Parser {
     for (;;) {
       const next = this.peek();
       if (next.kind === ')') return { end: this.pop(), positional, named };
-      if (!first && !gotComma) throw this.err(`Expected a comma before next function argument, got ${describeToken(next)}`, next);
+      if (!first && !gotComma)
+        throw this.err(`Expected a comma before next function argument, got ${describeToken(next)}`, next);
       let name: Token | null = null;
       if (next.kind === 'IDENTIFIER' && this.doublePeek().kind === 'OPERATOR' && this.doublePeek().data === '=') {
         name = this.pop();
@@ -315,7 +394,8 @@ class Parser {
     this.popExpectOp('=');
     let body = this.parse(MAX_PREC);
     const delim = this.pop();
-    if (delim.kind !== ';' && delim.kind !== ',') throw this.err(`Expected , or ; but got ${describeToken(delim)}`, delim);
+    if (delim.kind !== ';' && delim.kind !== ',')
+      throw this.err(`Expected , or ; but got ${describeToken(delim)}`, delim);
     const span = this.span(id.start, endOf(body));
     if (params) body = { type: 'Function', params, body, span, ctx: '' };
     binds.push({ name: id.data, span, body });
@@ -350,7 +430,15 @@ class Parser {
           this.pop();
           elseB = this.parse(MAX_PREC);
         }
-        return { type: 'Conditional', cond, then: thenB, else: elseB, span: from(elseB ?? thenB), fodder: begin.fodder, ctx: '' };
+        return {
+          type: 'Conditional',
+          cond,
+          then: thenB,
+          else: elseB,
+          span: from(elseB ?? thenB),
+          fodder: begin.fodder,
+          ctx: '',
+        };
       }
       case 'function': {
         const next = this.pop();
@@ -359,7 +447,9 @@ class Parser {
         const body = this.parse(MAX_PREC);
         return { type: 'Function', params, body, span: from(body), fodder: begin.fodder, ctx: '' };
       }
-      case 'import': case 'importstr': case 'importbin': {
+      case 'import':
+      case 'importstr':
+      case 'importbin': {
         const body = this.parse(MAX_PREC);
         const bodySpan = this.span(body.parenStart ?? body.span.start, endOf(body));
         if (body.type !== 'String') throw this.errSpan('Computed imports are not allowed', bodySpan);
@@ -380,7 +470,8 @@ class Parser {
     const span = this.span(tok.start, tok.end);
     const base = { type: 'String' as const, span, fodder: tok.fodder, ctx: '' };
     switch (tok.kind) {
-      case 'STRING_DOUBLE': case 'STRING_SINGLE': {
+      case 'STRING_DOUBLE':
+      case 'STRING_SINGLE': {
         const value = unescapeString(tok.data, (m) => {
           throw this.err(m, tok);
         });
@@ -416,9 +507,14 @@ class Parser {
       }
       case 'NUMBER':
         return { type: 'Number', value: Number(tok.data), text: tok.data, span, fodder, ctx: '' };
-      case 'STRING_DOUBLE': case 'STRING_SINGLE': case 'STRING_BLOCK': case 'VERBATIM_STRING_DOUBLE': case 'VERBATIM_STRING_SINGLE':
+      case 'STRING_DOUBLE':
+      case 'STRING_SINGLE':
+      case 'STRING_BLOCK':
+      case 'VERBATIM_STRING_DOUBLE':
+      case 'VERBATIM_STRING_SINGLE':
         return this.stringLiteral(tok);
-      case 'false': case 'true':
+      case 'false':
+      case 'true':
         return { type: 'Bool', value: tok.kind === 'true', span, fodder, ctx: '' };
       case 'null':
         return { type: 'Null', span, fodder, ctx: '' };
@@ -464,7 +560,14 @@ class Parser {
     if (this.peek().kind === 'for') {
       const forTok = this.pop();
       const { specs, end } = this.parseCompSpecs(forTok, ']');
-      return { type: 'ArrayComp', body: first, specs, span: this.span(open.start, end.end), fodder: open.fodder, ctx: '' };
+      return {
+        type: 'ArrayComp',
+        body: first,
+        specs,
+        span: this.span(open.start, end.end),
+        fodder: open.fodder,
+        ctx: '',
+      };
     }
     const elements = [first];
     for (;;) {
@@ -496,7 +599,10 @@ class Parser {
       }
       if (maybeIf.kind === end) return { specs, end: maybeIf };
       if (maybeIf.kind !== 'for') {
-        throw this.err(`Expected for, if or ${describeKind(end)} after for clause, got: ${describeToken(maybeIf)}`, maybeIf);
+        throw this.err(
+          `Expected for, if or ${describeKind(end)} after for clause, got: ${describeToken(maybeIf)}`,
+          maybeIf,
+        );
       }
       forT = maybeIf;
     }
@@ -514,7 +620,8 @@ class Parser {
       throw this.err(`Expected one of :, ::, :::, +:, +::, +:::, got: ${op.data}`, op);
     };
     if (!/^:+$/.test(s)) bad();
-    const hide: Hide | undefined = s.length === 1 ? 'inherit' : s.length === 2 ? 'hidden' : s.length === 3 ? 'visible' : undefined;
+    const hide: Hide | undefined =
+      s.length === 1 ? 'inherit' : s.length === 2 ? 'hidden' : s.length === 3 ? 'visible' : undefined;
     if (hide === undefined) return bad();
     return { plus, hide };
   }
@@ -531,16 +638,28 @@ class Parser {
     for (;;) {
       if (next.kind === '}') {
         const node: Node = {
-          type: 'Object', fields, locals, asserts, frameSize: -1, dollarIndex: -1,
-          span: this.span(open.start, next.end), fodder: open.fodder, ctx: '',
+          type: 'Object',
+          fields,
+          locals,
+          asserts,
+          frameSize: -1,
+          dollarIndex: -1,
+          span: this.span(open.start, next.end),
+          fodder: open.fodder,
+          ctx: '',
         };
         return { node, end: next };
       }
       if (next.kind === 'for') return this.parseObjectComp(open, next, fields, locals, asserts);
       if (!gotComma && !first) throw this.err('Expected a comma before next field', next);
       switch (next.kind) {
-        case '[': case 'IDENTIFIER': case 'STRING_DOUBLE': case 'STRING_SINGLE': case 'STRING_BLOCK':
-        case 'VERBATIM_STRING_DOUBLE': case 'VERBATIM_STRING_SINGLE':
+        case '[':
+        case 'IDENTIFIER':
+        case 'STRING_DOUBLE':
+        case 'STRING_SINGLE':
+        case 'STRING_BLOCK':
+        case 'VERBATIM_STRING_DOUBLE':
+        case 'VERBATIM_STRING_SINGLE':
           fields.push(this.parseField(next, literalNames));
           break;
         case 'local': {
@@ -605,7 +724,13 @@ class Parser {
     return { name, nameExpr, hide, plus, body, span };
   }
 
-  private parseObjectComp(open: Token, forTok: Token, fields: ObjField[], locals: Bind[], asserts: ObjAssert[]): { node: Node; end: Token } {
+  private parseObjectComp(
+    open: Token,
+    forTok: Token,
+    fields: ObjField[],
+    locals: Bind[],
+    asserts: ObjAssert[],
+  ): { node: Node; end: Token } {
     if (asserts.length > 0) throw this.err('Object comprehension cannot have asserts', forTok);
     if (fields.length !== 1) throw this.err('Object comprehension can only have one field', forTok);
     const field = fields[0]!;
@@ -613,8 +738,15 @@ class Parser {
     if (field.nameExpr === null) throw this.err('Object comprehensions can only have [e] fields', forTok);
     const { specs, end } = this.parseCompSpecs(forTok, '}');
     const node: Node = {
-      type: 'ObjectComp', field, locals, specs, frameSize: -1, dollarIndex: -1,
-      span: this.span(open.start, end.end), fodder: open.fodder, ctx: '',
+      type: 'ObjectComp',
+      field,
+      locals,
+      specs,
+      frameSize: -1,
+      dollarIndex: -1,
+      span: this.span(open.start, end.end),
+      fodder: open.fodder,
+      ctx: '',
     };
     return { node, end };
   }

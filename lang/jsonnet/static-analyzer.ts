@@ -52,7 +52,10 @@ export function analyze(root: Node, file: SourceFile): AnalysisResult {
   // parser caps nesting depth, so recursion here is bounded by it.
   const visit = (node: Node, inObject: boolean, objLevel: number): void => {
     switch (node.type) {
-      case 'Null': case 'Bool': case 'Number': case 'String':
+      case 'Null':
+      case 'Bool':
+      case 'Number':
+      case 'String':
         return;
       case 'Import':
         imports.push(node);
@@ -74,7 +77,8 @@ export function analyze(root: Node, file: SourceFile): AnalysisResult {
         node.index = r!.index;
         return;
       }
-      case 'SuperIndex': case 'InSuper':
+      case 'SuperIndex':
+      case 'InSuper':
         if (!inObject) fail("Can't use super outside of an object.", node);
         visit(node.index, inObject, objLevel);
         return;
@@ -101,17 +105,16 @@ export function analyze(root: Node, file: SourceFile): AnalysisResult {
         const names = node.locals.map((l) => l.name);
         if (objLevel === 0) names.push('$');
         // Every object gets a frame (possibly empty): it is where self is bound.
-        const hasFrame = true;
         node.frameSize = names.length;
         node.dollarIndex = objLevel === 0 ? names.length - 1 : -1;
-        if (hasFrame) push(names);
+        push(names);
         for (const l of node.locals) visit(l.body, true, objLevel + 1);
         for (const f of node.fields) visit(f.body, true, objLevel + 1);
         for (const a of node.asserts) {
           visit(a.cond, true, objLevel + 1);
           if (a.msg) visit(a.msg, true, objLevel + 1);
         }
-        if (hasFrame) pop();
+        pop();
         for (const f of node.fields) if (f.nameExpr) visit(f.nameExpr, inObject, objLevel);
         return;
       }
@@ -120,14 +123,12 @@ export function analyze(root: Node, file: SourceFile): AnalysisResult {
         visit(node.field.nameExpr!, inObject, objLevel);
         const names = node.locals.map((l) => l.name);
         if (objLevel === 0) names.push('$');
-        // Every object gets a frame (possibly empty): it is where self is bound.
-        const hasFrame = true;
         node.frameSize = names.length;
         node.dollarIndex = objLevel === 0 ? names.length - 1 : -1;
-        if (hasFrame) push(names);
+        push(names);
         for (const l of node.locals) visit(l.body, true, objLevel + 1);
         visit(node.field.body, true, objLevel + 1);
-        if (hasFrame) pop();
+        pop();
         for (let i = 0; i < pushed; i++) pop();
         return;
       }

@@ -78,6 +78,7 @@ export class ObjectValue {
   /** undefined: not checked; null: passed or in progress; Error: failed. */
   assertState: undefined | null | unknown = undefined;
   private visibleCache: string[] | undefined;
+  private visibilityCache: Map<string, boolean> | undefined;
   constructor(readonly layers: Layer[]) {}
 
   hasAsserts(): boolean {
@@ -91,8 +92,9 @@ export class ObjectValue {
     return -1;
   }
 
-  /** All field names with final visibility (`::` hides, `:::` forces visible, `:` inherits). */
+  /** All field names with final visibility (`::` hides, `:::` forces visible, `:` inherits). Cached. */
   fieldVisibility(): Map<string, boolean> {
+    if (this.visibilityCache) return this.visibilityCache;
     const vis = new Map<string, boolean>();
     for (const layer of this.layers) {
       for (const [name, def] of layer.fields) {
@@ -101,6 +103,7 @@ export class ObjectValue {
         } else vis.set(name, def.hide === 'visible');
       }
     }
+    this.visibilityCache = vis;
     return vis;
   }
 
@@ -148,9 +151,12 @@ export class FuncValue {
 export function typeName(v: Value): string {
   if (v === null) return 'null';
   switch (typeof v) {
-    case 'boolean': return 'boolean';
-    case 'number': return 'number';
-    case 'string': return 'string';
+    case 'boolean':
+      return 'boolean';
+    case 'number':
+      return 'number';
+    case 'string':
+      return 'string';
   }
   if (v instanceof ArrayValue) return 'array';
   if (v instanceof ObjectValue) return 'object';

@@ -48,7 +48,10 @@ export const arrayBuiltins: BuiltinTable = {
       if (sz < 0) throw ev.error(`makeArray requires size >= 0, got ${sz}`);
       if (!(f instanceof FuncValue)) throw ev.typeError(f!, 'function');
       const out = new Array<Thunk>(sz);
-      for (let i = 0; i < sz; i++) out[i] = Thunk.computed(() => ev.call(f, [i]));
+      for (let i = 0; i < sz; i++) {
+        if ((i & 0xffff) === 0xffff) ev.poll();
+        out[i] = Thunk.computed(() => ev.call(f, [i]));
+      }
       return new ArrayValue(out);
     },
   },
@@ -94,7 +97,8 @@ export const arrayBuiltins: BuiltinTable = {
     fn: (ev, [ff, mf, arr]) => {
       const filterF = fn(ev, ff!, 'std.filterMap first param must be function');
       const mapF = fn(ev, mf!, 'std.filterMap second param must be function');
-      if (!(arr instanceof ArrayValue)) throw ev.error(`std.filterMap third param must be array, got ${typeName(arr!)}`);
+      if (!(arr instanceof ArrayValue))
+        throw ev.error(`std.filterMap third param must be array, got ${typeName(arr!)}`);
       const out: Thunk[] = [];
       for (const t of arr.elems) {
         const keep = ev.callThunks(filterF, [t]);
@@ -165,7 +169,10 @@ export const arrayBuiltins: BuiltinTable = {
       const to = intArg(ev, b!);
       const n = Math.max(0, to - from + 1);
       const out = new Array<Thunk>(n);
-      for (let i = 0; i < n; i++) out[i] = Thunk.ready(from + i);
+      for (let i = 0; i < n; i++) {
+        if ((i & 0xffff) === 0xffff) ev.poll();
+        out[i] = Thunk.ready(from + i);
+      }
       return new ArrayValue(out);
     },
   },
@@ -175,7 +182,7 @@ export const arrayBuiltins: BuiltinTable = {
       if (!(arr instanceof ArrayValue)) throw ev.error(`join second parameter should be array, got ${typeName(arr!)}`);
       if (typeof sep === 'string') {
         const parts: string[] = [];
-        arr.elems.forEach((t, i) => {
+        arr.elems.forEach((t) => {
           const v = ev.force(t);
           if (v === null) return;
           if (typeof v !== 'string') throw ev.typeError(v, 'string');
@@ -186,7 +193,7 @@ export const arrayBuiltins: BuiltinTable = {
       if (sep instanceof ArrayValue) {
         const out: Thunk[] = [];
         let first = true;
-        arr.elems.forEach((t, i) => {
+        arr.elems.forEach((t) => {
           const v = ev.force(t);
           if (v === null) return;
           if (!(v instanceof ArrayValue)) throw ev.typeError(v, 'array');
@@ -207,7 +214,10 @@ export const arrayBuiltins: BuiltinTable = {
       if (typeof what === 'string') return what.repeat(count);
       if (what instanceof ArrayValue) {
         const out: Thunk[] = [];
-        for (let i = 0; i < count; i++) out.push(...what.elems);
+        for (let i = 0; i < count; i++) {
+          if ((i & 0xffff) === 0xffff) ev.poll();
+          for (const t of what.elems) out.push(t);
+        }
         return new ArrayValue(out);
       }
       throw ev.error('std.repeat first argument must be an array or a string');
@@ -241,7 +251,8 @@ export const arrayBuiltins: BuiltinTable = {
   find: {
     params: ['value', 'arr'],
     fn: (ev, [v, arr]) => {
-      if (!(arr instanceof ArrayValue)) throw ev.error(`find second parameter should be an array, got ${typeName(arr!)}`);
+      if (!(arr instanceof ArrayValue))
+        throw ev.error(`find second parameter should be an array, got ${typeName(arr!)}`);
       const out: Value[] = [];
       arr.elems.forEach((t, i) => {
         if (ev.equals(ev.force(t), v!)) out.push(i);
@@ -274,7 +285,8 @@ export const arrayBuiltins: BuiltinTable = {
       if (!(arr instanceof ArrayValue)) throw ev.error(`any() parameter should be an array, got ${typeName(arr!)}`);
       for (const t of arr.elems) {
         const e = ev.force(t);
-        if (typeof e !== 'boolean') throw ev.error(`element "${ev.toStringValue(e)}" of type ${typeName(e)} is not a boolean`);
+        if (typeof e !== 'boolean')
+          throw ev.error(`element "${ev.toStringValue(e)}" of type ${typeName(e)} is not a boolean`);
         if (e) return true;
       }
       return false;
@@ -286,7 +298,8 @@ export const arrayBuiltins: BuiltinTable = {
       if (!(arr instanceof ArrayValue)) throw ev.error(`all() parameter should be an array, got ${typeName(arr!)}`);
       for (const t of arr.elems) {
         const e = ev.force(t);
-        if (typeof e !== 'boolean') throw ev.error(`element "${ev.toStringValue(e)}" of type ${typeName(e)} is not a boolean`);
+        if (typeof e !== 'boolean')
+          throw ev.error(`element "${ev.toStringValue(e)}" of type ${typeName(e)} is not a boolean`);
         if (!e) return false;
       }
       return true;

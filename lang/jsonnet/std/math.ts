@@ -49,7 +49,8 @@ export const mathBuiltins: BuiltinTable = {
   },
   sign: {
     params: ['n'],
-    fn: (ev, [n]) => (typeof n === 'number' ? (n > 0 ? 1 : n < 0 ? -1 : 0) : numErr(ev, n!, 'std.sign expected number')),
+    fn: (ev, [n]) =>
+      typeof n === 'number' ? (n > 0 ? 1 : n < 0 ? -1 : 0) : numErr(ev, n!, 'std.sign expected number'),
   },
   max: {
     params: ['a', 'b'],
@@ -71,9 +72,21 @@ export const mathBuiltins: BuiltinTable = {
     params: ['x', 'minVal', 'maxVal'],
     fn: (ev, [x, lo, hi]) => (ev.compare(x!, lo!) < 0 ? lo! : ev.compare(x!, hi!) > 0 ? hi! : x!),
   },
-  pow: { params: ['x', 'n'], types: ['number', 'number'], fn: (ev, [x, n]) => ev.checkNum(Math.pow(x as number, n as number)) },
-  hypot: { params: ['x', 'y'], types: ['number', 'number'], fn: (ev, [x, y]) => ev.checkNum(Math.hypot(x as number, y as number)) },
-  atan2: { params: ['y', 'x'], types: ['number', 'number'], fn: (ev, [y, x]) => ev.checkNum(Math.atan2(y as number, x as number)) },
+  pow: {
+    params: ['x', 'n'],
+    types: ['number', 'number'],
+    fn: (ev, [x, n]) => ev.checkNum(Math.pow(x as number, n as number)),
+  },
+  hypot: {
+    params: ['x', 'y'],
+    types: ['number', 'number'],
+    fn: (ev, [x, y]) => ev.checkNum(Math.hypot(x as number, y as number)),
+  },
+  atan2: {
+    params: ['y', 'x'],
+    types: ['number', 'number'],
+    fn: (ev, [y, x]) => ev.checkNum(Math.atan2(y as number, x as number)),
+  },
   modulo: {
     params: ['x', 'y'],
     types: ['number', 'number'],

@@ -22,7 +22,12 @@ function lazyField(ev: Evaluator, o: ObjectValue, k: string): Thunk {
 function keysValues(ev: Evaluator, o: ObjectValue, hidden: boolean): Value {
   return new ArrayValue(
     fieldNames(o, hidden).map((k) =>
-      Thunk.ready(ev.makeNativeObject([['key', Thunk.ready(k)], ['value', lazyField(ev, o, k)]])),
+      Thunk.ready(
+        ev.makeNativeObject([
+          ['key', Thunk.ready(k)],
+          ['value', lazyField(ev, o, k)],
+        ]),
+      ),
     ),
   );
 }
@@ -146,9 +151,13 @@ export const objectBuiltins: BuiltinTable = {
     params: ['func', 'obj'],
     fn: (ev, [f, o]) => {
       if (!(f instanceof FuncValue)) throw ev.error(`std.mapWithKey first param must be function, got ${typeName(f!)}`);
-      if (!(o instanceof ObjectValue)) throw ev.error(`std.mapWithKey second param must be object, got ${typeName(o!)}`);
+      if (!(o instanceof ObjectValue))
+        throw ev.error(`std.mapWithKey second param must be object, got ${typeName(o!)}`);
       return ev.makeNativeObject(
-        fieldNames(o, false).map((k) => [k, Thunk.computed(() => ev.callThunks(f, [Thunk.ready(k), lazyField(ev, o, k)]))]),
+        fieldNames(o, false).map((k) => [
+          k,
+          Thunk.computed(() => ev.callThunks(f, [Thunk.ready(k), lazyField(ev, o, k)])),
+        ]),
       );
     },
   },

@@ -70,7 +70,13 @@ export function buildStd(ev: Evaluator, pure: PureStdTable | undefined): ObjectV
   for (const table of NATIVE_TABLES) for (const [name, spec] of Object.entries(table)) specs.set(name, spec);
   const fields = new Map<string, FieldDef>();
   for (const [name, spec] of specs) {
-    fields.set(name, { hide: 'hidden', plus: false, body: null, env: null, thunk: Thunk.ready(makeBuiltin(ev, name, spec)) });
+    fields.set(name, {
+      hide: 'hidden',
+      plus: false,
+      body: null,
+      env: null,
+      thunk: Thunk.ready(makeBuiltin(ev, name, spec)),
+    });
   }
   fields.set('pi', { hide: 'hidden', plus: false, body: null, env: null, thunk: Thunk.ready(3.141592653589793) });
   const std = new ObjectValue([new Layer(fields, null, [], null)]);

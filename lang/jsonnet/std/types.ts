@@ -15,6 +15,25 @@ export function identityDefault(ev: Evaluator): Value {
   return f!;
 }
 
+/** std.__compare: -1, 0 or 1, with std.jsonnet's messages for mismatched or unordered types. */
+function compare3(ev: Evaluator, a: Value, b: Value): number {
+  const ta = typeName(a);
+  const tb = typeName(b);
+  if (ta !== tb) throw ev.error(`Comparison requires matching types. Got ${ta} and ${tb}`);
+  if (ta === 'function' || ta === 'object' || ta === 'boolean')
+    throw ev.error(`Values of type ${ta} are not comparable.`);
+  if (a instanceof ArrayValue && b instanceof ArrayValue) {
+    const n = Math.min(a.elems.length, b.elems.length);
+    for (let i = 0; i < n; i++) {
+      const c = compare3(ev, ev.force(a.elems[i]!), ev.force(b.elems[i]!));
+      if (c !== 0) return c;
+    }
+    return Math.sign(a.elems.length - b.elems.length);
+  }
+  const c = ev.compare(a, b);
+  return c < 0 ? -1 : c > 0 ? 1 : 0;
+}
+
 function isType(t: string): BuiltinTable[string] {
   return { params: ['v'], fn: (_ev, [v]) => typeName(v!) === t };
 }
@@ -78,6 +97,33 @@ export const typeBuiltins: BuiltinTable = {
       ev.traceMessage(s);
       return ev.force(restT!);
     },
+  },
+  // std.jsonnet's internal three-way comparison helpers (used by some libraries).
+  __compare: { params: ['v1', 'v2'], fn: (ev, [a, b]) => compare3(ev, a as Value, b as Value) },
+  __compare_array: {
+    params: ['arr1', 'arr2'],
+    types: ['array', 'array'],
+    fn: (ev, [a, b]) => compare3(ev, a as Value, b as Value),
+  },
+  __array_less: {
+    params: ['arr1', 'arr2'],
+    types: ['array', 'array'],
+    fn: (ev, [a, b]) => compare3(ev, a as Value, b as Value) === -1,
+  },
+  __array_greater: {
+    params: ['arr1', 'arr2'],
+    types: ['array', 'array'],
+    fn: (ev, [a, b]) => compare3(ev, a as Value, b as Value) === 1,
+  },
+  __array_less_or_equal: {
+    params: ['arr1', 'arr2'],
+    types: ['array', 'array'],
+    fn: (ev, [a, b]) => compare3(ev, a as Value, b as Value) <= 0,
+  },
+  __array_greater_or_equal: {
+    params: ['arr1', 'arr2'],
+    types: ['array', 'array'],
+    fn: (ev, [a, b]) => compare3(ev, a as Value, b as Value) >= 0,
   },
   extVar: {
     params: ['x'],

@@ -1,0 +1,47 @@
+/**
+ * Pass: uses the lightest syntax for field names and lookups
+ * (jsonnetfmt --pretty-field-names): x['a'] -> x.a, {['a']: 1} -> {'a': 1},
+ * {'a': 1} -> {a: 1}, when the raw literal text is an identifier (keywords
+ * and names that need escapes keep their quotes).
+ */
+import { fodderMoveFront } from './fodder.js';
+import type { LiteralString, Node, ObjectField } from './tree.js';
+import { transformTree } from './walk.js';
+
+const KEYWORDS: ReadonlySet<string> = new Set([
+  'assert', 'else', 'error', 'false', 'for', 'function', 'if', 'import', 'importstr', 'importbin',
+  'in', 'local', 'null', 'self', 'super', 'tailstrict', 'then', 'true',
+]);
+
+export function isIdentifier(s: string): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(s) && !KEYWORDS.has(s);
+}
+
+function prettyField(field: ObjectField): void {
+  if (field.kind === 'expr' && field.expr1?.type === 'string') {
+    const lit: LiteralString = field.expr1;
+    field.kind = 'str';
+    fodderMoveFront(lit.fodder, field.fodder1);
+    fodderMoveFront(field.method ? field.method.parenLeftFodder : field.opFodder, field.fodder2);
+  }
+  if (field.kind === 'str' && field.expr1?.type === 'string' && isIdentifier(field.expr1.value)) {
+    field.kind = 'id';
+    field.id = field.expr1.value;
+    field.fodder1 = field.expr1.fodder;
+    field.expr1 = null;
+  }
+}
+
+export function prettyFieldNames(body: Node): Node {
+  return transformTree(body, (n) => {
+    if (n.type === 'index' && n.index?.type === 'string' && isIdentifier(n.index.value)) {
+      n.id = n.index.value;
+      n.rightBracketFodder = n.index.fodder;
+      n.index = null;
+    } else if (n.type === 'object') {
+      // Comprehension fields keep their [e] form (jsonnetfmt 0.18 only rewrites plain objects).
+      for (const f of n.fields) prettyField(f);
+    }
+    return n;
+  });
+}
