@@ -1,0 +1,40 @@
+/**
+ * Test support: an in-memory loader over a map of files under `/repo`, and
+ * helpers that run check/export and print diagnostics as
+ * `line:col CODE message (at path)` for compact table assertions.
+ */
+import type { CleatLoader } from './context.js';
+import { check, exportProgram, type ExportOptions } from './program.js';
+import type { InputSources } from './inputs.js';
+
+export const ROOT = '/repo';
+
+/** The Kubernetes OpenAPI document the spec examples import (tests skip when it is absent). */
+export const K8S_SCHEMA_PATH = '/work/shared/data/kubernetes-openapi-v2.json';
+
+export function memoryLoader(files: Record<string, string>, root = ROOT): CleatLoader {
+  return {
+    root,
+    read(path: string) {
+      const rel = path.startsWith(`${root}/`) ? path.slice(root.length + 1) : undefined;
+      const t = rel === undefined ? undefined : files[rel];
+      return t === undefined ? { error: 'file not found' } : t;
+    },
+  };
+}
+
+export function short(d: { code: string; message: string; span?: { file: { position(o: number): { line: number; column: number } }; start: number }; path?: string }): string {
+  const p = d.span ? d.span.file.position(d.span.start) : undefined;
+  return `${p ? `${p.line}:${p.column} ` : ''}${d.code} ${d.message}${d.path ? ` (at ${d.path})` : ''}`;
+}
+
+export function checkText(text: string, files: Record<string, string> = {}): string[] {
+  const r = check({ path: `${ROOT}/main.cleat`, text }, memoryLoader(files));
+  return r.diagnostics.map(short);
+}
+
+export function exportText(text: string, files: Record<string, string> = {}, inputs: InputSources = {}, options: ExportOptions = {}): string {
+  const r = exportProgram({ path: `${ROOT}/main.cleat`, text }, memoryLoader(files), inputs, options);
+  if (!r.ok) return `ERROR\n${r.diagnostics.map(short).join('\n')}`;
+  return r.text;
+}
