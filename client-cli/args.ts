@@ -5,14 +5,7 @@
  * parsing. Global flags may appear before or after the command name. Never
  * throws anything but UsageError (the message cobra would print).
  */
-import {
-  COMMANDS,
-  GLOBAL_FLAGS,
-  flagsOf,
-  type CommandSpec,
-  type FlagSpec,
-  type FlagValue,
-} from '../protocol/index.js';
+import { COMMANDS, GLOBAL_FLAGS, flagsOf, type CommandSpec, type FlagSpec, type FlagValue } from '../protocol/index.js';
 
 export class UsageError extends Error {
   constructor(
@@ -60,7 +53,11 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     switch (spec.kind) {
       case 'bool': {
         const v = raw === undefined ? true : parseBoolWord(raw);
-        if (v === undefined) throw new UsageError(`invalid argument "${raw}" for "${display}" flag: expected true or false`, out.commandPath);
+        if (v === undefined)
+          throw new UsageError(
+            `invalid argument "${raw}" for "${display}" flag: expected true or false`,
+            out.commandPath,
+          );
         out.flags[spec.name] = v;
         return;
       }
@@ -70,14 +67,18 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
           return;
         }
         const n = Number(raw);
-        if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n)) throw new UsageError(`invalid argument "${raw}" for "${display}" flag: expected a count`, out.commandPath);
+        if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n))
+          throw new UsageError(`invalid argument "${raw}" for "${display}" flag: expected a count`, out.commandPath);
         out.flags[spec.name] = n;
         return;
       }
       case 'int': {
         const n = Number(raw);
         if (raw === undefined || !/^-?\d+$/.test(raw) || !Number.isSafeInteger(n)) {
-          throw new UsageError(`invalid argument "${raw ?? ''}" for "${display}" flag: expected an integer`, out.commandPath);
+          throw new UsageError(
+            `invalid argument "${raw ?? ''}" for "${display}" flag: expected an integer`,
+            out.commandPath,
+          );
         }
         out.flags[spec.name] = n;
         return;
@@ -85,7 +86,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       case 'string': {
         const value = raw ?? '';
         if (spec.values && !spec.values.includes(value)) {
-          throw new UsageError(`invalid argument "${value}" for "${display}" flag: must be one of ${spec.values.join(', ')}`, out.commandPath);
+          throw new UsageError(
+            `invalid argument "${value}" for "${display}" flag: must be one of ${spec.values.join(', ')}`,
+            out.commandPath,
+          );
         }
         out.flags[spec.name] = value;
         return;
@@ -161,7 +165,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       let raw = tok.slice(j + 1);
       if (raw.startsWith('=')) raw = raw.slice(1);
       else if (raw === '') {
-        if (i + 1 >= argv.length) throw new UsageError(`flag needs an argument: '${letter}' in -${letter}`, out.commandPath);
+        if (i + 1 >= argv.length)
+          throw new UsageError(`flag needs an argument: '${letter}' in -${letter}`, out.commandPath);
         raw = argv[++i]!;
       }
       assign(spec, raw, spec.name);
@@ -181,6 +186,8 @@ export function checkArgCount(parsed: ParsedArgs): void {
     if (cmd.subcommands) throw new UsageError(`unknown command "${parsed.args[0]}" for "${where}"`, parsed.commandPath);
     throw new UsageError(`${where} accepts no arguments, got ${n}`, parsed.commandPath);
   }
-  if (cmd.args === 'exactlyOne' && n !== 1) throw new UsageError(`${where} needs exactly one argument, got ${n}`, parsed.commandPath);
-  if (cmd.args === 'atLeastOne' && n === 0) throw new UsageError(`${where} needs at least one argument`, parsed.commandPath);
+  if (cmd.args === 'exactlyOne' && n !== 1)
+    throw new UsageError(`${where} needs exactly one argument, got ${n}`, parsed.commandPath);
+  if (cmd.args === 'atLeastOne' && n === 0)
+    throw new UsageError(`${where} needs at least one argument`, parsed.commandPath);
 }

@@ -56,7 +56,10 @@ function post(socketPath: string, body: string, timeoutMs: number | null): Clien
     agent: false,
     headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
   });
-  if (timeoutMs !== null) req.setTimeout(timeoutMs, () => req.destroy(Object.assign(new Error(`no answer from the daemon within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })));
+  if (timeoutMs !== null)
+    req.setTimeout(timeoutMs, () =>
+      req.destroy(Object.assign(new Error(`no answer from the daemon within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })),
+    );
   req.end(body);
   return req;
 }
@@ -81,7 +84,12 @@ export function rpcCall<R>(socketPath: string, method: string, params: unknown, 
         try {
           msg = JSON.parse(text) as RpcResponse;
         } catch {
-          reject(new RpcCallError(-32603, `the daemon answered HTTP ${res.statusCode} with a body that is not JSON: ${text.slice(0, 200)}`));
+          reject(
+            new RpcCallError(
+              -32603,
+              `the daemon answered HTTP ${res.statusCode} with a body that is not JSON: ${text.slice(0, 200)}`,
+            ),
+          );
           return;
         }
         if (msg.error) reject(new RpcCallError(msg.error.code, msg.error.message, msg.error.data));
@@ -123,7 +131,13 @@ export function rpcStream<R>(
     req = post(socketPath, body, null);
     req.on('socket', (sock) => sock.on('connect', () => (connected = true)));
     req.on('error', (err: NodeJS.ErrnoException) =>
-      settle(() => reject(connected ? new StreamBrokenError(`lost the connection to the kubecfg daemon: ${err.message}`) : toConnectError(err, socketPath))),
+      settle(() =>
+        reject(
+          connected
+            ? new StreamBrokenError(`lost the connection to the kubecfg daemon: ${err.message}`)
+            : toConnectError(err, socketPath),
+        ),
+      ),
     );
     req.on('response', (res) => {
       let buffered = '';
@@ -133,7 +147,9 @@ export function rpcStream<R>(
         try {
           msg = JSON.parse(line) as RpcResponse;
         } catch {
-          settle(() => reject(new RpcCallError(-32603, `the daemon sent a line that is not JSON: ${line.slice(0, 200)}`)));
+          settle(() =>
+            reject(new RpcCallError(-32603, `the daemon sent a line that is not JSON: ${line.slice(0, 200)}`)),
+          );
           return;
         }
         if (typeof msg.method === 'string' && msg.id === undefined) {
@@ -153,11 +169,19 @@ export function rpcStream<R>(
           handleLine(line);
         }
       });
-      res.on('error', (err) => settle(() => reject(new StreamBrokenError(`lost the connection to the kubecfg daemon: ${err.message}`))));
+      res.on('error', (err) =>
+        settle(() => reject(new StreamBrokenError(`lost the connection to the kubecfg daemon: ${err.message}`))),
+      );
       res.on('close', () => {
         if (buffered !== '') handleLine(buffered);
         buffered = '';
-        settle(() => reject(new StreamBrokenError('the kubecfg daemon closed the connection before the command finished (it may have crashed; see `kubecfg daemon logs`)')));
+        settle(() =>
+          reject(
+            new StreamBrokenError(
+              'the kubecfg daemon closed the connection before the command finished (it may have crashed; see `kubecfg daemon logs`)',
+            ),
+          ),
+        );
       });
     });
   });

@@ -71,7 +71,10 @@ export function formatStatus(st: DaemonStatus): string {
     ['requests', `${st.requestsServed} served, ${st.requestsInFlight} in flight`],
     ['memory', `RSS ${mib(st.rssBytes)}, heap ${mib(st.heapUsedBytes)}`],
     ['watched files', `${st.watchedFiles}${st.watchDegraded ? ` (degraded: ${st.watchDegraded})` : ''}`],
-    ['workers', `${st.workers.length} (${st.workers.filter((w) => w.busy).length} busy, ${st.workersReplaced} replaced)`],
+    [
+      'workers',
+      `${st.workers.length} (${st.workers.filter((w) => w.busy).length} busy, ${st.workersReplaced} replaced)`,
+    ],
     ['idle timeout', st.idleTimeoutSeconds > 0 ? formatDuration(st.idleTimeoutSeconds) : 'never'],
     ['log', st.logFile],
   ];
@@ -126,7 +129,11 @@ function logs(paths: DaemonPaths, flags: Record<string, FlagValue>): number {
   }
 }
 
-export async function runDaemonCommand(sub: string | undefined, paths: DaemonPaths, flags: Record<string, FlagValue>): Promise<number> {
+export async function runDaemonCommand(
+  sub: string | undefined,
+  paths: DaemonPaths,
+  flags: Record<string, FlagValue>,
+): Promise<number> {
   switch (sub) {
     case 'start':
       return start(paths, flags);

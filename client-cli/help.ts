@@ -6,7 +6,14 @@
 import { COMMANDS, GLOBAL_FLAGS, type CommandSpec, type FlagSpec } from '../protocol/index.js';
 
 function flagLine(f: FlagSpec): [string, string] {
-  const type = f.kind === 'bool' || f.kind === 'count' ? '' : f.kind === 'stringArray' ? ' stringArray' : f.kind === 'int' ? ' int' : ' string';
+  const type =
+    f.kind === 'bool' || f.kind === 'count'
+      ? ''
+      : f.kind === 'stringArray'
+        ? ' stringArray'
+        : f.kind === 'int'
+          ? ' int'
+          : ' string';
   const left = `${f.short ? `-${f.short}, ` : '    '}--${f.name}${type}`;
   let help = f.help;
   if (f.default !== undefined && f.default !== '' && f.kind !== 'bool') {

@@ -37,7 +37,12 @@ export function serverEntry(name: 'main' | 'oneshot'): string {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 export async function hello(paths: DaemonPaths, timeoutMs = 3000): Promise<HelloResult> {
-  return rpcCall<HelloResult>(paths.socket, Methods.hello.method, { protocolVersion: PROTOCOL_VERSION, buildId: cliBuildId() }, timeoutMs);
+  return rpcCall<HelloResult>(
+    paths.socket,
+    Methods.hello.method,
+    { protocolVersion: PROTOCOL_VERSION, buildId: cliBuildId() },
+    timeoutMs,
+  );
 }
 
 /** hello, mapping "nobody there" to undefined. */
@@ -77,7 +82,8 @@ export async function stopDaemon(paths: DaemonPaths, reason: string, timeoutMs =
   }
   const deadline = Date.now() + timeoutMs;
   while (pid !== undefined && alive(pid) && Date.now() < deadline) await sleep(20);
-  if (pid !== undefined && alive(pid)) throw new DaemonStartError(`the old kubecfg daemon (pid ${pid}) did not stop within ${timeoutMs} ms`);
+  if (pid !== undefined && alive(pid))
+    throw new DaemonStartError(`the old kubecfg daemon (pid ${pid}) did not stop within ${timeoutMs} ms`);
   return pid;
 }
 
@@ -114,14 +120,21 @@ export async function spawnDaemon(paths: DaemonPaths, opts: StartOptions = {}): 
     });
     child.stderr!.on('close', () => {
       clearTimeout(timer);
-      resolve(text.includes('\n') ? text.slice(0, text.indexOf('\n')) : `ERROR the daemon exited during start-up${text ? `: ${text.trim()}` : ''}`);
+      resolve(
+        text.includes('\n')
+          ? text.slice(0, text.indexOf('\n'))
+          : `ERROR the daemon exited during start-up${text ? `: ${text.trim()}` : ''}`,
+      );
     });
   });
   child.stderr!.destroy();
   child.unref();
-  if (status.startsWith('ERROR ')) throw new DaemonStartError(`could not start the kubecfg daemon: ${status.slice(6)} (log: ${paths.logFile})`);
+  if (status.startsWith('ERROR '))
+    throw new DaemonStartError(`could not start the kubecfg daemon: ${status.slice(6)} (log: ${paths.logFile})`);
   if (status.startsWith('TIMEOUT')) {
-    throw new DaemonStartError(`the kubecfg daemon did not report ready within ${START_TIMEOUT_MS / 1000}s (log: ${paths.logFile})`);
+    throw new DaemonStartError(
+      `the kubecfg daemon did not report ready within ${START_TIMEOUT_MS / 1000}s (log: ${paths.logFile})`,
+    );
   }
   // READY or EXISTS: poll until a compatible daemon answers.
   const deadline = Date.now() + START_TIMEOUT_MS;
@@ -136,7 +149,9 @@ export async function spawnDaemon(paths: DaemonPaths, opts: StartOptions = {}): 
     }
     await sleep(25);
   }
-  throw new DaemonStartError(`the kubecfg daemon did not answer after starting: ${(last as Error | undefined)?.message ?? 'unknown'} (log: ${paths.logFile})`);
+  throw new DaemonStartError(
+    `the kubecfg daemon did not answer after starting: ${(last as Error | undefined)?.message ?? 'unknown'} (log: ${paths.logFile})`,
+  );
 }
 
 /** Returns a compatible daemon, starting or replacing one as needed. */

@@ -41,7 +41,9 @@ async function run(argv: string[]): Promise<number> {
   const paths = daemonPaths();
   switch (top) {
     case 'version':
-      process.stdout.write(`kubecfg version: ${KUBECFG_VERSION}\nbuild id: ${cliBuildId()}\nprotocol version: ${PROTOCOL_VERSION}\nnode version: ${process.version}\n`);
+      process.stdout.write(
+        `kubecfg version: ${KUBECFG_VERSION}\nbuild id: ${cliBuildId()}\nprotocol version: ${PROTOCOL_VERSION}\nnode version: ${process.version}\n`,
+      );
       return 0;
     case 'completion': {
       const script = completionScript(parsed.args[0]!);
@@ -68,12 +70,26 @@ async function run(argv: string[]): Promise<number> {
 }
 
 function reportFatal(err: unknown): number {
-  if (err instanceof InsecureDirError || err instanceof DaemonStartError || err instanceof ConnectError || err instanceof StreamBrokenError) {
+  if (
+    err instanceof InsecureDirError ||
+    err instanceof DaemonStartError ||
+    err instanceof ConnectError ||
+    err instanceof StreamBrokenError
+  ) {
     process.stderr.write(`kubecfg: ${err.message}\n`);
   } else {
-    process.stderr.write(`kubecfg: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.stderr.write(
+      `kubecfg: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
   }
   return 1;
+}
+
+// `kubecfg show | head -1`: the reader went away; stop quietly instead of crashing on EPIPE.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    process.exit(err.code === 'EPIPE' ? (process.exitCode ?? 0) : 1);
+  });
 }
 
 run(process.argv.slice(2)).then(

@@ -103,7 +103,9 @@ export function ensureSecureDir(dir: string, uid: number = currentUid()): void {
 export function checkSecureDir(dir: string, uid: number = currentUid()): void {
   const st = lstatSync(dir);
   if (st.isSymbolicLink()) {
-    throw new InsecureDirError(`refusing to use ${dir}: it is a symbolic link; remove it (kubecfg recreates it as a private directory)`);
+    throw new InsecureDirError(
+      `refusing to use ${dir}: it is a symbolic link; remove it (kubecfg recreates it as a private directory)`,
+    );
   }
   if (!st.isDirectory()) throw new InsecureDirError(`refusing to use ${dir}: it is not a directory`);
   if (st.uid !== uid) {

@@ -27,5 +27,12 @@ export function buildCommandParams(
   // Flags the CLI consumes itself never travel.
   const sent: Record<string, FlagValue> = {};
   for (const [k, v] of Object.entries(flags)) if (k !== 'no-daemon') sent[k] = v;
-  return { requestId: randomUUID(), args, flags: sent, cwd: process.cwd(), env: relevantEnv(env), tty: ttyInfo(flags, env) };
+  return {
+    requestId: randomUUID(),
+    args,
+    flags: sent,
+    cwd: process.cwd(),
+    env: relevantEnv(env),
+    tty: ttyInfo(flags, env),
+  };
 }

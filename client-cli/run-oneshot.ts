@@ -12,15 +12,18 @@ export function runOneshot(method: string, params: CommandParams): Promise<numbe
   const request: OneshotRequest = { method, params };
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [serverEntry('oneshot')], { stdio: ['pipe', 'inherit', 'inherit'] });
-    // The child sits in our process group: a terminal Ctrl-C reaches it too.
-    const ignore = (): void => {};
-    process.on('SIGINT', ignore);
+    // A terminal Ctrl-C reaches the child too (same process group), but a SIGINT sent to
+    // the CLI alone must reach it as well: forward it (a second SIGINT is harmless).
+    const forward = (): void => {
+      child.kill('SIGINT');
+    };
+    process.on('SIGINT', forward);
     child.on('error', (err) => {
       process.stderr.write(`kubecfg: cannot run ${process.execPath}: ${err.message}\n`);
       resolve(1);
     });
     child.on('exit', (code, signal) => {
-      process.off('SIGINT', ignore);
+      process.off('SIGINT', forward);
       resolve(code ?? (signal === 'SIGINT' ? EXIT_INTERRUPTED : 1));
     });
     child.stdin!.on('error', () => {});

@@ -188,7 +188,8 @@ function flagsFor(command: CommandSpec): Validator<Record<string, FlagValue>> {
           break;
         case 'string': {
           const s = str(value, field);
-          if (spec.values && !spec.values.includes(s)) throw new ParamsError(field, `expected one of ${spec.values.join(', ')}, got "${s}"`);
+          if (spec.values && !spec.values.includes(s))
+            throw new ParamsError(field, `expected one of ${spec.values.join(', ')}, got "${s}"`);
           out[name] = s;
           break;
         }

@@ -46,14 +46,16 @@ export const bool: Validator<boolean> = (v, f) => {
 };
 
 export const int: Validator<number> = (v, f) => {
-  if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw new ParamsError(f, `expected an integer, got ${describe(v)}`);
+  if (typeof v !== 'number' || !Number.isSafeInteger(v))
+    throw new ParamsError(f, `expected an integer, got ${describe(v)}`);
   return v;
 };
 
 export function oneOf<T extends string>(values: readonly T[]): Validator<T> {
   return (v, f) => {
     const s = str(v, f);
-    if (!(values as readonly string[]).includes(s)) throw new ParamsError(f, `expected one of ${values.join(', ')}, got "${s}"`);
+    if (!(values as readonly string[]).includes(s))
+      throw new ParamsError(f, `expected one of ${values.join(', ')}, got "${s}"`);
     return s as T;
   };
 }

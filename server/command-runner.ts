@@ -59,7 +59,11 @@ export class CommandRunner {
   ) {}
 
   /** One render: cached or executed. Returns the outcome's deps too, for --watch. */
-  async renderOnce(command: CommandName, params: CommandParams, signal: AbortSignal): Promise<{ output: CachedOutput; cached: boolean; deps: CommandOutcome['deps'] }> {
+  async renderOnce(
+    command: CommandName,
+    params: CommandParams,
+    signal: AbortSignal,
+  ): Promise<{ output: CachedOutput; cached: boolean; deps: CommandOutcome['deps'] }> {
     const key = this.cache ? cacheKeyOf(command, params) : '';
     if (this.cache) {
       const hit = await this.cache.get(key);
@@ -68,13 +72,23 @@ export class CommandRunner {
     const outcome = await abortable(this.executor.execute(command, params, signal), signal);
     const output: CachedOutput = { exitCode: outcome.exitCode, stdout: outcome.stdout, stderr: outcome.stderr };
     if (this.cache && outcome.cacheable) {
-      this.cache.set(key, output, outcome.deps, Buffer.byteLength(output.stdout) + Buffer.byteLength(output.stderr) + 256 * (outcome.deps.length + 1));
+      this.cache.set(
+        key,
+        output,
+        outcome.deps,
+        Buffer.byteLength(output.stdout) + Buffer.byteLength(output.stderr) + 256 * (outcome.deps.length + 1),
+      );
     }
     if (this.watcher && outcome.deps.length) this.watcher.watchDeps(outcome.deps);
     return { output, cached: false, deps: outcome.deps };
   }
 
-  async run(command: CommandName, params: CommandParams, sink: OutputSink, signal: AbortSignal): Promise<CommandResult> {
+  async run(
+    command: CommandName,
+    params: CommandParams,
+    sink: OutputSink,
+    signal: AbortSignal,
+  ): Promise<CommandResult> {
     const { output, cached } = await this.renderOnce(command, params, signal);
     writeOutput(sink, output);
     return { exitCode: output.exitCode, cached };

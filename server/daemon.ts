@@ -58,7 +58,12 @@ export async function runDaemon(opts: {
       hub.emit(changed);
     },
   });
-  const pool = new WorkerPool({ size: options.workers, memoryMb: options.workerMemoryMb, testHooks: opts.testHooks, logger });
+  const pool = new WorkerPool({
+    size: options.workers,
+    memoryMb: options.workerMemoryMb,
+    testHooks: opts.testHooks,
+    logger,
+  });
   const executor: Executor = {
     execute(command, params, signal) {
       const job = pool.run(command, params);
@@ -133,10 +138,20 @@ export async function runDaemon(opts: {
 
   writeFileSync(
     paths.info,
-    JSON.stringify({ pid: process.pid, buildId: opts.buildId, protocolVersion: PROTOCOL_VERSION, socket: paths.socket, tcp: ctx.tcpAddress, startedAt: ctx.startedAt.toISOString() }) + '\n',
+    JSON.stringify({
+      pid: process.pid,
+      buildId: opts.buildId,
+      protocolVersion: PROTOCOL_VERSION,
+      socket: paths.socket,
+      tcp: ctx.tcpAddress,
+      startedAt: ctx.startedAt.toISOString(),
+    }) + '\n',
     { mode: 0o600 },
   );
   ctx.touch();
-  logger.info({ socket: paths.socket, tcp: ctx.tcpAddress, workers: options.workers, buildId: opts.buildId }, 'daemon ready');
+  logger.info(
+    { socket: paths.socket, tcp: ctx.tcpAddress, workers: options.workers, buildId: opts.buildId },
+    'daemon ready',
+  );
   return { ctx, stopped };
 }

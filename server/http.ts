@@ -10,7 +10,15 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createJSONRPCErrorResponse, JSONRPCErrorException, type JSONRPCRequest } from 'json-rpc-2.0';
-import { ErrorCodes, HEALTH_PATH, isPlainObject, METRICS_PATH, ParamsError, RPC_PATH, type CommandParams } from '../protocol/index.js';
+import {
+  ErrorCodes,
+  HEALTH_PATH,
+  isPlainObject,
+  METRICS_PATH,
+  ParamsError,
+  RPC_PATH,
+  type CommandParams,
+} from '../protocol/index.js';
 import type { DaemonContext } from './daemon-context.js';
 import { createRpcServer, STREAMING } from './rpc/router.js';
 import { errorLine, serveStream } from './rpc/stream.js';
@@ -19,12 +27,22 @@ import { bearerMatches } from './tcp-token.js';
 export const BODY_LIMIT_BYTES = 32 * 1024 * 1024;
 
 export function createHttpApp(ctx: DaemonContext, auth: { token: string } | null): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES, forceCloseConnections: true, return503OnClosing: true });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    forceCloseConnections: true,
+    return503OnClosing: true,
+  });
   const rpc = createRpcServer();
   rpc.mapErrorToJSONRPCErrorResponse = (id, error: unknown) => {
-    if (error instanceof JSONRPCErrorException) return createJSONRPCErrorResponse(id, error.code, error.message, error.data);
+    if (error instanceof JSONRPCErrorException)
+      return createJSONRPCErrorResponse(id, error.code, error.message, error.data);
     ctx.logger.error({ err: error }, 'internal error in a JSON-RPC method');
-    return createJSONRPCErrorResponse(id, ErrorCodes.InternalError, `internal error: ${(error as Error)?.message ?? String(error)}`);
+    return createJSONRPCErrorResponse(
+      id,
+      ErrorCodes.InternalError,
+      `internal error: ${(error as Error)?.message ?? String(error)}`,
+    );
   };
 
   if (auth) {
@@ -34,7 +52,11 @@ export function createHttpApp(ctx: DaemonContext, auth: { token: string } | null
         return;
       }
       if (!bearerMatches(req.headers.authorization, auth.token)) {
-        reply.code(401).header('connection', 'close').header('www-authenticate', 'Bearer').send({ error: 'missing or wrong bearer token' });
+        reply
+          .code(401)
+          .header('connection', 'close')
+          .header('www-authenticate', 'Bearer')
+          .send({ error: 'missing or wrong bearer token' });
         return;
       }
       done();
@@ -66,7 +88,9 @@ export function createHttpApp(ctx: DaemonContext, auth: { token: string } | null
       msg = JSON.parse(text);
     } catch (err) {
       ctx.metrics.observe('(unparsed)', 'error', seconds());
-      return reply.type('application/json').send(errorLine(null, ErrorCodes.ParseError, `Parse error: ${(err as Error).message}`));
+      return reply
+        .type('application/json')
+        .send(errorLine(null, ErrorCodes.ParseError, `Parse error: ${(err as Error).message}`));
     }
     const method = isPlainObject(msg) && typeof msg.method === 'string' ? msg.method : '(invalid)';
     const streaming = STREAMING.get(method);
@@ -78,11 +102,15 @@ export function createHttpApp(ctx: DaemonContext, auth: { token: string } | null
       } catch (err) {
         if (!(err instanceof ParamsError)) throw err;
         ctx.metrics.observe(method, 'error', seconds());
-        return reply.type('application/json').send(errorLine(id, ErrorCodes.InvalidParams, err.message, { field: err.field }));
+        return reply
+          .type('application/json')
+          .send(errorLine(id, ErrorCodes.InvalidParams, err.message, { field: err.field }));
       }
       reply.hijack();
       const res = reply.raw;
-      const outcome = await serveStream(ctx, method, id, params, streaming.handler, res, (listener) => res.on('close', listener));
+      const outcome = await serveStream(ctx, method, id, params, streaming.handler, res, (listener) =>
+        res.on('close', listener),
+      );
       ctx.metrics.observe(method, outcome, seconds());
       ctx.touch();
       return;
@@ -90,6 +118,7 @@ export function createHttpApp(ctx: DaemonContext, auth: { token: string } | null
     const response = await rpc.receive(msg as JSONRPCRequest, ctx);
     const failed = response !== null && !Array.isArray(response) && 'error' in response && response.error !== undefined;
     ctx.metrics.observe(method, failed ? 'error' : 'ok', seconds());
+    ctx.inFlight.countServed();
     ctx.touch();
     if (response === null || (Array.isArray(response) && response.length === 0)) return reply.code(204).send();
     return reply.type('application/json').send(JSON.stringify(response));

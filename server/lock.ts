@@ -53,7 +53,10 @@ function readHolder(path: string): { text: string; holder: LockHolder | null } |
   try {
     const raw = JSON.parse(text) as Partial<LockHolder>;
     if (typeof raw.pid === 'number' && typeof raw.nonce === 'string') {
-      return { text, holder: { pid: raw.pid, procStart: typeof raw.procStart === 'string' ? raw.procStart : null, nonce: raw.nonce } };
+      return {
+        text,
+        holder: { pid: raw.pid, procStart: typeof raw.procStart === 'string' ? raw.procStart : null, nonce: raw.nonce },
+      };
     }
   } catch {
     // fall through: unreadable content is treated as a dead holder
@@ -98,7 +101,11 @@ function sleepSync(ms: number): void {
 }
 
 export function acquireDaemonLock(paths: DaemonPaths): LockResult {
-  const me: LockHolder = { pid: process.pid, procStart: procStartTime(process.pid), nonce: randomBytes(16).toString('hex') };
+  const me: LockHolder = {
+    pid: process.pid,
+    procStart: procStartTime(process.pid),
+    nonce: randomBytes(16).toString('hex'),
+  };
   const myText = JSON.stringify(me) + '\n';
   const tmp = `${paths.lock}.${process.pid}.${me.nonce.slice(0, 8)}`;
   writeFileSync(tmp, myText, { mode: 0o600 });

@@ -60,7 +60,10 @@ async function main(): Promise<void> {
     for (const sig of ['SIGTERM', 'SIGINT'] as const) process.on(sig, () => daemon.ctx.shutdown(`signal ${sig}`));
     process.on('SIGHUP', () => {});
     report(`READY ${process.pid}`);
-    if (options.foreground) process.stdout.write(`kubecfg daemon listening on ${paths.socket}${daemon.ctx.tcpAddress ? ` and ${daemon.ctx.tcpAddress}` : ''} (log: ${paths.logFile})\n`);
+    if (options.foreground)
+      process.stdout.write(
+        `kubecfg daemon listening on ${paths.socket}${daemon.ctx.tcpAddress ? ` and ${daemon.ctx.tcpAddress}` : ''} (log: ${paths.logFile})\n`,
+      );
     await daemon.stopped;
     process.exit(0);
   } catch (err) {

@@ -41,15 +41,23 @@ export class Metrics {
 
   render(g: GaugeSource): string {
     const lines: string[] = [];
-    lines.push('# HELP kubecfg_requests_total JSON-RPC requests by method and outcome.', '# TYPE kubecfg_requests_total counter');
+    lines.push(
+      '# HELP kubecfg_requests_total JSON-RPC requests by method and outcome.',
+      '# TYPE kubecfg_requests_total counter',
+    );
     for (const [key, n] of this.requests) {
       const [method, outcome] = key.split('\u0000');
       lines.push(`kubecfg_requests_total{method="${label(method!)}",outcome="${outcome}"} ${n}`);
     }
-    lines.push('# HELP kubecfg_request_duration_seconds Request duration by method.', '# TYPE kubecfg_request_duration_seconds histogram');
+    lines.push(
+      '# HELP kubecfg_request_duration_seconds Request duration by method.',
+      '# TYPE kubecfg_request_duration_seconds histogram',
+    );
     for (const [method, h] of this.durations) {
       const m = label(method);
-      BUCKETS.forEach((b, i) => lines.push(`kubecfg_request_duration_seconds_bucket{method="${m}",le="${b}"} ${h.counts[i]}`));
+      BUCKETS.forEach((b, i) =>
+        lines.push(`kubecfg_request_duration_seconds_bucket{method="${m}",le="${b}"} ${h.counts[i]}`),
+      );
       lines.push(`kubecfg_request_duration_seconds_bucket{method="${m}",le="+Inf"} ${h.count}`);
       lines.push(`kubecfg_request_duration_seconds_sum{method="${m}"} ${h.sum}`);
       lines.push(`kubecfg_request_duration_seconds_count{method="${m}"} ${h.count}`);
@@ -61,12 +69,18 @@ export class Metrics {
       ['kubecfg_cache_bytes', 'gauge', 'Bytes held by the result cache.', g.cache.bytes],
       ['kubecfg_cache_entries', 'gauge', 'Entries in the result cache.', g.cache.entries],
       ['kubecfg_watched_files', 'gauge', 'Files watched for changes.', g.watchedFiles],
-      ['kubecfg_workers_replaced_total', 'counter', 'Render workers replaced after a crash, OOM or cancel.', g.workersReplaced],
+      [
+        'kubecfg_workers_replaced_total',
+        'counter',
+        'Render workers replaced after a crash, OOM or cancel.',
+        g.workersReplaced,
+      ],
       ['kubecfg_requests_in_flight', 'gauge', 'Requests being served.', g.inFlight],
       ['kubecfg_heap_used_bytes', 'gauge', 'V8 heap used by the main thread.', mem.heapUsed],
       ['kubecfg_resident_memory_bytes', 'gauge', 'Resident set size of the daemon.', mem.rss],
     ];
-    for (const [name, type, help, value] of gauges) lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`, `${name} ${value}`);
+    for (const [name, type, help, value] of gauges)
+      lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`, `${name} ${value}`);
     return lines.join('\n') + '\n';
   }
 }

@@ -41,7 +41,9 @@ async function main(): Promise<number> {
     throw err;
   }
   const testHooks = process.env.KUBECFG_DAEMON_TEST_HOOKS === '1';
-  const sink: OutputSink = { write: (stream, data) => void (stream === 'stdout' ? process.stdout : process.stderr).write(data) };
+  const sink: OutputSink = {
+    write: (stream, data) => void (stream === 'stdout' ? process.stdout : process.stderr).write(data),
+  };
   if (command === 'show' && params.flags.watch === true) {
     const hub = new ChangeHub();
     const watcher = new FileWatcher({ debounceMs: 50, onChange: (paths) => hub.emit(paths) });

@@ -28,7 +28,8 @@ export function parseDuration(text: string): number {
     total += Number(m[1]) * unit;
     matched = re.lastIndex;
   }
-  if (matched !== text.length || text === '') throw new OptionsError(`invalid duration "${text}": use e.g. 90s, 30m, 3h or 0`);
+  if (matched !== text.length || text === '')
+    throw new OptionsError(`invalid duration "${text}": use e.g. 90s, 30m, 3h or 0`);
   return Math.round(total);
 }
 
@@ -37,13 +38,15 @@ export function parseListen(text: string): { host: string; port: number } {
   const host = colon > 0 ? text.slice(0, colon).replace(/^\[|\]$/g, '') : '127.0.0.1';
   const portText = colon >= 0 ? text.slice(colon + 1) : text;
   const port = Number(portText);
-  if (!/^\d+$/.test(portText) || port < 0 || port > 65535) throw new OptionsError(`invalid --listen "${text}": want HOST:PORT, e.g. 127.0.0.1:7070`);
+  if (!/^\d+$/.test(portText) || port < 0 || port > 65535)
+    throw new OptionsError(`invalid --listen "${text}": want HOST:PORT, e.g. 127.0.0.1:7070`);
   return { host, port };
 }
 
 function positiveInt(name: string, text: string | undefined): number {
   const n = Number(text);
-  if (text === undefined || !/^\d+$/.test(text) || n < 1) throw new OptionsError(`--${name} needs a positive integer, got "${text ?? ''}"`);
+  if (text === undefined || !/^\d+$/.test(text) || n < 1)
+    throw new OptionsError(`--${name} needs a positive integer, got "${text ?? ''}"`);
   return n;
 }
 

@@ -19,6 +19,11 @@ export class InFlight {
     this.served++;
   }
 
+  /** Counts a plain (non-streamed) request as served. */
+  countServed(): void {
+    this.served++;
+  }
+
   cancel(requestId: string): boolean {
     const ctl = this.active.get(requestId);
     if (!ctl) return false;

@@ -58,7 +58,11 @@ export async function runWatch(
   });
   try {
     for (let round = 0; ; round++) {
-      if (round > 0) sink.write('stderr', `--- kubecfg show --watch: re-rendering at ${clock()} (changed: ${[...new Set(changed)].join(', ')}) ---\n`);
+      if (round > 0)
+        sink.write(
+          'stderr',
+          `--- kubecfg show --watch: re-rendering at ${clock()} (changed: ${[...new Set(changed)].join(', ')}) ---\n`,
+        );
       changed = [];
       try {
         const { output, deps } = await runner.renderOnce(command, params, signal);

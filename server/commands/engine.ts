@@ -10,7 +10,15 @@ import { resolve } from 'node:path';
 import { ByteBoundedCache, digestOf, type DependencyRecorder } from '../../cache/index.js';
 import { SourceFile } from '../../lang/common/source.js';
 import type { JsonValue } from '../../lang/common/json.js';
-import { evaluate, evaluateSnippet, evaluateToString, parseModule, type EvalOptions, type Module } from '../../lang/jsonnet/index.js';
+import {
+  evaluate,
+  evaluateSnippet,
+  evaluateToString,
+  parseModule,
+  type EvalOptions,
+  type Module,
+} from '../../lang/jsonnet/index.js';
+import { kubecfgNatives } from '../../render/index.js';
 import type { Flags } from './flags.js';
 import { BUILTIN_LIB_URL, createImporter } from './importer.js';
 
@@ -79,13 +87,20 @@ export function withKubecfgPredefined(code: string): string {
   return `local kubecfg = import ${quoteVerbatim(BUILTIN_LIB_URL)}; ${code}`;
 }
 
-export function createEngine(flags: Flags, recorder: DependencyRecorder, cwd: string, shouldStop: () => boolean, maxStack?: number): Engine {
+export function createEngine(
+  flags: Flags,
+  recorder: DependencyRecorder,
+  cwd: string,
+  shouldStop: () => boolean,
+  maxStack?: number,
+): Engine {
   if (flags.list('jurl').length) throw new VarsError('--jurl (-U) URL search paths are not available in this build');
   const importer = createImporter({ recorder, cwd, jpath: flags.list('jpath') });
   const options: EvalOptions = {
     importer,
     extVars: varsFrom(flags, 'ext'),
     tlas: varsFrom(flags, 'tla'),
+    natives: kubecfgNatives,
     shouldStop,
     parseCache,
     ...(maxStack ? { maxStack } : {}),
@@ -104,7 +119,7 @@ export function createEngine(flags: Flags, recorder: DependencyRecorder, cwd: st
     options,
     parseFile,
     evaluateFile: (file) => evaluate(parseFile(file), options),
-    evaluateInline: (name, code) => evaluateSnippet(name, code, options),
+    evaluateInline: (name, code) => evaluateSnippet(name, withKubecfgPredefined(code), options),
     evaluateToString,
   };
 }

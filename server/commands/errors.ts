@@ -8,15 +8,28 @@ import { CacheFileError } from '../../cache/index.js';
 import { ImportError, JsonnetError } from '../../lang/jsonnet/index.js';
 import { RenderError } from '../../render/index.js';
 import { FeatureError } from '../../render/features/gates.js';
-import { InputError } from './data-inputs.js';
+import { TemplateError } from '../../lang/gotemplate/index.js';
 import { VarsError } from './engine.js';
+import { ExportError } from './export-dir.js';
+
+/** A result eval cannot print as asked (e.g. --show-keys of a non-object). */
+export class EvalError extends Error {}
 
 export function describeError(err: unknown): string {
   if (err instanceof JsonnetError) return err.format().trimEnd();
-  if (err instanceof RenderError || err instanceof FeatureError || err instanceof InputError || err instanceof VarsError || err instanceof ImportError) {
+  if (
+    err instanceof RenderError ||
+    err instanceof FeatureError ||
+    err instanceof EvalError ||
+    err instanceof ExportError ||
+    err instanceof TemplateError ||
+    err instanceof VarsError ||
+    err instanceof ImportError
+  ) {
     return err.message;
   }
   if (err instanceof CacheFileError) return err.message;
-  if (err instanceof RangeError && /call stack/i.test(err.message)) return 'max stack frames exceeded (the native stack overflowed)';
+  if (err instanceof RangeError && /call stack/i.test(err.message))
+    return 'max stack frames exceeded (the native stack overflowed)';
   return `internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`;
 }

@@ -1,5 +1,5 @@
 /**
- * `kubecfg eval` (feature `eval`): evaluate one input, or `--exec` code, and
+ * `kubecfg eval` (feature `eval`): evaluate one input as Jsonnet, or `--exec` code, and
  * print the value as YAML (default) or JSON without looking for Kubernetes
  * objects. `-e EXPR` evaluates EXPR with `$` bound to the input's value (the
  * expression becomes a hidden field of an object extending that value, so `$`
@@ -10,12 +10,11 @@ import { isJsonObject, sortedKeys, type JsonValue } from '../../lang/common/json
 import type { CommandParams } from '../../protocol/index.js';
 import { formatEval } from '../../render/index.js';
 import type { CommandOutcome } from '../worker/messages.js';
-import { InputError } from './data-inputs.js';
 import { createEngine, type Engine } from './engine.js';
-import { describeError } from './errors.js';
+import { describeError, EvalError } from './errors.js';
 import { gatesFor } from './features.js';
 import { Flags } from './flags.js';
-import { readInputValues } from './inputs.js';
+import { evalInputValue } from './inputs.js';
 import { colorEnabled, CommandOutput } from './output.js';
 import type { RunContext } from './run-context.js';
 
@@ -38,19 +37,23 @@ export function runEval(params: CommandParams, ctx: RunContext): CommandOutcome 
     if (flags.given('exec')) {
       value = getEngine().evaluateInline('<cmdline>', flags.str('exec'));
     } else if (flags.given('expr')) {
+      // The expression becomes a hidden field of an object extending the file's value, so `$` is that value.
       const quoted = `@'${abs.replace(/'/g, "''")}'`;
-      const values = /\.(jsonnet|libsonnet|json)$/i.test(abs) ? null : readInputValues(abs, file, recorder, getEngine);
-      if (values && values.length !== 1) throw new InputError(`${file}: -e needs a single value, but the file has ${values.length} documents`);
-      const base = values ? `std.parseJson(${JSON.stringify(JSON.stringify(values[0]))})` : `(import ${quoted})`;
-      value = getEngine().evaluateInline('<cmdline>', `(${base} + { ${EXPR_FIELD}:: (${flags.str('expr')}\n) }).${EXPR_FIELD}`);
+      const code = `((import ${quoted}) + { ${EXPR_FIELD}:: (${flags.str('expr')}\n) }).${EXPR_FIELD}`;
+      value = getEngine().evaluateInline('<cmdline>', code);
     } else {
-      const values = readInputValues(abs, file, recorder, getEngine);
-      if (values.length !== 1) throw new InputError(`${file}: eval needs a single value, but the file has ${values.length} documents`);
-      value = values[0]!;
+      value = evalInputValue(file, getEngine());
     }
     if (flags.bool('show-keys')) {
-      if (!isJsonObject(value)) throw new InputError(`--show-keys needs an object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`);
-      out.stdout(sortedKeys(value).map((k) => k + '\n').join(''));
+      if (!isJsonObject(value))
+        throw new EvalError(
+          `--show-keys needs an object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
+        );
+      out.stdout(
+        sortedKeys(value)
+          .map((k) => k + '\n')
+          .join(''),
+      );
     } else {
       out.stdout(formatEval(value, flags.str('format') === 'json' ? 'json' : 'yaml'));
     }
@@ -58,5 +61,11 @@ export function runEval(params: CommandParams, ctx: RunContext): CommandOutcome 
     out.log('ERROR', describeError(err));
     exitCode = 1;
   }
-  return { exitCode, stdout: exitCode === 0 ? out.stdoutText() : '', stderr: out.stderrText(), deps: recorder.deps(), cacheable: true };
+  return {
+    exitCode,
+    stdout: exitCode === 0 ? out.stdoutText() : '',
+    stderr: out.stderrText(),
+    deps: recorder.deps(),
+    cacheable: true,
+  };
 }

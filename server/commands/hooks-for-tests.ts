@@ -36,6 +36,12 @@ export function runTestHook(file: string, cwd: string, shouldStop: () => boolean
     case 'echo':
       return done(rest.join(' ') + '\n');
     default:
-      return { exitCode: 1, stdout: '', stderr: `ERROR ${file}: unknown test hook "${word ?? ''}"\n`, deps: [], cacheable: false };
+      return {
+        exitCode: 1,
+        stdout: '',
+        stderr: `ERROR ${file}: unknown test hook "${word ?? ''}"\n`,
+        deps: [],
+        cacheable: false,
+      };
   }
 }

@@ -19,8 +19,10 @@
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { CacheFileError, type DependencyRecorder } from '../../cache/index.js';
 import { ImportError, type Importer } from '../../lang/jsonnet/index.js';
+import { kubecfgLibsonnet } from '../../render/index.js';
 
 export const BUILTIN_LIB_URL = 'internal:///kubecfg.libsonnet';
+const BUILTIN_LIB_BYTES = new TextEncoder().encode(kubecfgLibsonnet);
 
 export interface ImporterOptions {
   recorder: DependencyRecorder;
@@ -33,9 +35,11 @@ export function createImporter(opts: ImporterOptions): Importer {
   const { recorder, cwd, jpath } = opts;
   return {
     load(importedFrom, path, _kind) {
-      if (path === BUILTIN_LIB_URL) throw new ImportError(`couldn't open import ${JSON.stringify(path)}: the built-in kubecfg.libsonnet is not in this build yet`);
+      if (path === BUILTIN_LIB_URL) return { foundAt: BUILTIN_LIB_URL, contents: BUILTIN_LIB_BYTES };
       if (/^https?:\/\//.test(path)) {
-        throw new ImportError(`couldn't open import ${JSON.stringify(path)}: remote (http/https) imports are not available in this build`);
+        throw new ImportError(
+          `couldn't open import ${JSON.stringify(path)}: remote (http/https) imports are not available in this build`,
+        );
       }
       const local = path.startsWith('file://') ? decodeURIComponent(path.slice('file://'.length)) : path;
       let candidates: string[];
@@ -51,11 +55,15 @@ export function createImporter(opts: ImporterOptions): Importer {
         try {
           return { foundAt: candidate, contents: recorder.readFile(abs) };
         } catch (err) {
-          if (err instanceof CacheFileError) throw new ImportError(`couldn't open import ${JSON.stringify(path)}: ${err.message}`);
+          if (err instanceof CacheFileError)
+            throw new ImportError(`couldn't open import ${JSON.stringify(path)}: ${err.message}`);
           throw err;
         }
       }
-      throw new ImportError(`couldn't open import ${JSON.stringify(path)}: no match locally or in the Jsonnet library paths`);
+      if (local === 'kubecfg.libsonnet') return { foundAt: BUILTIN_LIB_URL, contents: BUILTIN_LIB_BYTES };
+      throw new ImportError(
+        `couldn't open import ${JSON.stringify(path)}: no match locally or in the Jsonnet library paths`,
+      );
     },
   };
 }

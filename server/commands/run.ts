@@ -9,7 +9,7 @@ import { runEval } from './eval.js';
 import { runJsonnet } from './jsonnet.js';
 import type { RunContext } from './run-context.js';
 import { runShow } from './show.js';
-import { runTestHook, TEST_HOOK_SUFFIX } from './test-hooks.js';
+import { runTestHook, TEST_HOOK_SUFFIX } from './hooks-for-tests.js';
 
 export type { RunContext };
 

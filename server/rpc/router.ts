@@ -6,7 +6,14 @@
  * here and driven by rpc/stream.ts.
  */
 import { JSONRPCErrorException, JSONRPCServer } from 'json-rpc-2.0';
-import { ErrorCodes, Methods, ParamsError, type CommandParams, type CommandResult, type MethodDescriptor } from '../../protocol/index.js';
+import {
+  ErrorCodes,
+  Methods,
+  ParamsError,
+  type CommandParams,
+  type CommandResult,
+  type MethodDescriptor,
+} from '../../protocol/index.js';
 import type { OutputSink } from '../command-runner.js';
 import type { DaemonContext } from '../daemon-context.js';
 import { cancel } from '../handlers/cancel.js';
@@ -17,9 +24,17 @@ import { show } from '../handlers/show.js';
 import { shutdown } from '../handlers/shutdown.js';
 import { status } from '../handlers/status.js';
 
-export type StreamingHandler = (ctx: DaemonContext, params: CommandParams, sink: OutputSink, signal: AbortSignal) => Promise<CommandResult>;
+export type StreamingHandler = (
+  ctx: DaemonContext,
+  params: CommandParams,
+  sink: OutputSink,
+  signal: AbortSignal,
+) => Promise<CommandResult>;
 
-export const STREAMING: ReadonlyMap<string, { descriptor: MethodDescriptor<CommandParams, CommandResult>; handler: StreamingHandler }> = new Map([
+export const STREAMING: ReadonlyMap<
+  string,
+  { descriptor: MethodDescriptor<CommandParams, CommandResult>; handler: StreamingHandler }
+> = new Map([
   [Methods.show.method, { descriptor: Methods.show, handler: show }],
   [Methods.eval.method, { descriptor: Methods.eval, handler: evalCommand }],
   [Methods.jsonnet.method, { descriptor: Methods.jsonnet, handler: jsonnet }],
@@ -30,7 +45,8 @@ export function checked<P>(descriptor: MethodDescriptor<P, unknown>, params: unk
   try {
     return descriptor.validate(params);
   } catch (err) {
-    if (err instanceof ParamsError) throw new JSONRPCErrorException(err.message, ErrorCodes.InvalidParams, { field: err.field });
+    if (err instanceof ParamsError)
+      throw new JSONRPCErrorException(err.message, ErrorCodes.InvalidParams, { field: err.field });
     throw err;
   }
 }
@@ -47,7 +63,10 @@ export function createRpcServer(): JSONRPCServer<DaemonContext> {
   // A streaming method sent in a batch (or otherwise outside the streaming path) is refused clearly.
   for (const name of STREAMING.keys()) {
     server.addMethod(name, () => {
-      throw new JSONRPCErrorException(`${name} streams its response and cannot be sent inside a batch`, ErrorCodes.InvalidRequest);
+      throw new JSONRPCErrorException(
+        `${name} streams its response and cannot be sent inside a batch`,
+        ErrorCodes.InvalidRequest,
+      );
     });
   }
   return server;

@@ -14,7 +14,10 @@ import type { StreamingHandler } from './router.js';
 type Id = string | number | null;
 
 export function errorLine(id: Id, code: number, message: string, data?: unknown): string {
-  return JSON.stringify({ jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } }) + '\n';
+  return (
+    JSON.stringify({ jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } }) +
+    '\n'
+  );
 }
 
 export async function serveStream(
@@ -40,7 +43,13 @@ export async function serveStream(
   const sink = {
     write(stream: 'stdout' | 'stderr', data: string): void {
       if (finished || res.destroyed) return;
-      res.write(JSON.stringify({ jsonrpc: '2.0', method: Notifications.output, params: { requestId: params.requestId, stream, data } }) + '\n');
+      res.write(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          method: Notifications.output,
+          params: { requestId: params.requestId, stream, data },
+        }) + '\n',
+      );
     },
   };
   let outcome: 'ok' | 'error' | 'cancelled' = 'ok';

@@ -8,7 +8,8 @@
  * reports against the one we asked for.
  */
 
-const HEAP_FLAGS = /^--(max-old-space-size|max_old_space_size|max-semi-space-size|max_semi_space_size|max-young-generation-size|max_young_generation_size)(=|$)/;
+const HEAP_FLAGS =
+  /^--(max-old-space-size|max_old_space_size|max-semi-space-size|max_semi_space_size|max-young-generation-size|max_young_generation_size)(=|$)/;
 
 export function workerExecArgv(execArgv: readonly string[]): string[] {
   const out: string[] = [];

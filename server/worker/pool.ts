@@ -95,11 +95,25 @@ export class WorkerPool {
     const worker = new Worker(WORKER_URL, {
       workerData: data,
       execArgv: workerExecArgv(process.execArgv),
-      resourceLimits: { maxOldGenerationSizeMb: this.opts.memoryMb, maxYoungGenerationSizeMb: Math.max(16, Math.min(64, this.opts.memoryMb / 4)), stackSizeMb: 8 },
+      resourceLimits: {
+        maxOldGenerationSizeMb: this.opts.memoryMb,
+        maxYoungGenerationSizeMb: Math.max(16, Math.min(64, this.opts.memoryMb / 4)),
+        stackSizeMb: 8,
+      },
       stdout: false,
       stderr: false,
     });
-    const slot: Slot = { index, worker, cancelFlag: new Int32Array(cancelBuffer), current: null, queue: [], served: 0, heapLimitBytes: 0, retired: false, killTimer: null };
+    const slot: Slot = {
+      index,
+      worker,
+      cancelFlag: new Int32Array(cancelBuffer),
+      current: null,
+      queue: [],
+      served: 0,
+      heapLimitBytes: 0,
+      retired: false,
+      killTimer: null,
+    };
     worker.on('message', (msg: FromWorker) => this.onMessage(slot, msg));
     worker.on('error', (err: Error & { code?: string }) => this.onCrash(slot, err));
     worker.on('exit', (code) => this.onCrash(slot, new Error(`the render worker exited with code ${code}`)));
@@ -134,7 +148,9 @@ export class WorkerPool {
     slot.retired = true;
     if (slot.killTimer) clearTimeout(slot.killTimer);
     const oom = err.code === 'ERR_WORKER_OUT_OF_MEMORY';
-    const why = oom ? `the render ran out of memory (worker heap limit ${this.opts.memoryMb} MiB)` : `the render worker crashed: ${err.message}`;
+    const why = oom
+      ? `the render ran out of memory (worker heap limit ${this.opts.memoryMb} MiB)`
+      : `the render worker crashed: ${err.message}`;
     this.opts.logger.error({ worker: slot.index, code: err.code }, why);
     const pending = slot.current;
     slot.current = null;
@@ -159,7 +175,8 @@ export class WorkerPool {
   }
 
   private choose(root: string): Slot {
-    const preferred = this.slots[parseInt(createHash('sha1').update(root).digest('hex').slice(0, 8), 16) % this.slots.length]!;
+    const preferred =
+      this.slots[parseInt(createHash('sha1').update(root).digest('hex').slice(0, 8), 16) % this.slots.length]!;
     if (!preferred.current && preferred.queue.length === 0) return preferred;
     return this.slots.find((s) => !s.current && s.queue.length === 0) ?? preferred;
   }
@@ -216,7 +233,8 @@ export class WorkerPool {
     for (const s of this.slots) {
       s.retired = true;
       if (s.killTimer) clearTimeout(s.killTimer);
-      for (const p of [...(s.current ? [s.current] : []), ...s.queue]) p.reject(new Error('the daemon is shutting down'));
+      for (const p of [...(s.current ? [s.current] : []), ...s.queue])
+        p.reject(new Error('the daemon is shutting down'));
     }
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }

@@ -37,7 +37,11 @@ export interface RunResult {
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-export async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe();
@@ -63,8 +67,15 @@ export class Sandbox {
     mkdirSync(this.runtimeDir, { mode: 0o700 });
     mkdirSync(this.work);
     const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('KUBECFG_') && k !== 'NODE_OPTIONS') env[k] = v;
-    this.env = { ...env, XDG_RUNTIME_DIR: this.runtimeDir, XDG_STATE_HOME: this.stateDir, KUBECFG_DAEMON_TEST_HOOKS: '1', ...extraEnv };
+    for (const [k, v] of Object.entries(process.env))
+      if (v !== undefined && !k.startsWith('KUBECFG_') && k !== 'NODE_OPTIONS') env[k] = v;
+    this.env = {
+      ...env,
+      XDG_RUNTIME_DIR: this.runtimeDir,
+      XDG_STATE_HOME: this.stateDir,
+      KUBECFG_DAEMON_TEST_HOOKS: '1',
+      ...extraEnv,
+    };
   }
 
   get daemonDir(): string {
@@ -80,7 +91,11 @@ export class Sandbox {
   }
 
   spawnCli(args: string[], opts: { env?: Record<string, string>; cwd?: string } = {}): ChildProcess {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd ?? this.work, env: { ...this.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: opts.cwd ?? this.work,
+      env: { ...this.env, ...opts.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     this.children.add(child);
     child.on('exit', () => this.children.delete(child));
     return child;
@@ -172,7 +187,7 @@ export async function rpc(socketPath: string, method: string, params: unknown, i
   return JSON.parse(reply.body.trim().split('\n').pop()!);
 }
 
-/** Writes a test-hook input (see server/commands/test-hooks.ts) and returns its name. */
+/** Writes a test-hook input (see server/commands/hooks-for-tests.ts) and returns its name. */
 export function hookFile(sandbox: Sandbox, name: string, content: string): string {
   const file = `${name}.kubecfg-test-hook`;
   rmSync(join(sandbox.work, file), { force: true });
@@ -180,8 +195,20 @@ export function hookFile(sandbox: Sandbox, name: string, content: string): strin
   return file;
 }
 
-export const TTY = { stdoutIsTTY: false, stderrIsTTY: false, columns: null, color: 'never', noColor: false, forceColor: null } as const;
+export const TTY = {
+  stdoutIsTTY: false,
+  stderrIsTTY: false,
+  columns: null,
+  color: 'never',
+  noColor: false,
+  forceColor: null,
+} as const;
 
-export function commandParams(sandbox: Sandbox, requestId: string, args: string[], flags: Record<string, unknown> = {}): Record<string, unknown> {
+export function commandParams(
+  sandbox: Sandbox,
+  requestId: string,
+  args: string[],
+  flags: Record<string, unknown> = {},
+): Record<string, unknown> {
   return { requestId, args, flags, cwd: sandbox.work, env: {}, tty: TTY };
 }

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { BUILT, collect, hookFile, rpc, Sandbox, SERVER_MAIN, waitFor } from './harness.js';
 
-describe('daemon lifecycle', { skip: !BUILT && 'run npm run build first' }, () => {
+describe('daemon lifecycle', { skip: !BUILT && 'run npm run build first', timeout: 60_000 }, () => {
   let sb: Sandbox;
   afterEach(() => sb.cleanup());
 
@@ -26,7 +26,11 @@ describe('daemon lifecycle', { skip: !BUILT && 'run npm run build first' }, () =
       server.close(() => r());
     });
     writeFileSync(sb.socket, '');
-    writeFileSync(join(sb.daemonDir, 'daemon.lock'), JSON.stringify({ pid: 2 ** 22 + 12345, procStart: null, nonce: 'dead' }) + '\n', { mode: 0o600 });
+    writeFileSync(
+      join(sb.daemonDir, 'daemon.lock'),
+      JSON.stringify({ pid: 2 ** 22 + 12345, procStart: null, nonce: 'dead' }) + '\n',
+      { mode: 0o600 },
+    );
     const file = hookFile(sb, 'hello', 'echo hello');
     const r = await sb.run(['show', file]);
     assert.equal(r.code, 0, r.stderr);
@@ -78,7 +82,9 @@ describe('daemon lifecycle', { skip: !BUILT && 'run npm run build first' }, () =
       env: { ...sb.env, KUBECFG_DAEMON_TEST_BUILD_ID: 'an-older-build' },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
-    const line = await new Promise<string>((resolve) => old.stderr!.setEncoding('utf8').once('data', (c: string) => resolve(c)));
+    const line = await new Promise<string>((resolve) =>
+      old.stderr!.setEncoding('utf8').once('data', (c: string) => resolve(c)),
+    );
     assert.match(line, /^READY \d+/);
     const hello = await rpc(sb.socket, 'daemon/hello', { protocolVersion: 1, buildId: 'x' });
     assert.equal(hello.result.buildId, 'an-older-build');

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { BUILT, commandParams, httpRequest, rpc, Sandbox } from './harness.js';
 
-describe('daemon JSON-RPC boundary', { skip: !BUILT && 'run npm run build first' }, () => {
+describe('daemon JSON-RPC boundary', { skip: !BUILT && 'run npm run build first', timeout: 60_000 }, () => {
   let sb: Sandbox;
   before(async () => {
     sb = new Sandbox();
@@ -22,10 +22,30 @@ describe('daemon JSON-RPC boundary', { skip: !BUILT && 'run npm run build first'
     { name: 'not a request object', body: '42', code: -32600 },
     { name: 'missing jsonrpc version', body: '{"id": 1, "method": "daemon/status"}', code: -32600 },
     { name: 'unknown method', body: '{"jsonrpc":"2.0","id":1,"method":"daemon/explode","params":{}}', code: -32601 },
-    { name: 'hello without buildId', body: '{"jsonrpc":"2.0","id":1,"method":"daemon/hello","params":{"protocolVersion":1}}', code: -32602, message: /params\.buildId: missing required field/ },
-    { name: 'hello with a string version', body: '{"jsonrpc":"2.0","id":1,"method":"daemon/hello","params":{"protocolVersion":"1","buildId":"x"}}', code: -32602, message: /params\.protocolVersion: expected an integer/ },
-    { name: 'status with an unknown field', body: '{"jsonrpc":"2.0","id":1,"method":"daemon/status","params":{"verbose":true}}', code: -32602, message: /params\.verbose: unknown field/ },
-    { name: 'cancel without requestId', body: '{"jsonrpc":"2.0","id":1,"method":"request/cancel","params":{}}', code: -32602, message: /params\.requestId/ },
+    {
+      name: 'hello without buildId',
+      body: '{"jsonrpc":"2.0","id":1,"method":"daemon/hello","params":{"protocolVersion":1}}',
+      code: -32602,
+      message: /params\.buildId: missing required field/,
+    },
+    {
+      name: 'hello with a string version',
+      body: '{"jsonrpc":"2.0","id":1,"method":"daemon/hello","params":{"protocolVersion":"1","buildId":"x"}}',
+      code: -32602,
+      message: /params\.protocolVersion: expected an integer/,
+    },
+    {
+      name: 'status with an unknown field',
+      body: '{"jsonrpc":"2.0","id":1,"method":"daemon/status","params":{"verbose":true}}',
+      code: -32602,
+      message: /params\.verbose: unknown field/,
+    },
+    {
+      name: 'cancel without requestId',
+      body: '{"jsonrpc":"2.0","id":1,"method":"request/cancel","params":{}}',
+      code: -32602,
+      message: /params\.requestId/,
+    },
   ];
   for (const c of cases) {
     it(`answers ${c.code} for ${c.name}`, async () => {
@@ -38,9 +58,18 @@ describe('daemon JSON-RPC boundary', { skip: !BUILT && 'run npm run build first'
 
   it('validates command params and names the bad field', async () => {
     const bad: [Record<string, unknown>, RegExp][] = [
-      [{ ...commandParams(sb, 'r1', ['a.jsonnet']), flags: { bogus: true } }, /params\.flags\.bogus: unknown flag for show/],
-      [{ ...commandParams(sb, 'r2', ['a.jsonnet']), flags: { format: 'xml' } }, /params\.flags\.format: expected one of yaml, json/],
-      [{ ...commandParams(sb, 'r3', ['a.jsonnet']), flags: { jpath: 'lib' } }, /params\.flags\.jpath: expected an array/],
+      [
+        { ...commandParams(sb, 'r1', ['a.jsonnet']), flags: { bogus: true } },
+        /params\.flags\.bogus: unknown flag for show/,
+      ],
+      [
+        { ...commandParams(sb, 'r2', ['a.jsonnet']), flags: { format: 'xml' } },
+        /params\.flags\.format: expected one of yaml, json/,
+      ],
+      [
+        { ...commandParams(sb, 'r3', ['a.jsonnet']), flags: { jpath: 'lib' } },
+        /params\.flags\.jpath: expected an array/,
+      ],
       [{ ...commandParams(sb, 'r4', []), args: [7] }, /params\.args\[0\]: expected a string/],
       [{ ...commandParams(sb, 'r5', []), tty: { color: 'auto' } }, /params\.tty\.stdoutIsTTY: missing required field/],
     ];

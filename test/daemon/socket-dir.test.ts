@@ -10,7 +10,7 @@ import { BUILT, Sandbox } from './harness.js';
 
 const isRoot = process.getuid?.() === 0;
 
-describe('socket directory security', { skip: !BUILT && 'run npm run build first' }, () => {
+describe('socket directory security', { skip: !BUILT && 'run npm run build first', timeout: 60_000 }, () => {
   let sb: Sandbox;
   afterEach(() => sb.cleanup());
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BUILT, httpRequest, rpc, Sandbox } from './harness.js';
 
-describe('TCP listener', { skip: !BUILT && 'run npm run build first' }, () => {
+describe('TCP listener', { skip: !BUILT && 'run npm run build first', timeout: 60_000 }, () => {
   let sb: Sandbox;
   let port: number;
   let token: string;
@@ -25,7 +25,12 @@ describe('TCP listener', { skip: !BUILT && 'run npm run build first' }, () => {
   });
   after(() => sb.cleanup());
 
-  const hello = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'daemon/hello', params: { protocolVersion: 1, buildId: 'x' } });
+  const hello = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'daemon/hello',
+    params: { protocolVersion: 1, buildId: 'x' },
+  });
 
   it('keeps a 0600 token of at least 128 random bits', () => {
     assert.equal(statSync(join(sb.daemonDir, 'tcp-token')).mode & 0o777, 0o600);
@@ -34,11 +39,23 @@ describe('TCP listener', { skip: !BUILT && 'run npm run build first' }, () => {
 
   const refused: { name: string; headers: () => Record<string, string>; status: number }[] = [
     { name: 'no token', headers: () => ({}), status: 401 },
-    { name: 'a wrong token of the right length', headers: () => ({ authorization: `Bearer ${'0'.repeat(64)}` }), status: 401 },
-    { name: 'a token of the wrong length', headers: () => ({ authorization: `Bearer ${token.slice(0, 10)}` }), status: 401 },
+    {
+      name: 'a wrong token of the right length',
+      headers: () => ({ authorization: `Bearer ${'0'.repeat(64)}` }),
+      status: 401,
+    },
+    {
+      name: 'a token of the wrong length',
+      headers: () => ({ authorization: `Bearer ${token.slice(0, 10)}` }),
+      status: 401,
+    },
     { name: 'the token plus extra characters', headers: () => ({ authorization: `Bearer ${token}00` }), status: 401 },
     { name: 'another scheme', headers: () => ({ authorization: `Basic ${token}` }), status: 401 },
-    { name: 'a cross-origin browser request with the token', headers: () => ({ authorization: `Bearer ${token}`, origin: 'http://evil.example' }), status: 403 },
+    {
+      name: 'a cross-origin browser request with the token',
+      headers: () => ({ authorization: `Bearer ${token}`, origin: 'http://evil.example' }),
+      status: 403,
+    },
   ];
   for (const c of refused) {
     it(`refuses ${c.name} before parsing the body`, async () => {
@@ -46,13 +63,19 @@ describe('TCP listener', { skip: !BUILT && 'run npm run build first' }, () => {
       const reply = await httpRequest({ host: '127.0.0.1', port }, { body: '{not json', headers: c.headers() });
       assert.equal(reply.status, c.status);
       assert.doesNotMatch(reply.body, /-32700/);
-      const metrics = await httpRequest({ host: '127.0.0.1', port }, { method: 'GET', path: '/metrics', headers: c.headers() });
+      const metrics = await httpRequest(
+        { host: '127.0.0.1', port },
+        { method: 'GET', path: '/metrics', headers: c.headers() },
+      );
       assert.equal(metrics.status, c.status);
     });
   }
 
   it('serves a request carrying the token', async () => {
-    const reply = await httpRequest({ host: '127.0.0.1', port }, { body: hello, headers: { authorization: `Bearer ${token}` } });
+    const reply = await httpRequest(
+      { host: '127.0.0.1', port },
+      { body: hello, headers: { authorization: `Bearer ${token}` } },
+    );
     assert.equal(reply.status, 200);
     assert.equal(JSON.parse(reply.body).result.protocolVersion, 1);
   });

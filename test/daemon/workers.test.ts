@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BUILT, collect, commandParams, hookFile, httpRequest, rpc, Sandbox, waitFor } from './harness.js';
 
-describe('render workers', { skip: !BUILT && 'run npm run build first' }, () => {
+describe('render workers', { skip: !BUILT && 'run npm run build first', timeout: 60_000 }, () => {
   let sb: Sandbox;
   before(async () => {
     sb = new Sandbox();
@@ -23,11 +23,18 @@ describe('render workers', { skip: !BUILT && 'run npm run build first' }, () => 
   const status = async (): Promise<any> => (await rpc(sb.socket, 'daemon/status', {})).result;
 
   it('keeps serving when one render runs out of memory while two others succeed', async () => {
-    writeFileSync(join(sb.work, 'one.json'), JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'one' } }));
+    writeFileSync(
+      join(sb.work, 'one.json'),
+      JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'one' } }),
+    );
     writeFileSync(join(sb.work, 'two.yaml'), 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: two\n');
     const oom = hookFile(sb, 'oom', 'oom');
     const before = (await status()).workersReplaced;
-    const [one, bomb, two] = await Promise.all([sb.run(['show', 'one.json']), sb.run(['show', oom]), sb.run(['show', 'two.yaml'])]);
+    const [one, bomb, two] = await Promise.all([
+      sb.run(['show', 'one.json']),
+      sb.run(['show', oom]),
+      sb.run(['show', 'two.yaml']),
+    ]);
     assert.equal(one.code, 0, one.stderr);
     assert.equal(one.stdout, '---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: one\n');
     assert.equal(two.code, 0, two.stderr);
@@ -67,19 +74,41 @@ describe('render workers', { skip: !BUILT && 'run npm run build first' }, () => 
   it('request/cancel terminates a render that ignores the cancel flag', async () => {
     const hang = hookFile(sb, 'hang', 'hang');
     const replacedBefore = (await status()).workersReplaced;
-    const stream = httpRequest({ socketPath: sb.socket }, { body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'render/show', params: commandParams(sb, 'hang-1', [hang]) }) });
+    const stream = httpRequest(
+      { socketPath: sb.socket },
+      {
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 9,
+          method: 'render/show',
+          params: commandParams(sb, 'hang-1', [hang]),
+        }),
+      },
+    );
     await waitFor('the render to run', async () => ((await status()).requestsInFlight === 1 ? true : undefined));
     const cancel = await rpc(sb.socket, 'request/cancel', { requestId: 'hang-1' });
     assert.deepEqual(cancel.result, { cancelled: true });
     const reply = await stream;
     const last = JSON.parse(reply.body.trim().split('\n').pop()!);
     assert.equal(last.error.code, -31999);
-    await waitFor('the worker to be replaced', async () => ((await status()).workersReplaced > replacedBefore ? true : undefined));
+    await waitFor('the worker to be replaced', async () =>
+      (await status()).workersReplaced > replacedBefore ? true : undefined,
+    );
   });
 
   it('rejects a second request with an id already in flight', async () => {
     const spin = hookFile(sb, 'spin2', 'spin');
-    const first = httpRequest({ socketPath: sb.socket }, { body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'render/show', params: commandParams(sb, 'dup', [spin]) }) });
+    const first = httpRequest(
+      { socketPath: sb.socket },
+      {
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'render/show',
+          params: commandParams(sb, 'dup', [spin]),
+        }),
+      },
+    );
     await waitFor('the render to run', async () => ((await status()).requestsInFlight === 1 ? true : undefined));
     const second = await rpc(sb.socket, 'render/show', commandParams(sb, 'dup', [spin]), 2);
     assert.equal(second.error.code, -31995);

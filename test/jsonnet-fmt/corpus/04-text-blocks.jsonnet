@@ -1,0 +1,20 @@
+{
+  a: |||
+    line one
+      indented
+    line three
+  |||,
+  b: |||
+      deeper
+      text
+  |||,
+  c: [|||
+     in array
+  |||, 1],
+  d:
+    |||
+      blank
+
+      lines
+    |||,
+}

@@ -1,0 +1,5 @@
+function(name='world', count=1)
+  {
+    greeting: 'hello ' + name,
+    count: count,
+  }

@@ -1,0 +1,1 @@
+{ a: 1 /* after value */, /* before b */ b: 2 }

@@ -1,0 +1,4 @@
+{
+  a: 1,
+}
+/* trailing block */
