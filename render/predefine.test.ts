@@ -29,3 +29,8 @@ test('RFC06: the hint after Unknown variable: kubecfg', () => {
   );
   assert.equal(hintFor('Unknown variable: kubecfgx'), undefined);
 });
+
+test('RFC06: code that does not read kubecfg keeps its columns', () => {
+  const code = '{ a: 1 }';
+  assert.equal(predefineKubecfg('<extvar:x>', code), code);
+});

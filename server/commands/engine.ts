@@ -19,8 +19,9 @@ import {
   type Module,
 } from '../../lang/jsonnet/index.js';
 import { kubecfgNatives } from '../../render/index.js';
+import { predefineKubecfg } from '../../render/predefine.js';
 import type { Flags } from './flags.js';
-import { BUILTIN_LIB_URL, createImporter } from './importer.js';
+import { createImporter } from './importer.js';
 
 /** Parsed modules shared by every request this worker runs (safe: keyed by content). */
 const parseCacheStore = new ByteBoundedCache<Module>({ name: 'parsed-modules', maxBytes: 256 * 1024 * 1024 });
@@ -56,7 +57,11 @@ function varsFrom(flags: Flags, family: 'ext' | 'tla'): VarMap {
   }
   for (const entry of flags.list(`${family}-code`)) {
     const [k, v] = splitVar(`${family}-code`, entry);
-    out[k] = { kind: 'code', value: v };
+    // RFC06: --ext-code and --tla-code values see `kubecfg` predefined (not the *-file flags: those are imports).
+    out[k] = {
+      kind: 'code',
+      value: withKubecfgPredefined(v, family === 'ext' ? `<extvar:${k}>` : `<top-level-arg:${k}>`),
+    };
   }
   // The *-file flags become imports of the absolute path, so a file's own imports resolve next to it.
   for (const entry of flags.list(`${family}-str-file`)) {
@@ -81,10 +86,13 @@ export interface Engine {
   evaluateToString: typeof evaluateToString;
 }
 
-/** Wraps inline code so `kubecfg` names the built-in library unless the code binds it itself. */
-export function withKubecfgPredefined(code: string): string {
-  // Same line as the code: line numbers in error messages stay right (only line 1 columns shift).
-  return `local kubecfg = import ${quoteVerbatim(BUILTIN_LIB_URL)}; ${code}`;
+/**
+ * RFC06: inline code that reads `kubecfg` without declaring it gets the
+ * built-in library; any other code is evaluated exactly as written, columns
+ * included (render/predefine.ts decides with the engine's free-variable check).
+ */
+export function withKubecfgPredefined(code: string, name = '<cmdline>'): string {
+  return predefineKubecfg(name, code);
 }
 
 export function createEngine(
@@ -119,7 +127,7 @@ export function createEngine(
     options,
     parseFile,
     evaluateFile: (file) => evaluate(parseFile(file), options),
-    evaluateInline: (name, code) => evaluateSnippet(name, withKubecfgPredefined(code), options),
+    evaluateInline: (name, code) => evaluateSnippet(name, withKubecfgPredefined(code, name), options),
     evaluateToString,
   };
 }
