@@ -46,7 +46,13 @@ export function fixIndentation(body: Node, finalFodder: Fodder, options: IndentO
   };
 
   /** Models the unparser's fill: updates `column` as if the fodder were printed. */
-  const fillLast = (fodder: Fodder, crowded: boolean, separateToken: boolean, allButLast: number, last: number): void => {
+  const fillLast = (
+    fodder: Fodder,
+    crowded: boolean,
+    separateToken: boolean,
+    allButLast: number,
+    last: number,
+  ): void => {
     setIndents(fodder, allButLast, last);
     for (const f of fodder) {
       if (f.kind === 'interstitial') {
@@ -270,9 +276,10 @@ export function fixIndentation(body: Node, finalFodder: Fodder, options: IndentO
         const innerColumn = column + (crowded ? 1 : 0);
         const first = openFodder(n.left);
         // A line break around the operator rebases the operands (strong).
-        const inner = hasNewline(n.opFodder) || hasNewline(openFodder(n.right))
-          ? alignStrong(first, cur, innerColumn)
-          : align(first, cur, innerColumn);
+        const inner =
+          hasNewline(n.opFodder) || hasNewline(openFodder(n.right))
+            ? alignStrong(first, cur, innerColumn)
+            : align(first, cur, innerColumn);
         visit(n.left, inner, crowded);
         fill(n.opFodder, true, true, inner.lineUp);
         column += utf8Length(n.op);

@@ -57,7 +57,10 @@ function fixList(firsts: Fodder[], right: Fodder): void {
 }
 
 function fixParams(p: Params): void {
-  fixList(p.params.map((x) => x.nameFodder), p.parenRightFodder);
+  fixList(
+    p.params.map((x) => x.nameFodder),
+    p.parenRightFodder,
+  );
 }
 
 function fixArgs(n: Apply): void {
@@ -84,7 +87,8 @@ function fixNode(n: Node): void {
       for (const f of n.fields) if (f.method) fixParams(f.method);
       break;
     case 'arrayComp': {
-      const expand = countNewlines(openFodder(n.body)) > 0 || specWantsExpansion(n.spec) || countNewlines(n.closeFodder) > 0;
+      const expand =
+        countNewlines(openFodder(n.body)) > 0 || specWantsExpansion(n.spec) || countNewlines(n.closeFodder) > 0;
       if (expand) {
         ensureCleanNewline(openFodder(n.body));
         expandSpec(n.spec);

@@ -6,7 +6,10 @@ import type { FodderElement } from './fodder.js';
 import { tokenFodders } from './fodder-lexer.js';
 
 const el = (kind: FodderElement['kind'], blanks: number, indent: number, comment: string[]): FodderElement => ({
-  kind, blanks, indent, comment,
+  kind,
+  blanks,
+  indent,
+  comment,
 });
 
 /** Fodder before the last real token (the one before end of file), and the final fodder. */
@@ -35,7 +38,12 @@ const cases: { name: string; text: string; token: number; want: FodderElement[] 
   },
   { name: 'tabs count as 8', text: '1 +\n\t2', token: 2, want: [el('lineEnd', 0, 8, [])] },
   { name: 'whitespace before end of file dropped', text: '1\n\n\n', token: 1, want: [] },
-  { name: 'comment before end of file kept', text: '1\n// end\n', token: 1, want: [el('lineEnd', 0, 0, []), el('paragraph', 0, 0, ['// end'])] },
+  {
+    name: 'comment before end of file kept',
+    text: '1\n// end\n',
+    token: 1,
+    want: [el('lineEnd', 0, 0, []), el('paragraph', 0, 0, ['// end'])],
+  },
 ];
 
 for (const c of cases) {

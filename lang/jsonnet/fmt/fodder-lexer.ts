@@ -24,7 +24,6 @@ function stripLine(s: string, margin: number): string {
   return chars.slice(i, j).join('');
 }
 
-
 /** Scans the gaps between tokens; one instance per file (no per-token closures). */
 class GapScanner {
   pos = 0;

@@ -22,7 +22,12 @@ const cases: { name: string; input: string; options?: FormatOptions; want: strin
   { name: 'expanded array gets trailing comma', input: '[1,\n2]', want: '[\n  1,\n  2,\n]\n' },
   { name: 'one-line array loses trailing comma', input: '[1, 2,]', want: '[1, 2]\n' },
   { name: 'indent 4', input: '{\na: 1}', options: { indent: 4 }, want: '{\n    a: 1,\n}\n' },
-  { name: 'blank lines capped', input: 'local a = 1;\n\n\n\n\na', options: { maxBlankLines: 1 }, want: 'local a = 1;\n\na\n' },
+  {
+    name: 'blank lines capped',
+    input: 'local a = 1;\n\n\n\n\na',
+    options: { maxBlankLines: 1 },
+    want: 'local a = 1;\n\na\n',
+  },
   {
     name: 'imports sorted',
     input: "local b = import 'b';\nlocal a = import 'a';\na + b",
@@ -61,7 +66,10 @@ test('lexer errors are located too', () => {
 
 test('a pathologically long chain is a located error, not a RangeError', () => {
   const long = '1' + ' + 1'.repeat(20000);
-  assert.throws(() => formatJsonnet('long.jsonnet', long), (e: unknown) => e instanceof JsonnetError);
+  assert.throws(
+    () => formatJsonnet('long.jsonnet', long),
+    (e: unknown) => e instanceof JsonnetError,
+  );
 });
 
 test('invalid options are refused', () => {
@@ -72,7 +80,12 @@ test('invalid options are refused', () => {
 
 const expressionCases: { name: string; input: string; indent: number; want: string }[] = [
   { name: 'one line', input: '{a:1}', indent: 4, want: '{ a: 1 }' },
-  { name: 'continuation lines from the given column', input: '{\na: [1,\n2]}', indent: 4, want: '{\n      a: [\n        1,\n        2,\n      ],\n    }' },
+  {
+    name: 'continuation lines from the given column',
+    input: '{\na: [1,\n2]}',
+    indent: 4,
+    want: '{\n      a: [\n        1,\n        2,\n      ],\n    }',
+  },
   { name: 'at column 0 like a file without the final newline', input: 'f(1,\n2)', indent: 0, want: 'f(1,\n  2)' },
 ];
 
@@ -83,6 +96,6 @@ for (const c of expressionCases) {
 }
 
 test('formatExpression at column 0 matches formatJsonnet', () => {
-  const src = "local x = {a: 1,\n b: [1,\n 2]};\nx";
+  const src = 'local x = {a: 1,\n b: [1,\n 2]};\nx';
   assert.equal(formatExpression(src, 0) + '\n', formatJsonnet('t', src));
 });

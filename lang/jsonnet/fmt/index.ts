@@ -65,10 +65,13 @@ function resolve(o: FormatOptions): Resolved {
   };
   for (const key of ['indent', 'maxBlankLines'] as const) {
     const v = r[key];
-    if (!Number.isInteger(v) || v < 0) throw new FormatOptionsError(`${key} must be a non-negative integer, got ${String(v)}`);
+    if (!Number.isInteger(v) || v < 0)
+      throw new FormatOptionsError(`${key} must be a non-negative integer, got ${String(v)}`);
   }
-  if (!['d', 's', 'l'].includes(r.stringStyle)) throw new FormatOptionsError(`stringStyle must be d, s or l, got ${String(r.stringStyle)}`);
-  if (!['h', 's', 'l'].includes(r.commentStyle)) throw new FormatOptionsError(`commentStyle must be h, s or l, got ${String(r.commentStyle)}`);
+  if (!['d', 's', 'l'].includes(r.stringStyle))
+    throw new FormatOptionsError(`stringStyle must be d, s or l, got ${String(r.stringStyle)}`);
+  if (!['h', 's', 'l'].includes(r.commentStyle))
+    throw new FormatOptionsError(`commentStyle must be h, s or l, got ${String(r.commentStyle)}`);
   return r;
 }
 
@@ -87,7 +90,13 @@ function runPasses(input: Node, finalFodder: Fodder, o: Resolved, baseIndent: nu
   if (o.prettyFieldNames) body = prettyFieldNames(body);
   if (o.stringStyle !== 'l') body = enforceStringStyle(body, o.stringStyle);
   if (o.commentStyle !== 'l') enforceCommentStyle(body, finalFodder, o.commentStyle);
-  if (o.indent > 0) fixIndentation(body, finalFodder, { indent: o.indent, padArrays: o.padArrays, padObjects: o.padObjects, baseIndent });
+  if (o.indent > 0)
+    fixIndentation(body, finalFodder, {
+      indent: o.indent,
+      padArrays: o.padArrays,
+      padObjects: o.padObjects,
+      baseIndent,
+    });
   const last = finalFodder[finalFodder.length - 1];
   if (last) last.blanks = 0;
   return body;

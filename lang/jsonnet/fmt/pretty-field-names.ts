@@ -9,8 +9,24 @@ import type { LiteralString, Node, ObjectField } from './tree.js';
 import { transformTree } from './walk.js';
 
 const KEYWORDS: ReadonlySet<string> = new Set([
-  'assert', 'else', 'error', 'false', 'for', 'function', 'if', 'import', 'importstr', 'importbin',
-  'in', 'local', 'null', 'self', 'super', 'tailstrict', 'then', 'true',
+  'assert',
+  'else',
+  'error',
+  'false',
+  'for',
+  'function',
+  'if',
+  'import',
+  'importstr',
+  'importbin',
+  'in',
+  'local',
+  'null',
+  'self',
+  'super',
+  'tailstrict',
+  'then',
+  'true',
 ]);
 
 export function isIdentifier(s: string): boolean {

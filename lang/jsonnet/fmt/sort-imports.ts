@@ -18,7 +18,10 @@ interface ImportElem {
 }
 
 function isImportLocal(node: Node): node is Local {
-  return node.type === 'local' && node.binds.every((b) => b.fun === null && b.body.type === 'import' && b.body.keyword === 'import');
+  return (
+    node.type === 'local' &&
+    node.binds.every((b) => b.fun === null && b.body.type === 'import' && b.body.keyword === 'import')
+  );
 }
 
 /**

@@ -13,16 +13,44 @@ import { parse as validate } from '../parser.js';
 import type { Fodder } from './fodder.js';
 import { tokenFodders } from './fodder-lexer.js';
 import type {
-  CommaSeparatedExpr, ForSpec, IfSpec, LiteralString, NamedArgument, Node, ObjectField, ObjectNode,
-  ObjectComp, Parameter, Params, LocalBind, Hide,
+  CommaSeparatedExpr,
+  ForSpec,
+  IfSpec,
+  LiteralString,
+  NamedArgument,
+  Node,
+  ObjectField,
+  ObjectNode,
+  ObjectComp,
+  Parameter,
+  Params,
+  LocalBind,
+  Hide,
 } from './tree.js';
 
 const APPLY_PREC = 2;
 const UNARY_PREC = 4;
 const MAX_PREC = 16;
 const BINARY_PREC: Readonly<Record<string, number>> = {
-  '*': 5, '/': 5, '%': 5, '+': 6, '-': 6, '<<': 7, '>>': 7, '>': 8, '>=': 8, '<': 8, '<=': 8, in: 8,
-  '==': 9, '!=': 9, '&': 10, '^': 11, '|': 12, '&&': 13, '||': 14,
+  '*': 5,
+  '/': 5,
+  '%': 5,
+  '+': 6,
+  '-': 6,
+  '<<': 7,
+  '>>': 7,
+  '>': 8,
+  '>=': 8,
+  '<': 8,
+  '<=': 8,
+  in: 8,
+  '==': 9,
+  '!=': 9,
+  '&': 10,
+  '^': 11,
+  '|': 12,
+  '&&': 13,
+  '||': 14,
 };
 const UNARY_OPS: ReadonlySet<string> = new Set(['!', '~', '+', '-']);
 const STRING_KINDS: Readonly<Partial<Record<TokenKind, LiteralString['kind']>>> = {
@@ -106,8 +134,12 @@ class TreeParser {
     const kind = STRING_KINDS[t.kind];
     if (!kind) throw this.fail(t);
     return {
-      type: 'string', fodder: t.fodder, kind, value: t.data,
-      blockIndent: t.token.blockIndent ?? '', blockTermIndent: t.token.blockTermIndent ?? '',
+      type: 'string',
+      fodder: t.fodder,
+      kind,
+      value: t.data,
+      blockIndent: t.token.blockIndent ?? '',
+      blockTermIndent: t.token.blockTermIndent ?? '',
     };
   }
 
@@ -117,7 +149,13 @@ class TreeParser {
     for (;;) {
       if (this.peek().kind === ')') break;
       const name = this.expect('IDENTIFIER');
-      const param: Parameter = { nameFodder: name.fodder, name: name.data, eqFodder: [], defaultArg: null, commaFodder: [] };
+      const param: Parameter = {
+        nameFodder: name.fodder,
+        name: name.data,
+        eqFodder: [],
+        defaultArg: null,
+        commaFodder: [],
+      };
       if (this.isOp(this.peek(), '=')) {
         param.eqFodder = this.pop().fodder;
         param.defaultArg = this.parse(MAX_PREC);
@@ -159,8 +197,18 @@ class TreeParser {
 
   private parseField(next: Tok): ObjectField {
     const field: ObjectField = {
-      kind: 'id', hide: ':', superSugar: false, method: null, fodder1: [], fodder2: [], id: null,
-      expr1: null, opFodder: [], expr2: null as unknown as Node, expr3: null, commaFodder: [],
+      kind: 'id',
+      hide: ':',
+      superSugar: false,
+      method: null,
+      fodder1: [],
+      fodder2: [],
+      id: null,
+      expr1: null,
+      opFodder: [],
+      expr2: null as unknown as Node,
+      expr3: null,
+      commaFodder: [],
     };
     if (next.kind === 'IDENTIFIER') {
       field.id = next.data;
@@ -191,8 +239,18 @@ class TreeParser {
     const eq = this.expectOp('=');
     const body = this.parse(MAX_PREC);
     return {
-      kind: 'local', hide: ':::', superSugar: false, method, fodder1: next.fodder, fodder2: v.fodder,
-      id: v.data, expr1: null, opFodder: eq.fodder, expr2: body, expr3: null, commaFodder: this.commaFodderAhead(),
+      kind: 'local',
+      hide: ':::',
+      superSugar: false,
+      method,
+      fodder1: next.fodder,
+      fodder2: v.fodder,
+      id: v.data,
+      expr1: null,
+      opFodder: eq.fodder,
+      expr2: body,
+      expr3: null,
+      commaFodder: this.commaFodderAhead(),
     };
   }
 
@@ -205,8 +263,18 @@ class TreeParser {
       msg = this.parse(MAX_PREC);
     }
     return {
-      kind: 'assert', hide: ':::', superSugar: false, method: null, fodder1: next.fodder, fodder2: [],
-      id: null, expr1: null, opFodder: colonFodder, expr2: cond, expr3: msg, commaFodder: this.commaFodderAhead(),
+      kind: 'assert',
+      hide: ':::',
+      superSugar: false,
+      method: null,
+      fodder1: next.fodder,
+      fodder2: [],
+      id: null,
+      expr1: null,
+      opFodder: colonFodder,
+      expr2: cond,
+      expr3: msg,
+      commaFodder: this.commaFodderAhead(),
     };
   }
 
@@ -221,7 +289,14 @@ class TreeParser {
       }
       if (next.kind === 'for') {
         const { spec, last } = this.parseSpecs(next, '}');
-        return { type: 'objectComp', fodder: open.fodder, fields, trailingComma: gotComma, spec, closeFodder: last.fodder };
+        return {
+          type: 'objectComp',
+          fodder: open.fodder,
+          fields,
+          trailingComma: gotComma,
+          spec,
+          closeFodder: last.fodder,
+        };
       }
       if (fields.length > 0 && !gotComma) throw this.fail(next);
       if (next.kind === 'local') fields.push(this.parseObjectLocal(next));
@@ -247,7 +322,13 @@ class TreeParser {
         maybeIf = this.pop();
       }
       const spec: ForSpec = {
-        forFodder: forToken.fodder, varFodder: v.fodder, varName: v.data, inFodder: inTok.fodder, expr, conditions, outer,
+        forFodder: forToken.fodder,
+        varFodder: v.fodder,
+        varName: v.data,
+        inFodder: inTok.fodder,
+        expr,
+        conditions,
+        outer,
       };
       if (maybeIf.kind === end) return { spec, last: maybeIf };
       if (maybeIf.kind !== 'for') throw this.fail(maybeIf);
@@ -270,8 +351,13 @@ class TreeParser {
     if (this.peek().kind === 'for') {
       const { spec, last } = this.parseSpecs(this.pop(), ']');
       return {
-        type: 'arrayComp', fodder: open.fodder, body: first, trailingComma: gotComma,
-        trailingCommaFodder: commaFodder, spec, closeFodder: last.fodder,
+        type: 'arrayComp',
+        fodder: open.fodder,
+        body: first,
+        trailingComma: gotComma,
+        trailingCommaFodder: commaFodder,
+        spec,
+        closeFodder: last.fodder,
       };
     }
     const elements: CommaSeparatedExpr[] = [{ expr: first, commaFodder }];
@@ -289,32 +375,58 @@ class TreeParser {
   private parseTerminal(): Node {
     const tok = this.pop();
     switch (tok.kind) {
-      case '{': return this.parseObjectRemainder(tok);
-      case '[': return this.parseArray(tok);
+      case '{':
+        return this.parseObjectRemainder(tok);
+      case '[':
+        return this.parseArray(tok);
       case '(': {
         const inner = this.parse(MAX_PREC);
         const close = this.expect(')');
         return { type: 'parens', fodder: tok.fodder, inner, closeFodder: close.fodder };
       }
-      case 'NUMBER': return { type: 'number', fodder: tok.fodder, text: tok.data };
-      case 'STRING_SINGLE': case 'STRING_DOUBLE': case 'STRING_BLOCK':
-      case 'VERBATIM_STRING_DOUBLE': case 'VERBATIM_STRING_SINGLE':
+      case 'NUMBER':
+        return { type: 'number', fodder: tok.fodder, text: tok.data };
+      case 'STRING_SINGLE':
+      case 'STRING_DOUBLE':
+      case 'STRING_BLOCK':
+      case 'VERBATIM_STRING_DOUBLE':
+      case 'VERBATIM_STRING_SINGLE':
         return this.stringLiteral(tok);
-      case 'true': case 'false': return { type: 'boolean', fodder: tok.fodder, value: tok.kind === 'true' };
-      case 'null': return { type: 'null', fodder: tok.fodder };
-      case '$': return { type: 'dollar', fodder: tok.fodder };
-      case 'IDENTIFIER': return { type: 'var', fodder: tok.fodder, id: tok.data };
-      case 'self': return { type: 'self', fodder: tok.fodder };
+      case 'true':
+      case 'false':
+        return { type: 'boolean', fodder: tok.fodder, value: tok.kind === 'true' };
+      case 'null':
+        return { type: 'null', fodder: tok.fodder };
+      case '$':
+        return { type: 'dollar', fodder: tok.fodder };
+      case 'IDENTIFIER':
+        return { type: 'var', fodder: tok.fodder, id: tok.data };
+      case 'self':
+        return { type: 'self', fodder: tok.fodder };
       case 'super': {
         const next = this.pop();
         if (next.kind === '.') {
           const id = this.expect('IDENTIFIER');
-          return { type: 'superIndex', fodder: tok.fodder, dotFodder: next.fodder, index: null, id: id.data, idFodder: id.fodder };
+          return {
+            type: 'superIndex',
+            fodder: tok.fodder,
+            dotFodder: next.fodder,
+            index: null,
+            id: id.data,
+            idFodder: id.fodder,
+          };
         }
         if (next.kind !== '[') throw this.fail(next);
         const index = this.parse(MAX_PREC);
         const close = this.expect(']');
-        return { type: 'superIndex', fodder: tok.fodder, dotFodder: next.fodder, index, id: null, idFodder: close.fodder };
+        return {
+          type: 'superIndex',
+          fodder: tok.fodder,
+          dotFodder: next.fodder,
+          index,
+          id: null,
+          idFodder: close.fodder,
+        };
       }
       default:
         throw this.fail(tok);
@@ -357,7 +469,15 @@ class TreeParser {
           elseFodder = this.pop().fodder;
           branchFalse = this.parse(MAX_PREC);
         }
-        return { type: 'conditional', fodder: begin.fodder, cond, thenFodder: thenTok.fodder, branchTrue, elseFodder, branchFalse };
+        return {
+          type: 'conditional',
+          fodder: begin.fodder,
+          cond,
+          thenFodder: thenTok.fodder,
+          branchTrue,
+          elseFodder,
+          branchFalse,
+        };
       }
       case 'function': {
         this.pop();
@@ -365,7 +485,9 @@ class TreeParser {
         const body = this.parse(MAX_PREC);
         return { type: 'function', fodder: begin.fodder, params, body };
       }
-      case 'import': case 'importstr': case 'importbin':
+      case 'import':
+      case 'importstr':
+      case 'importbin':
         this.pop();
         return this.parseImport(begin, begin.kind);
       case 'local': {
@@ -410,7 +532,15 @@ class TreeParser {
           break;
         case '.': {
           const id = this.expect('IDENTIFIER');
-          lhs = { type: 'index', fodder: [], target: lhs, leftBracketFodder: op.fodder, index: null, id: id.data, rightBracketFodder: id.fodder };
+          lhs = {
+            type: 'index',
+            fodder: [],
+            target: lhs,
+            leftBracketFodder: op.fodder,
+            index: null,
+            id: id.data,
+            rightBracketFodder: id.fodder,
+          };
           break;
         }
         case '(':
@@ -428,7 +558,14 @@ class TreeParser {
             lhs = { type: 'inSuper', fodder: [], index: lhs, inFodder: op.fodder, superFodder: sup.fodder };
           } else {
             const right = this.parse(opPrec - 1);
-            lhs = { type: 'binary', fodder: [], left: lhs, opFodder: op.fodder, op: op.kind === 'in' ? 'in' : op.data, right };
+            lhs = {
+              type: 'binary',
+              fodder: [],
+              left: lhs,
+              opFodder: op.fodder,
+              op: op.kind === 'in' ? 'in' : op.data,
+              right,
+            };
           }
       }
     }
@@ -461,11 +598,26 @@ class TreeParser {
       }
     }
     if (colons === 0) {
-      return { type: 'index', fodder: [], target, leftBracketFodder: open.fodder, index: indexes[0]!, id: null, rightBracketFodder };
+      return {
+        type: 'index',
+        fodder: [],
+        target,
+        leftBracketFodder: open.fodder,
+        index: indexes[0]!,
+        id: null,
+        rightBracketFodder,
+      };
     }
     return {
-      type: 'slice', fodder: [], target, leftBracketFodder: open.fodder, beginIndex: indexes[0]!,
-      endColonFodder: colonFodders[0]!, endIndex: indexes[1]!, stepColonFodder: colonFodders[1]!, step: indexes[2]!,
+      type: 'slice',
+      fodder: [],
+      target,
+      leftBracketFodder: open.fodder,
+      beginIndex: indexes[0]!,
+      endColonFodder: colonFodders[0]!,
+      endIndex: indexes[1]!,
+      stepColonFodder: colonFodders[1]!,
+      step: indexes[2]!,
       rightBracketFodder,
     };
   }
@@ -500,8 +652,16 @@ class TreeParser {
       tailStrictFodder = this.pop().fodder;
     }
     return {
-      type: 'apply', fodder: [], target, fodderLeft: open.fodder, positional, named, trailingComma: gotComma,
-      fodderRight: close.fodder, tailStrict, tailStrictFodder,
+      type: 'apply',
+      fodder: [],
+      target,
+      fodderLeft: open.fodder,
+      positional,
+      named,
+      trailingComma: gotComma,
+      fodderRight: close.fodder,
+      tailStrict,
+      tailStrictFodder,
     };
   }
 }

@@ -104,8 +104,17 @@ export interface Apply extends Base {
   tailStrict: boolean;
   tailStrictFodder: Fodder;
 }
-export interface ApplyBrace extends Base { type: 'applyBrace'; left: Node; right: ObjectNode }
-export interface ArrayNode extends Base { type: 'array'; elements: CommaSeparatedExpr[]; trailingComma: boolean; closeFodder: Fodder }
+export interface ApplyBrace extends Base {
+  type: 'applyBrace';
+  left: Node;
+  right: ObjectNode;
+}
+export interface ArrayNode extends Base {
+  type: 'array';
+  elements: CommaSeparatedExpr[];
+  trailingComma: boolean;
+  closeFodder: Fodder;
+}
 export interface ArrayComp extends Base {
   type: 'arrayComp';
   body: Node;
@@ -122,7 +131,13 @@ export interface Assert extends Base {
   semicolonFodder: Fodder;
   rest: Node;
 }
-export interface Binary extends Base { type: 'binary'; left: Node; opFodder: Fodder; op: string; right: Node }
+export interface Binary extends Base {
+  type: 'binary';
+  left: Node;
+  opFodder: Fodder;
+  op: string;
+  right: Node;
+}
 export interface Conditional extends Base {
   type: 'conditional';
   cond: Node;
@@ -131,10 +146,23 @@ export interface Conditional extends Base {
   elseFodder: Fodder;
   branchFalse: Node | null;
 }
-export interface Dollar extends Base { type: 'dollar' }
-export interface ErrorNode extends Base { type: 'error'; expr: Node }
-export interface FunctionNode extends Base { type: 'function'; params: Params; body: Node }
-export interface Import extends Base { type: 'import'; keyword: 'import' | 'importstr' | 'importbin'; file: LiteralString }
+export interface Dollar extends Base {
+  type: 'dollar';
+}
+export interface ErrorNode extends Base {
+  type: 'error';
+  expr: Node;
+}
+export interface FunctionNode extends Base {
+  type: 'function';
+  params: Params;
+  body: Node;
+}
+export interface Import extends Base {
+  type: 'import';
+  keyword: 'import' | 'importstr' | 'importbin';
+  file: LiteralString;
+}
 export interface Index extends Base {
   type: 'index';
   target: Node;
@@ -156,11 +184,28 @@ export interface Slice extends Base {
   step: Node | null;
   rightBracketFodder: Fodder;
 }
-export interface InSuper extends Base { type: 'inSuper'; index: Node; inFodder: Fodder; superFodder: Fodder }
-export interface Local extends Base { type: 'local'; binds: LocalBind[]; body: Node }
-export interface LiteralBoolean extends Base { type: 'boolean'; value: boolean }
-export interface LiteralNull extends Base { type: 'null' }
-export interface LiteralNumber extends Base { type: 'number'; text: string }
+export interface InSuper extends Base {
+  type: 'inSuper';
+  index: Node;
+  inFodder: Fodder;
+  superFodder: Fodder;
+}
+export interface Local extends Base {
+  type: 'local';
+  binds: LocalBind[];
+  body: Node;
+}
+export interface LiteralBoolean extends Base {
+  type: 'boolean';
+  value: boolean;
+}
+export interface LiteralNull extends Base {
+  type: 'null';
+}
+export interface LiteralNumber extends Base {
+  type: 'number';
+  text: string;
+}
 export interface LiteralString extends Base {
   type: 'string';
   kind: StringKind;
@@ -169,7 +214,12 @@ export interface LiteralString extends Base {
   blockIndent: string;
   blockTermIndent: string;
 }
-export interface ObjectNode extends Base { type: 'object'; fields: ObjectField[]; trailingComma: boolean; closeFodder: Fodder }
+export interface ObjectNode extends Base {
+  type: 'object';
+  fields: ObjectField[];
+  trailingComma: boolean;
+  closeFodder: Fodder;
+}
 export interface ObjectComp extends Base {
   type: 'objectComp';
   fields: ObjectField[];
@@ -177,8 +227,14 @@ export interface ObjectComp extends Base {
   spec: ForSpec;
   closeFodder: Fodder;
 }
-export interface Parens extends Base { type: 'parens'; inner: Node; closeFodder: Fodder }
-export interface Self extends Base { type: 'self' }
+export interface Parens extends Base {
+  type: 'parens';
+  inner: Node;
+  closeFodder: Fodder;
+}
+export interface Self extends Base {
+  type: 'self';
+}
 export interface SuperIndex extends Base {
   type: 'superIndex';
   dotFodder: Fodder;
@@ -186,24 +242,61 @@ export interface SuperIndex extends Base {
   id: string | null;
   idFodder: Fodder;
 }
-export interface Unary extends Base { type: 'unary'; op: string; expr: Node }
-export interface Var extends Base { type: 'var'; id: string }
+export interface Unary extends Base {
+  type: 'unary';
+  op: string;
+  expr: Node;
+}
+export interface Var extends Base {
+  type: 'var';
+  id: string;
+}
 
 export type Node =
-  | Apply | ApplyBrace | ArrayNode | ArrayComp | Assert | Binary | Conditional | Dollar | ErrorNode
-  | FunctionNode | Import | Index | Slice | InSuper | Local | LiteralBoolean | LiteralNull | LiteralNumber
-  | LiteralString | ObjectNode | ObjectComp | Parens | Self | SuperIndex | Unary | Var;
+  | Apply
+  | ApplyBrace
+  | ArrayNode
+  | ArrayComp
+  | Assert
+  | Binary
+  | Conditional
+  | Dollar
+  | ErrorNode
+  | FunctionNode
+  | Import
+  | Index
+  | Slice
+  | InSuper
+  | Local
+  | LiteralBoolean
+  | LiteralNull
+  | LiteralNumber
+  | LiteralString
+  | ObjectNode
+  | ObjectComp
+  | Parens
+  | Self
+  | SuperIndex
+  | Unary
+  | Var;
 
 /** The left operand of a left-recursive node (whose text starts with it), else null. */
 export function leftRecursive(node: Node): Node | null {
   switch (node.type) {
-    case 'apply': return node.target;
-    case 'applyBrace': return node.left;
-    case 'binary': return node.left;
-    case 'index': return node.target;
-    case 'inSuper': return node.index;
-    case 'slice': return node.target;
-    default: return null;
+    case 'apply':
+      return node.target;
+    case 'applyBrace':
+      return node.left;
+    case 'binary':
+      return node.left;
+    case 'index':
+      return node.target;
+    case 'inSuper':
+      return node.index;
+    case 'slice':
+      return node.target;
+    default:
+      return null;
   }
 }
 
