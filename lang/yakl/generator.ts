@@ -1,5 +1,6 @@
 /**
- * Stage 3: translates parsed YAML nodes to Jsonnet, writing through an
+ * Stage 3: translates parsed YAML nodes to Jsonnet (sequences in sequences.ts,
+ * `<<` and `<<+` in merges.ts, documents in file-shape.ts), writing through an
  * Emitter so every node and expression stays on its source line. Mappings
  * become objects (with local keys as object locals, key modifiers as Jsonnet
  * separators, `<<` merges applied by YAML's rules and `<<+` as the parent),
@@ -26,11 +27,15 @@ import { SourceFile as Source } from '../common/source.js';
 import { lex as lexJsonnet } from '../jsonnet/lexer.js';
 import { freeVariablesOf, parseAst } from '../jsonnet/index.js';
 import { JsonnetError } from '../jsonnet/errors.js';
+import { type AnchorInfo, type PathSeg, anchorBindings, collectAnchors } from './anchors.js';
 import { Emitter } from './emitter.js';
+import { entryIdentity, genExtend, mergeSources } from './merges.js';
+import { genSeq } from './sequences.js';
+import { fieldName, isSimpleExpression, normalizeCode, singleQuoted } from './jsonnet-text.js';
 import { YaklError, errorAt } from './errors.js';
 import { type Clause, asClause, matchExpression } from './expression.js';
 import { type YamlBlock, scanToClosingBrace } from './jsonnet-scan.js';
-import { type KeyMeaning, RESERVED_PREFIX, classifyKey, isIdentifier, isLocalName, jsonnetSeparator } from './keys.js';
+import { type KeyMeaning, RESERVED_PREFIX, classifyKey, isLocalName, jsonnetSeparator } from './keys.js';
 import { LexError, type LexResult, type PlainExpression, lexYakl } from './lexer.js';
 import { parseYamlStream } from './yaml-parse.js';
 
@@ -43,16 +48,9 @@ export interface YamlSource {
   exact: boolean;
 }
 
-export type PathSeg = { field: string } | { index: number } | { fromEnd: number };
 export type AnchorMode =
   /** `laterPlus`: a later `x+:` key of the document adds to this value, so counting list items from the end is unsafe. */
   { mode: 'record'; path: PathSeg[]; laterPlus?: boolean } | { mode: 'forbid'; why: string } | { mode: 'copy' };
-
-export interface AnchorInfo {
-  name: string;
-  path: PathSeg[];
-  at: number;
-}
 
 /** One parsed YAML text (the file or a `\{` block) and what generation learned about it. */
 export interface YamlUnit {
@@ -72,27 +70,7 @@ export interface DocScope {
 const YAML11_BOOL = /^(y|n|yes|no|on|off)$/i;
 const STR_TAG = 'tag:yaml.org,2002:str';
 const MAP_TAG = 'tag:yaml.org,2002:map';
-const SEQ_TAG = 'tag:yaml.org,2002:seq';
 const ALIAS_BUDGET = 10000;
-
-export function fieldName(name: string): string {
-  return isIdentifier(name) ? name : JSON.stringify(name);
-}
-
-function indexPath(root: string, path: PathSeg[]): string {
-  let out = root;
-  for (const seg of path) {
-    if ('field' in seg) out += isIdentifier(seg.field) ? `.${seg.field}` : `[${JSON.stringify(seg.field)}]`;
-    else if ('index' in seg) out += `[${seg.index}]`;
-    else out += `[std.length(${out}) - ${seg.fromEnd}]`;
-  }
-  return out;
-}
-
-/** `name = yakl__root.path` for each anchor, in source order. */
-export function anchorBindings(anchors: Iterable<AnchorInfo>, root: string): string[] {
-  return [...anchors].sort((a, b) => a.at - b.at).map((a) => `${a.name} = ${indexPath(root, a.path)}`);
-}
 
 export interface GeneratorHooks {
   /** Called with the Jsonnet code of every expression, for checks such as `$` in file locals. */
@@ -275,7 +253,7 @@ export class Generator {
     this.fail(this.nodeAt(scope, n as YNode), 'YAKL_YAML', 'unsupported YAML node');
   }
 
-  private checkCollectionTag(scope: DocScope, node: YAMLMap | YAMLSeq, want: string): void {
+  checkCollectionTag(scope: DocScope, node: YAMLMap | YAMLSeq, want: string): void {
     if (node.tag && node.tag !== want) this.rejectTag(scope, node, node.tag);
   }
 
@@ -693,6 +671,18 @@ export class Generator {
   }
 
   /** Groups fields by name (the two-key rule); returns the temp local of each `x+:` key joined to an `x:` key. */
+  mergeSources(scope: DocScope, pair: Pair, am: AnchorMode): Entry[] {
+    return mergeSources(this, scope, pair, am);
+  }
+
+  genExtend(scope: DocScope, pair: Pair, am: AnchorMode): void {
+    genExtend(this, scope, pair, am);
+  }
+
+  genSeq(scope: DocScope, seq: YAMLSeq, am: AnchorMode, opts: { fromEnd?: boolean }): void {
+    genSeq(this, scope, seq, am, opts);
+  }
+
   pairFields(entries: Entry[]): Map<Entry, string> {
     const byName = new Map<string, Entry[]>();
     for (const en of entries) {
@@ -774,315 +764,7 @@ export class Generator {
     this.e.sep();
     void scope;
   }
-
-  /** `<<: S`: the entries that sources copy in, earlier sources first. */
-  private mergeSources(scope: DocScope, pair: Pair, am: AnchorMode): Entry[] {
-    const v = pair.value as YNode | null;
-    const at = this.nodeAt(scope, v ?? (pair.key as YNode));
-    if (v && !isAlias(v) && v.anchor && isLocalName(v.anchor))
-      this.fail(at, 'YAKL_ANCHOR_PLACE', `anchor &${v.anchor} is not allowed on the value of <<`);
-    const sources: YNode[] = isSeq(v) ? (v.items as YNode[]) : v ? [v] : [];
-    const out: Entry[] = [];
-    const seen = new Set<string>();
-    for (const s of sources) {
-      let target: unknown = s;
-      let mode: AnchorMode = am.mode === 'copy' ? am : { mode: 'forbid', why: 'inside a merge source' };
-      if (isAlias(s)) {
-        target = s.resolve(scope.doc);
-        mode = { mode: 'copy' };
-      }
-      if (!isMap(target))
-        this.fail(
-          this.nodeAt(scope, s),
-          'YAKL_MERGE_SOURCE',
-          '<< takes aliases to mappings, inline mappings, or a list of those',
-        );
-      if (!isAlias(s) && (s as YAMLMap).anchor && isLocalName((s as YAMLMap).anchor!)) {
-        this.fail(this.nodeAt(scope, s), 'YAKL_ANCHOR_PLACE', 'an anchor is not allowed inside a merge source');
-      }
-      const entries = this.sourceEntries(scope, target as YAMLMap, mode);
-      for (const en of entries) {
-        const id = entryIdentity(en);
-        if (seen.has(id)) continue;
-        seen.add(id);
-        out.push(en);
-      }
-    }
-    return out;
-  }
-
-  private sourceEntries(scope: DocScope, map: YAMLMap, mode: AnchorMode): Entry[] {
-    const out: Entry[] = [];
-    let nested: Entry[] = [];
-    map.items.forEach((pair, i) => {
-      const key = this.keyInfo(scope, pair);
-      if (key.kind === 'text' && key.meaning.kind === 'merge' && i === 0) {
-        nested = this.mergeSources(scope, pair, mode);
-        return;
-      }
-      if (key.kind === 'text' && key.meaning.kind === 'error') this.fail(key.at, 'YAKL_BAD_KEY', key.meaning.reason);
-      if (key.kind === 'text' && (key.meaning.kind === 'name' || key.meaning.kind === 'extend')) {
-        this.fail(key.at, 'YAKL_MERGE_SOURCE', `a merge source can't hold a ${key.text} key`);
-      }
-      out.push({ pair, key, at: key.at, copied: true, copyMode: mode, scope });
-    });
-    const ids = new Set(out.map(entryIdentity));
-    return [...out, ...nested.filter((e) => !ids.has(entryIdentity(e)))];
-  }
-
-  /** `<<+: S` written in front of the mapping: `S + {`, each source checked to be an object or null. */
-  genExtend(scope: DocScope, pair: Pair, am: AnchorMode): void {
-    const v = pair.value as YNode | null;
-    const keyAt = this.nodeAt(scope, pair.key as YNode);
-    if (v && !isAlias(v) && v.anchor && isLocalName(v.anchor))
-      this.fail(this.nodeAt(scope, v), 'YAKL_ANCHOR_PLACE', `anchor &${v.anchor} is not allowed on the value of <<+`);
-    const sourceMode: AnchorMode = am.mode === 'copy' ? am : { mode: 'forbid', why: 'on the value of <<+' };
-    if (v === null || v === undefined || (isScalar(v) && v.value === null)) return;
-    if (isSeq(v)) {
-      this.e.write('std.foldl(function(yakl__a, yakl__b) yakl__b + yakl__a, ');
-      this.e.open('[', true);
-      for (const item of v.items) {
-        this.genExtendSource(scope, item as YNode, keyAt, sourceMode);
-        this.e.sep();
-      }
-      this.e.close(']');
-      this.e.write(', {}) + ');
-      return;
-    }
-    this.genExtendSource(scope, v, keyAt, sourceMode);
-    this.e.write(' + ');
-  }
-
-  private genExtendSource(scope: DocScope, v: YNode, keyAt: number, mode: AnchorMode): void {
-    const target = isAlias(v) ? v.resolve(scope.doc) : v;
-    if (isMap(target)) {
-      this.genNode(scope, v, mode);
-      return;
-    }
-    if (isScalar(target) && target.value === null) {
-      this.e.write('{}');
-      return;
-    }
-    const expr = isScalar(target) ? this.scalarExpression(scope, target) : null;
-    if (!expr) {
-      this.fail(
-        this.nodeAt(scope, v),
-        'YAKL_EXTEND_SOURCE',
-        '<<+ takes an expression, a mapping, or a list of them (null extends nothing)',
-      );
-    }
-    const line = this.file.position(keyAt).line;
-    this.e.write('(local yakl__s = ');
-    this.emitExpression(scope, expr.code, expr.at, expr.exact, mode.mode === 'copy');
-    this.e.write(
-      `; if std.isObject(yakl__s) then yakl__s else if yakl__s == null then {} else error ${JSON.stringify(`<<+ at line ${line} must extend an object or null, got `)} + std.type(yakl__s))`,
-    );
-  }
-
-  // ---- sequences ----
-
-  genSeq(scope: DocScope, seq: YAMLSeq, am: AnchorMode, opts: { fromEnd?: boolean }): void {
-    this.checkCollectionTag(scope, seq, SEQ_TAG);
-    this.registerAnchor(scope, seq, am);
-    const items = seq.items as unknown[];
-    const clauses = items.map((item) => this.itemClause(scope, item));
-    const loopIdx = clauses.flatMap((c, i) => (c ? [i] : []));
-    for (const c of clauses) {
-      if (!c) continue;
-      const code = c.clause.kind === 'for' ? c.clause.code : c.clause.cond;
-      const wrapped = c.clause.kind === 'for' ? `[null ${code}]` : `if ${code} then null`;
-      this.checkSyntax(wrapped, c.at, false);
-    }
-    if (am.mode !== 'copy' && loopIdx.length > 0) {
-      this.checkKeysDontReadInnerAnchors(
-        seq,
-        clauses.flatMap((c) => (c ? [{ kind: 'expr', code: '', at: c.at, clause: c.clause }] : [])),
-      );
-    }
-    const n = items.length;
-    const unknownIndex: AnchorMode = {
-      mode: 'forbid',
-      why: "on this list item: a later + key of the document adds to the list as well, so the item's index isn't known",
-    };
-    const itemMode = (i: number): AnchorMode => {
-      if (am.mode !== 'record') return am;
-      const fromEndHere = loopIdx.length === 0 ? Boolean(opts.fromEnd) : !(i < loopIdx[0]! && !opts.fromEnd);
-      if (fromEndHere && am.laterPlus) return unknownIndex;
-      if (loopIdx.length === 0)
-        return { mode: 'record', path: [...am.path, opts.fromEnd ? { fromEnd: n - i } : { index: i }] };
-      if (i < loopIdx[0]! && !opts.fromEnd) return { mode: 'record', path: [...am.path, { index: i }] };
-      if (i > loopIdx[loopIdx.length - 1]!) return { mode: 'record', path: [...am.path, { fromEnd: n - i }] };
-      return {
-        mode: 'forbid',
-        why: 'on a list item between loops: such an item has no fixed index (put it before every loop of its list, or after every loop)',
-      };
-    };
-    this.moveTo(this.nodeAt(scope, seq));
-    if (loopIdx.length === 0) {
-      this.e.open('[', seq.flow);
-      const comments = am.mode !== 'copy';
-      items.forEach((item, i) => {
-        if (comments) this.e.comment((item as YNode | null)?.commentBefore, false);
-        this.genNode(scope, item, itemMode(i));
-        this.e.sep();
-        if (comments) this.e.comment((item as YNode | null)?.comment, true);
-      });
-      this.e.close(']');
-      return;
-    }
-    let open = false;
-    let first = true;
-    const join = (): void => {
-      if (!first) this.e.write(' + ');
-      first = false;
-    };
-    items.forEach((item, i) => {
-      const c = clauses[i];
-      if (!c) {
-        if (!open) {
-          join();
-          this.e.open('[', seq.flow);
-          open = true;
-        }
-        this.genNode(scope, item, itemMode(i));
-        this.e.sep();
-        return;
-      }
-      if (open) {
-        this.e.close(']');
-        open = false;
-      }
-      join();
-      const bodyMode: AnchorMode =
-        am.mode === 'copy'
-          ? am
-          : { mode: 'forbid', why: 'inside the body of a ${for} or ${if} item, which is repeated or left out' };
-      if (c.clause.kind === 'for') {
-        this.e.write('[');
-        this.genNode(scope, c.body, bodyMode);
-        this.e.flat(() => this.e.write(` ${c.clause.kind === 'for' ? c.clause.code : ''}]`));
-      } else {
-        this.moveTo(c.at);
-        this.e.write(`(if ${c.clause.cond} then [`);
-        this.genNode(scope, c.body, bodyMode);
-        this.e.write('] else [])');
-      }
-    });
-    if (open) this.e.close(']');
-  }
-
-  private itemClause(scope: DocScope, item: unknown): { clause: Clause; body: unknown; at: number } | null {
-    if (!isMap(item)) return null;
-    let found: { clause: Clause; body: unknown; at: number } | null = null;
-    for (const pair of item.items) {
-      const k = pair.key as YNode | null;
-      if (!isScalar(k)) continue;
-      const expr = this.scalarExpression(scope, k);
-      const clause = expr ? asClause(expr.code) : null;
-      if (clause && expr) {
-        found = { clause, body: pair.value, at: expr.at };
-        break;
-      }
-    }
-    if (!found) return null;
-    const word = found.clause.kind;
-    if (item.items.length > 1) {
-      this.fail(
-        found.at,
-        'YAKL_BODY_INDENT',
-        `the body of a \${${word}} item is written at the clause's indentation, which puts its keys next to the clause; indent the body under the clause`,
-      );
-    }
-    const b = found.body as YNode | null;
-    if (
-      b === null ||
-      b === undefined ||
-      (isScalar(b) && b.value === null && (b.source === '' || b.source === undefined))
-    ) {
-      this.fail(
-        found.at,
-        'YAKL_BODY_EMPTY',
-        `the \${${word}} item has an empty body; indent the body under the clause`,
-      );
-    }
-    if (item.anchor && isLocalName(item.anchor))
-      this.fail(
-        this.nodeAt(scope, item),
-        'YAKL_ANCHOR_PLACE',
-        `anchor &${item.anchor} is not allowed on a \${${word}} item`,
-      );
-    return found;
-  }
 }
 
-const SIMPLE_NODES: ReadonlySet<string> = new Set([
-  'Var',
-  'Dollar',
-  'Self',
-  'Index',
-  'Apply',
-  'Null',
-  'Bool',
-  'Number',
-  'String',
-  'Object',
-  'Array',
-  'ArrayComp',
-  'ObjectComp',
-  'Import',
-  'SuperIndex',
-]);
-
-/** Code that needs no parentheses wherever an expression goes (readable output only). */
-function isSimpleExpression(code: string): boolean {
-  try {
-    return SIMPLE_NODES.has(parseAst(new Source('<expr>', code)).type);
-  } catch {
-    return false;
-  }
-}
-
-/** A Jsonnet single-quoted string literal, as jsonnetfmt writes strings. */
-export function singleQuoted(s: string): string {
-  let out = "'";
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (ch === '\\') out += '\\\\';
-    else if (ch === "'") out += "\\'";
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\t') out += '\\t';
-    else if (ch === '\r') out += '\\r';
-    else if (c < 0x20 || (c >= 0xd800 && c <= 0xdfff)) out += '\\u' + c.toString(16).padStart(4, '0');
-    else out += ch;
-  }
-  return out + "'";
-}
-
-function collectAnchors(node: unknown, into: Set<string>): void {
-  if (!node || typeof node !== 'object' || isAlias(node as YNode)) return;
-  const n = node as YNode;
-  if ((isScalar(n) || isMap(n) || isSeq(n)) && n.anchor && isLocalName(n.anchor)) into.add(n.anchor);
-  if (isMap(n)) for (const p of n.items) collectAnchors(p.value, into);
-  else if (isSeq(n)) for (const i of n.items) collectAnchors(i, into);
-}
-
-function entryIdentity(en: Entry): string {
-  return en.key.kind === 'expr' ? 'e:' + en.key.identity : 's:' + en.key.text;
-}
-
-/** Expression keys match by their code as formatted: compare token streams, ignoring layout and comments. */
-export function normalizeCode(code: string): string {
-  try {
-    const toks = lexJsonnet(new Source('<key>', code));
-    return toks
-      .map((t) => {
-        if (t.kind === 'STRING_SINGLE' || t.kind === 'STRING_DOUBLE') return `S:${t.data}`;
-        return `${t.kind}:${t.data}`;
-      })
-      .join(' ');
-  } catch {
-    return code.replace(/\s+/g, ' ').trim();
-  }
-}
-
-export { YaklError };
+export { YaklError, fieldName };
+export type { AnchorInfo, PathSeg };

@@ -7,6 +7,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JsonnetError } from '../jsonnet/index.js';
 import { evalJsonnet, evalYakl } from './testing.js';
+import { KUBECFG_PRELUDE, compileYakl } from './index.js';
 
 const D = '$';
 const ok: { name: string; src: string; want: unknown; files?: Record<string, string> }[] = [
@@ -84,6 +85,11 @@ const ok: { name: string; src: string; want: unknown; files?: Record<string, str
   { name: 'file locals in any order', src: `'&a': ${D}{b + 1}\n'&b': 1\n---\nv: ${D}{a}\n`, want: { v: 2 } },
   { name: 'anchor may hide a file local', src: `'&a': 1\n---\nx: &a 5\nyy: ${D}{a}\n`, want: { x: 5, yy: 5 } },
   {
+    name: 'expression keys merge by formatted code',
+    src: `a: &s {'${D}{"a"+"b"}': 1, c: 2}\nm:\n  <<: *s\n  '${D}{"a" + "b"}': 3\n`,
+    want: { a: { ab: 1, c: 2 }, m: { ab: 3, c: 2 } },
+  },
+  {
     name: 'yaml-1.1 numbers',
     src: `a: 0x1F\nb: 0777\nc: 1_000\nd: 0b101\ne: +12\nf: ~\n`,
     want: { a: 31, b: 511, c: 1000, d: 5, e: 12, f: null },
@@ -98,6 +104,11 @@ const bad: { name: string; src: string; says: RegExp }[] = [
   },
   { name: '<<+ with a string', src: `m:\n  <<+: ${D}{'s'}\n`, says: /got string/ },
   { name: 'computed key collision', src: `${D}{'a'}: 1\na: 2\n`, says: /[Dd]uplicate field/ },
+  {
+    name: 'expression keys with different code collide',
+    src: `a: &s {'${D}{"ab"}': 1}\nm:\n  <<: *s\n  '${D}{"a" + "b"}': 3\n`,
+    says: /[Dd]uplicate field/,
+  },
   { name: 'computed key not a string', src: `${D}{1}: 1\n`, says: /[Ff]ield name must be string/ },
   {
     name: 'anchor in another document',
@@ -117,4 +128,23 @@ describe('runtime meaning', () => {
     });
   }
   test('evalJsonnet helper sanity', () => assert.deepEqual(evalJsonnet('1 + 1'), 2));
+});
+
+describe('predefined kubecfg', () => {
+  const cases: [string, string, boolean][] = [
+    ['used and not declared', 'a: ${kubecfg.x}\n', true],
+    ['declared as a file local', "'&kubecfg': ${import 'kubecfg.libsonnet'}\n---\na: ${kubecfg.x}\n", false],
+    ['a field named kubecfg is not a use', 'a: ${x.kubecfg}\n', false],
+    ['hidden by a local key around the use', "m:\n  '&kubecfg': 1\n  a: ${kubecfg}\n", false],
+    ['used inside a YAML block', 'a: |-\n  ${ \\{\n      b: ${kubecfg.x}\n    } }\n', true],
+  ];
+  for (const [name, src, uses] of cases) {
+    test(name, () => {
+      const r = compileYakl('k.yakl', src);
+      assert.equal(r.usesKubecfg, uses);
+      assert.equal(r.jsonnet.startsWith(KUBECFG_PRELUDE), uses);
+      // The prelude sits in front of line 1: line numbers don't move.
+      assert.ok(!KUBECFG_PRELUDE.includes('\n'));
+    });
+  }
 });
