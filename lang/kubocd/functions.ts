@@ -94,8 +94,10 @@ function limitedFuncs(sink: KeptSink): Record<string, FuncDef> {
       return replace.impl(ctx, old, neu, src);
     }),
     join: def(['string', 'any'], (ctx, sep: string, v: unknown) => {
-      const items = Array.isArray(v) ? v.length : 1;
-      const bound = valueBound(v, false) + items * byteLength(sep);
+      // Sprig's strslice: nil items are dropped, strings count exactly, other items by their %v bound.
+      const items = Array.isArray(v) ? v.filter((x) => x !== null && x !== undefined) : [v];
+      let bound = Math.max(0, items.length - 1) * byteLength(sep);
+      for (const x of items) bound += typeof x === 'string' ? byteLength(x) : valueBound(x, false);
       if (bound > MAX_TEXT_BYTES) kept(sink, 'join', `join: ${boundText}`, 'TPL_LIMIT');
       return join.impl(ctx, sep, v);
     }),
@@ -222,16 +224,54 @@ function kubocdFuncs(sink: KeptSink, packageTemplate: boolean, dns: DnsPolicy | 
 /** The 45 Sprig functions of the spec (before the size-checked replacements). */
 export const SPRIG_FUNCTIONS: readonly string[] = [
   // Strings
-  'indent', 'lower', 'nindent', 'nospace', 'quote', 'regexReplaceAll', 'replace', 'split', 'splitList',
-  'title', 'trim', 'trimAll', 'trimPrefix', 'trimSuffix', 'trunc', 'upper',
+  'indent',
+  'lower',
+  'nindent',
+  'nospace',
+  'quote',
+  'regexReplaceAll',
+  'replace',
+  'split',
+  'splitList',
+  'title',
+  'trim',
+  'trimAll',
+  'trimPrefix',
+  'trimSuffix',
+  'trunc',
+  'upper',
   // Lists
-  'append', 'compact', 'concat', 'first', 'has', 'join', 'last', 'list', 'prepend', 'sortAlpha', 'uniq',
+  'append',
+  'compact',
+  'concat',
+  'first',
+  'has',
+  'join',
+  'last',
+  'list',
+  'prepend',
+  'sortAlpha',
+  'uniq',
   // Dictionaries
-  'dict', 'dig', 'get', 'hasKey', 'omit', 'set',
+  'dict',
+  'dig',
+  'get',
+  'hasKey',
+  'omit',
+  'set',
   // Logic, defaults and types
-  'coalesce', 'default', 'empty', 'kindIs', 'ternary',
+  'coalesce',
+  'default',
+  'empty',
+  'kindIs',
+  'ternary',
   // Conversions and math
-  'div', 'divf', 'float64', 'int', 'min', 'mulf',
+  'div',
+  'divf',
+  'float64',
+  'int',
+  'min',
+  'mulf',
   // Encoding
   'sha256sum',
 ];

@@ -2,7 +2,7 @@
  * Public API of lang/kubocd: the KuboCD v0.4 safe template profile, Release
  * rendering and package dumps (spec: shared/spec/kubocd-template-functions.txt).
  * Pure: every input comes in memory; DNS answers, when allowed, come from an
- * injected synchronous resolver.
+ * injected resolver (synchronous in DnsPolicy, asynchronous in renderReleaseResolvingDns).
  */
 
 export { KubocdError, type KubocdErrorCode } from './errors.js';
@@ -21,3 +21,4 @@ export {
   type OutputFile,
   type RenderedModule,
 } from './render.js';
+export { renderReleaseResolvingDns, type DnsLookup } from './dns.js';

@@ -110,8 +110,7 @@ const NO_PARAMETERS: SchemaNode = { type: 'object', properties: {}, required: []
 export function readPackageManifest(text: string): KubocdPackage {
   const doc = parseYaml(text, 'the YAML document');
   if (!isObj(doc)) throw new KubocdError('the package manifest is not a map', 'KUBOCD_MANIFEST');
-  if (get(doc, 'apiVersion') !== 'v1alpha1')
-    throw new KubocdError("'apiVersion' must be v1alpha1", 'KUBOCD_MANIFEST');
+  if (get(doc, 'apiVersion') !== 'v1alpha1') throw new KubocdError("'apiVersion' must be v1alpha1", 'KUBOCD_MANIFEST');
   const type = get(doc, 'type');
   if (type !== undefined && type !== 'Package') throw new KubocdError("'type' must be Package", 'KUBOCD_MANIFEST');
   const name = str(doc, 'name');
@@ -181,10 +180,18 @@ export function readPackageManifest(text: string): KubocdPackage {
         values: fieldOf(get(m, 'values'), header, f('values')),
         specPatch: fieldOf(get(m, 'specPatch'), header, f('specPatch')),
         timeout: stringField(get(m, 'timeout'), '2m0s', header, f('timeout')),
-        targetNamespace: stringField(get(m, 'targetNamespace'), '{{.Release.spec.targetNamespace}}', header, f('targetNamespace')),
+        targetNamespace: stringField(
+          get(m, 'targetNamespace'),
+          '{{.Release.spec.targetNamespace}}',
+          header,
+          f('targetNamespace'),
+        ),
         enabled: stringField(get(m, 'enabled'), 'true', header, f('enabled')),
         dependsOn: fieldOf(dependsOn, header, f('dependsOn')),
-        onFailureStrategy: { text: typeof get(m, 'onFailureStrategy') === 'string' ? str(m, 'onFailureStrategy') : '', header },
+        onFailureStrategy: {
+          text: typeof get(m, 'onFailureStrategy') === 'string' ? str(m, 'onFailureStrategy') : '',
+          header,
+        },
       },
     });
   });
@@ -192,7 +199,11 @@ export function readPackageManifest(text: string): KubocdPackage {
   const usage = get(doc, 'usage');
   if (isObj(usage))
     for (const k of Object.keys(usage).sort(compareCodepoints))
-      fields.push({ place: `usage[${k}]`, kind: 'text', field: stringField(get(usage, k), '', header, `'usage[${k}]'`) });
+      fields.push({
+        place: `usage[${k}]`,
+        kind: 'text',
+        field: stringField(get(usage, k), '', header, `'usage[${k}]'`),
+      });
   fields.push({ place: 'roles', kind: 'list', field: fieldOf(get(doc, 'roles') ?? [], header, "'roles'") });
   fields.push({
     place: 'dependencies',
@@ -219,10 +230,13 @@ export function readPackageManifest(text: string): KubocdPackage {
 }
 
 /** Every template of a package, in KuboCD's parse order, with its place in messages. */
-export function packageTemplates(pkg: KubocdPackage): { module?: string; field: string; kind: FieldKind; source: TemplateField }[] {
+export function packageTemplates(
+  pkg: KubocdPackage,
+): { module?: string; field: string; kind: FieldKind; source: TemplateField }[] {
   const out: { module?: string; field: string; kind: FieldKind; source: TemplateField }[] = [];
   for (const m of pkg.modules)
-    for (const f of MODULE_FIELDS) out.push({ module: m.name, field: f, kind: MODULE_FIELD_KINDS[f], source: m.fields[f] });
+    for (const f of MODULE_FIELDS)
+      out.push({ module: m.name, field: f, kind: MODULE_FIELD_KINDS[f], source: m.fields[f] });
   for (const f of pkg.fields) out.push({ field: f.place, kind: f.kind, source: f.field });
   return out;
 }
@@ -248,8 +262,16 @@ export function loadPackage(text: string, dns?: DnsPolicy): CompiledPackage {
   const templates: CompiledPackage['templates'] = [];
   for (const t of packageTemplates(pkg)) {
     try {
-      const template = KubocdTemplate.compile(t.source.text, t.source.header, { packageTemplate: true, ...(dns ? { dns } : {}) });
-      templates.push({ ...(t.module !== undefined ? { module: t.module } : {}), field: t.field, kind: t.kind, template });
+      const template = KubocdTemplate.compile(t.source.text, t.source.header, {
+        packageTemplate: true,
+        ...(dns ? { dns } : {}),
+      });
+      templates.push({
+        ...(t.module !== undefined ? { module: t.module } : {}),
+        field: t.field,
+        kind: t.kind,
+        template,
+      });
     } catch (e) {
       if (e instanceof KubocdError) throw e.within(`${placePrefix(t.module)}could not parse '${t.field}' template`);
       throw e;

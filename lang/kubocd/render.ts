@@ -65,6 +65,8 @@ export interface ReleaseRenderResult {
   /** The first failure, worded as the Release status shows it (without `error on rendering: `). */
   error?: KubocdError;
   model?: JsonValue;
+  /** The rendered package-level fields: `usage[KEY]`, roles, dependencies, description. */
+  packageFields?: JsonValue;
   modules?: RenderedModule[];
   helmReleases?: JsonValue[];
 }
@@ -97,8 +99,18 @@ const HELM_RELEASE_SPEC_FIELDS = new Set([
 ]);
 
 const BOOLS: Record<string, boolean> = {
-  '1': true, t: true, T: true, TRUE: true, true: true, True: true,
-  '0': false, f: false, F: false, FALSE: false, false: false, False: false,
+  '1': true,
+  t: true,
+  T: true,
+  TRUE: true,
+  true: true,
+  True: true,
+  '0': false,
+  f: false,
+  F: false,
+  FALSE: false,
+  false: false,
+  False: false,
 };
 
 /** A rendered text read as its field expects; messages never quote the text. */
@@ -146,7 +158,8 @@ function buildModel(input: ReleaseRenderInput, compiled: CompiledPackage): Obj {
   if (pkg.contextSchema) {
     const withDefaults = applyDefaults(pkg.contextSchema, context) as Obj;
     const err = validateSchema(pkg.contextSchema, withDefaults);
-    if (err) throw new KubocdError(`could not validate context: context schema validation error: ${err}`, 'KUBOCD_SCHEMA');
+    if (err)
+      throw new KubocdError(`could not validate context: context schema validation error: ${err}`, 'KUBOCD_SCHEMA');
     Object.assign(context, withDefaults);
   }
   const imageRedirects = collectImageRedirects(input.configs ?? []);
@@ -170,10 +183,14 @@ function buildModel(input: ReleaseRenderInput, compiled: CompiledPackage): Obj {
 }
 
 /** Renders every template of the package; throws `module 'main': could not render 'values' template: ...`. */
-function renderPackage(compiled: CompiledPackage, model: Obj): Map<string, Obj> {
+function renderPackage(compiled: CompiledPackage, model: Obj): { byModule: Map<string, Obj>; packageFields: Obj } {
   const byModule = new Map<string, Obj>();
+  const packageFields: Obj = {};
   // KuboCD renders the package-level fields (usage, roles, dependencies, description) before the modules.
-  const ordered = [...compiled.templates.filter((t) => t.module === undefined), ...compiled.templates.filter((t) => t.module !== undefined)];
+  const ordered = [
+    ...compiled.templates.filter((t) => t.module === undefined),
+    ...compiled.templates.filter((t) => t.module !== undefined),
+  ];
   for (const t of ordered) {
     let value: unknown;
     try {
@@ -186,14 +203,17 @@ function renderPackage(compiled: CompiledPackage, model: Obj): Map<string, Obj> 
       const m = byModule.get(t.module) ?? {};
       m[t.field] = value;
       byModule.set(t.module, m);
-    }
+    } else packageFields[t.field] = value;
   }
   for (const [name, m] of byModule) {
     for (const dep of m['dependsOn'] as string[])
       if (!byModule.has(dep))
-        throw new KubocdError(`module '${name}': dependsOn #${(m['dependsOn'] as string[]).indexOf(dep)}: module does not exist`, 'KUBOCD_MANIFEST');
+        throw new KubocdError(
+          `module '${name}': dependsOn #${(m['dependsOn'] as string[]).indexOf(dep)}: module does not exist`,
+          'KUBOCD_MANIFEST',
+        );
   }
-  return byModule;
+  return { byModule, packageFields };
 }
 
 function helmReleaseOf(
@@ -251,7 +271,8 @@ export function renderRelease(input: ReleaseRenderInput): ReleaseRenderResult {
     const model = buildModel(input, compiled);
     result.model = toJsonValue(model);
     files.push(yamlFile('model.yaml', model));
-    const byModule = renderPackage(compiled, model);
+    const { byModule, packageFields } = renderPackage(compiled, model);
+    result.packageFields = toJsonValue(packageFields);
     const release = model['Release'] as Obj;
     const meta = getKey(release, 'metadata') as Obj;
     const releaseName = getKey(meta, 'name') as string;

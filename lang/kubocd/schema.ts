@@ -54,11 +54,17 @@ const TYPES = new Set(['string', 'integer', 'number', 'boolean', 'object', 'arra
  * `additionalProperties` allows (false for parameters, true for the context).
  * Throws KubocdError (KUBOCD_MANIFEST) naming the schema path.
  */
-export function normalizeSchema(raw: unknown, additionalDefault: boolean, path = '', isJsonSchema?: boolean): SchemaNode {
+export function normalizeSchema(
+  raw: unknown,
+  additionalDefault: boolean,
+  path = '',
+  isJsonSchema?: boolean,
+): SchemaNode {
   if (!isObj(raw)) throw new KubocdError(`schema node '${path}' is not a map`, 'KUBOCD_MANIFEST');
   const json = isJsonSchema ?? get(raw, '$schema') !== undefined;
   let type = get(raw, 'type');
-  if (type === undefined) type = get(raw, 'properties') !== undefined ? 'object' : get(raw, 'items') !== undefined ? 'array' : undefined;
+  if (type === undefined)
+    type = get(raw, 'properties') !== undefined ? 'object' : get(raw, 'items') !== undefined ? 'array' : undefined;
   if (type !== undefined && (typeof type !== 'string' || !TYPES.has(type)))
     throw new KubocdError(`schema node '${path}' has an unknown type`, 'KUBOCD_MANIFEST');
   if (type === undefined && !json) throw new KubocdError(`missing type for node '${path}'`, 'KUBOCD_MANIFEST');
@@ -73,7 +79,12 @@ export function normalizeSchema(raw: unknown, additionalDefault: boolean, path =
     node.properties = {};
     for (const k of Object.keys(props)) {
       const child = props[k];
-      const sub = normalizeSchema(child, node.additionalProperties && !json ? true : additionalDefault, `${path}.${k}`, json);
+      const sub = normalizeSchema(
+        child,
+        node.additionalProperties && !json ? true : additionalDefault,
+        `${path}.${k}`,
+        json,
+      );
       mapSet(node.properties, k, sub);
       if (!json && isObj(child) && get(child, 'required') === true) node.required.push(k);
     }
@@ -125,7 +136,7 @@ function typeOk(type: string, v: unknown): boolean {
     case 'boolean':
       return typeof v === 'boolean';
     case 'integer':
-      return num(v) !== undefined && Number.isInteger(num(v)) || typeof v === 'bigint';
+      return (num(v) !== undefined && Number.isInteger(num(v))) || typeof v === 'bigint';
     case 'number':
       return num(v) !== undefined || typeof v === 'bigint';
     case 'object':
@@ -149,9 +160,11 @@ function deepEqual(a: unknown, b: unknown): boolean {
 /** Validates `value`; returns the first problem as `PATH: reason` (PATH is `(root)` at the top), or undefined. */
 export function validateSchema(node: SchemaNode, value: unknown, path = ''): string | undefined {
   const at = path === '' ? '(root)' : path;
-  if (value === undefined || value === null) return node.type ? `${at}: a value is missing, expected ${node.type}` : undefined;
+  if (value === undefined || value === null)
+    return node.type ? `${at}: a value is missing, expected ${node.type}` : undefined;
   if (node.type && !typeOk(node.type, value)) return `${at}: the value has the wrong type, expected ${node.type}`;
-  if (node.enum && !node.enum.some((e) => deepEqual(e, value))) return `${at}: the value is not one of the allowed values`;
+  if (node.enum && !node.enum.some((e) => deepEqual(e, value)))
+    return `${at}: the value is not one of the allowed values`;
   const n = num(value);
   if (n !== undefined) {
     if (node.minimum !== undefined && n < node.minimum) return `${at}: the value is less than the minimum`;
@@ -159,8 +172,10 @@ export function validateSchema(node: SchemaNode, value: unknown, path = ''): str
   }
   if (typeof value === 'string') {
     const len = Array.from(value).length;
-    if (node.minLength !== undefined && len < node.minLength) return `${at}: the string is shorter than the minimum length`;
-    if (node.maxLength !== undefined && len > node.maxLength) return `${at}: the string is longer than the maximum length`;
+    if (node.minLength !== undefined && len < node.minLength)
+      return `${at}: the string is shorter than the minimum length`;
+    if (node.maxLength !== undefined && len > node.maxLength)
+      return `${at}: the string is longer than the maximum length`;
     if (node.pattern !== undefined) {
       let re: RegExp | undefined;
       try {
@@ -172,8 +187,10 @@ export function validateSchema(node: SchemaNode, value: unknown, path = ''): str
     }
   }
   if (Array.isArray(value)) {
-    if (node.minItems !== undefined && value.length < node.minItems) return `${at}: the list has fewer items than the minimum`;
-    if (node.maxItems !== undefined && value.length > node.maxItems) return `${at}: the list has more items than the maximum`;
+    if (node.minItems !== undefined && value.length < node.minItems)
+      return `${at}: the list has fewer items than the minimum`;
+    if (node.maxItems !== undefined && value.length > node.maxItems)
+      return `${at}: the list has more items than the maximum`;
     if (node.items)
       for (let i = 0; i < value.length; i++) {
         const err = validateSchema(node.items, value[i], path === '' ? String(i) : `${path}.${i}`);

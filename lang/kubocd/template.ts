@@ -60,7 +60,10 @@ export class KubocdTemplate {
       set.parse('', header + text);
     } catch (e) {
       if (e instanceof TemplateError)
-        throw new KubocdError(`${parsePlace(shape, e.line)}${e.message}`, e.code === 'TPL_LIMIT' ? 'KUBOCD_LIMIT' : 'KUBOCD_PARSE');
+        throw new KubocdError(
+          `${parsePlace(shape, e.line)}${e.message}`,
+          e.code === 'TPL_LIMIT' ? 'KUBOCD_LIMIT' : 'KUBOCD_PARSE',
+        );
       throw e;
     }
     return new KubocdTemplate(set, shape, sink);
@@ -77,7 +80,10 @@ export class KubocdTemplate {
     } catch (e) {
       if (e instanceof TemplateError) throw rewriteExecError(e, this.header, this.sink);
       if (e instanceof KubocdError) throw e;
-      throw new KubocdError('internal error while rendering, message withheld, as it can quote the data', 'KUBOCD_EXEC');
+      throw new KubocdError(
+        'internal error while rendering, message withheld, as it can quote the data',
+        'KUBOCD_EXEC',
+      );
     }
     return out.replaceAll('<no value>', '');
   }

@@ -105,7 +105,10 @@ export function parseYamlDocuments(text: string, subject: YamlSubject): unknown[
     const err = d.errors[0];
     if (err) {
       const line = err.linePos?.[0]?.line;
-      throw new KubocdError(`${subject} is not valid YAML${line !== undefined ? ` (line ${line})` : ''}`, 'KUBOCD_YAML');
+      throw new KubocdError(
+        `${subject} is not valid YAML${line !== undefined ? ` (line ${line})` : ''}`,
+        'KUBOCD_YAML',
+      );
     }
     checkKeys(d.contents as YamlNode | null, subject, 0);
     let js: unknown;
@@ -149,20 +152,4 @@ export function toJsonValue(v: unknown): JsonValue {
     );
   }
   return null;
-}
-
-/** Plain JSON → Go data as read from a manifest (integral numbers are float64). */
-export function fromJsonValue(v: unknown): unknown {
-  return toGo(v instanceof Map ? v : plainToMaps(v));
-}
-
-function plainToMaps(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(plainToMaps);
-  if (v !== null && typeof v === 'object' && !(v instanceof GoFloat)) {
-    const m = new Map<string, unknown>();
-    for (const k of Object.keys(v)) m.set(k, plainToMaps((v as Record<string, unknown>)[k]));
-    return m;
-  }
-  if (v instanceof GoFloat) return v.value;
-  return v;
 }
