@@ -1,0 +1,107 @@
+/**
+ * `kubecfg fmt [-i] [--test] FILE...`: jsonnetfmt's output for each file
+ * (lang/jsonnet/fmt), with jsonnetfmt's options. Without -i/--test the
+ * formatted text is printed; -i rewrites each changed file atomically (a temp
+ * file in the same directory, then rename, so a crash never leaves half a
+ * file); --test changes nothing and exits 1 listing the files that are not
+ * formatted. A file with a syntax error is left untouched and its located
+ * error printed; the other files are still processed.
+ */
+import { randomBytes } from 'node:crypto';
+import { renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { DependencyRecorder } from '../../cache/index.js';
+import { formatJsonnet, type FormatOptions } from '../../lang/jsonnet/fmt/index.js';
+import type { CommandParams } from '../../protocol/index.js';
+import type { CommandOutcome } from '../worker/messages.js';
+import { describeError } from './errors.js';
+import { Flags } from './flags.js';
+import type { RunContext } from './run-context.js';
+
+function styleFlag<T extends string>(flags: Flags, name: string, allowed: readonly T[]): T | undefined {
+  if (!flags.given(name)) return undefined;
+  const v = flags.str(name);
+  if (!(allowed as readonly string[]).includes(v)) {
+    throw new Error(`invalid --${name} "${v}": want one of ${allowed.join(', ')}`);
+  }
+  return v as T;
+}
+
+/** A `--x` / `--no-x` pair: the later-parsed one is not knowable here, so both given is an error. */
+function pairFlag(flags: Flags, name: string): boolean | undefined {
+  const on = flags.given(name) && flags.bool(name);
+  const off = flags.given(`no-${name}`) && flags.bool(`no-${name}`);
+  if (on && off) throw new Error(`--${name} and --no-${name} contradict each other`);
+  return on ? true : off ? false : undefined;
+}
+
+export function formatOptionsFrom(flags: Flags): FormatOptions {
+  const opts: FormatOptions = {};
+  if (flags.given('indent')) opts.indent = flags.int('indent');
+  if (flags.given('max-blank-lines')) opts.maxBlankLines = flags.int('max-blank-lines');
+  const ss = styleFlag(flags, 'string-style', ['d', 's', 'l'] as const);
+  if (ss) opts.stringStyle = ss;
+  const cs = styleFlag(flags, 'comment-style', ['h', 's', 'l'] as const);
+  if (cs) opts.commentStyle = cs;
+  const pairs: [string, keyof FormatOptions][] = [
+    ['pad-arrays', 'padArrays'],
+    ['pad-objects', 'padObjects'],
+    ['pretty-field-names', 'prettyFieldNames'],
+    ['sort-imports', 'sortImports'],
+  ];
+  for (const [flag, key] of pairs) {
+    const v = pairFlag(flags, flag);
+    if (v !== undefined) (opts as Record<string, unknown>)[key] = v;
+  }
+  return opts;
+}
+
+function writeAtomically(path: string, text: string): void {
+  const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    writeFileSync(tmp, text, { mode: statSync(path).mode & 0o7777 });
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+export function runFmt(params: CommandParams, _ctx: RunContext): CommandOutcome {
+  const flags = new Flags('fmt', params);
+  const recorder = new DependencyRecorder();
+  let stdout = '';
+  let stderr = '';
+  let exitCode = 0;
+  const inPlace = flags.bool('in-place');
+  const testOnly = flags.bool('test');
+  let options: FormatOptions;
+  try {
+    if (inPlace && testOnly) throw new Error('--in-place and --test cannot be used together');
+    options = formatOptionsFrom(flags);
+  } catch (err) {
+    return { exitCode: 1, stdout, stderr: `ERROR ${describeError(err)}\n`, deps: [], cacheable: false };
+  }
+  for (const arg of params.args) {
+    const abs = resolve(params.cwd, arg);
+    try {
+      const text = new TextDecoder('utf-8').decode(recorder.readFile(abs));
+      const formatted = formatJsonnet(arg, text, options);
+      if (testOnly) {
+        if (formatted !== text) {
+          stdout += `${arg}\n`;
+          exitCode = 1;
+        }
+      } else if (inPlace) {
+        if (formatted !== text) writeAtomically(abs, formatted);
+      } else {
+        stdout += formatted;
+      }
+    } catch (err) {
+      stderr += describeError(err) + '\n';
+      exitCode = 1;
+    }
+  }
+  // -i writes files: never serve it from the result cache.
+  return { exitCode, stdout, stderr, deps: recorder.deps(), cacheable: !inPlace };
+}
