@@ -67,12 +67,25 @@ export function resolveVarsFromEnv(flags: Record<string, FlagValue>, env: Env): 
   }
 }
 
-/** The environment a command may read: kubecfg's own variables and KUBECONFIG. */
+const CLIENT_ENV = new Set([
+  'KUBECONFIG',
+  'HOME',
+  'KUBERNETES_SERVICE_HOST',
+  'KUBERNETES_SERVICE_PORT',
+  'NO_COLOR',
+  'FORCE_COLOR',
+]);
+
+/**
+ * The environment a command may read: kubecfg's own variables, KUBECONFIG and
+ * what the cluster commands need to find the user's kubeconfig or in-cluster
+ * credentials (HOME, KUBERNETES_SERVICE_*): the daemon must never use its own.
+ */
 export function relevantEnv(env: Env): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) {
     if (v === undefined) continue;
-    if (k.startsWith('KUBECFG_') || k === 'KUBECONFIG' || k === 'NO_COLOR' || k === 'FORCE_COLOR') out[k] = v;
+    if (k.startsWith('KUBECFG_') || CLIENT_ENV.has(k)) out[k] = v;
   }
   return out;
 }

@@ -16,7 +16,8 @@ function flagLine(f: FlagSpec): [string, string] {
           : ' string';
   const left = `${f.short ? `-${f.short}, ` : '    '}--${f.name}${type}`;
   let help = f.help;
-  if (f.default !== undefined && f.default !== '' && f.kind !== 'bool') {
+  // pflag shows a bool's default only when it is true.
+  if (f.default !== undefined && f.default !== '' && (f.kind !== 'bool' || f.default === true)) {
     help += f.kind === 'string' ? ` (default ${JSON.stringify(f.default)})` : ` (default ${String(f.default)})`;
   }
   return [left, help];

@@ -227,6 +227,11 @@ export const Methods = {
   show: method<CommandParams, CommandResult>('render/show', true, commandParams(commandSpec('show'))),
   eval: method<CommandParams, CommandResult>('render/eval', true, commandParams(commandSpec('eval'))),
   jsonnet: method<CommandParams, CommandResult>('render/jsonnet', true, commandParams(commandSpec('jsonnet'))),
+  features: method<CommandParams, CommandResult>('render/features', true, commandParams(commandSpec('features'))),
+  diff: method<CommandParams, CommandResult>('cluster/diff', true, commandParams(commandSpec('diff'))),
+  update: method<CommandParams, CommandResult>('cluster/update', true, commandParams(commandSpec('update'))),
+  delete: method<CommandParams, CommandResult>('cluster/delete', true, commandParams(commandSpec('delete'))),
+  validate: method<CommandParams, CommandResult>('cluster/validate', true, commandParams(commandSpec('validate'))),
 } as const;
 
 /** Notification method names (server → client, inside a streamed response). */

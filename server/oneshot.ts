@@ -8,6 +8,7 @@ import { FileWatcher } from '../cache/index.js';
 import { commandOfMethod, findMethod, ParamsError, type CommandParams } from '../protocol/index.js';
 import { CommandRunner, type Executor, type OutputSink } from './command-runner.js';
 import { runCommand } from './commands/run.js';
+import { runClusterCommand } from './handlers/cluster.js';
 import { ChangeHub, runWatch } from './watch-session.js';
 import type { CommandName } from './worker/messages.js';
 
@@ -57,6 +58,16 @@ async function main(): Promise<number> {
     }
     await watcher.close();
     return 130;
+  }
+  if (command === 'diff' || command === 'update' || command === 'delete' || command === 'validate') {
+    const executor: Executor = { execute: async (c, p) => runCommand(c, p, { shouldStop: () => false, testHooks }) };
+    const ctl = new AbortController();
+    process.on('SIGINT', () => ctl.abort());
+    try {
+      return (await runClusterCommand(executor, command, params, sink, ctl.signal)).exitCode;
+    } catch {
+      return 130; // cancelled by Ctrl-C
+    }
   }
   const outcome = runCommand(command, params, { shouldStop: () => false, testHooks });
   sink.write('stdout', outcome.stdout);

@@ -25,6 +25,7 @@ import {
   FuncValue,
   Layer,
   ObjectValue,
+  SharedFields,
   Thunk,
   type Value,
   isBmpOnly,
@@ -155,18 +156,7 @@ export class Evaluator {
 
   evaluate(node: Node, env: Env): Value {
     switch (node.type) {
-      case 'Null':
-        return null;
-      case 'Bool':
-        return node.value;
-      case 'Number':
-        if (node.value === Infinity) {
-          this.cur = node;
-          throw this.error('overflow');
-        }
-        return node.value;
-      case 'String':
-        return node.value;
+      // Cases in rough order of frequency: V8 compares string cases one by one (recursion bench).
       case 'Var': {
         let e = env;
         for (let d = node.depth; d > 0; d--) e = e.parent!;
@@ -179,28 +169,32 @@ export class Evaluator {
         this.cur = saved;
         return r;
       }
-      case 'Dollar': {
-        let e = env;
-        for (let d = node.depth; d > 0; d--) e = e.parent!;
-        return e.slots[node.index]!.value!;
+      case 'Index': {
+        const saved = this.cur;
+        this.cur = node;
+        const target = this.evaluate(node.target, env);
+        const idx = node.id !== null ? node.id : this.evaluate(node.index, env);
+        this.cur = node;
+        const r = this.indexValue(target, idx);
+        this.cur = saved;
+        return r;
       }
+      case 'Apply': {
+        const r = this.evalApply(node, env, false);
+        return r as Value;
+      }
+      case 'Binary':
+        return this.evalBinary(node.op, node.left, node.right, node, env);
+      case 'String':
+        return node.value;
+      case 'Number':
+        if (node.value === Infinity) {
+          this.cur = node;
+          throw this.error('overflow');
+        }
+        return node.value;
       case 'Self':
         return env.self!;
-      case 'Array': {
-        const els = node.elements;
-        const out = new Array<Thunk>(els.length);
-        for (let i = 0; i < els.length; i++) out[i] = this.argThunk(els[i]!, env);
-        return new ArrayValue(out);
-      }
-      case 'Function':
-        return new FuncValue(node.params, node, env, '', null, null);
-      case 'Local': {
-        const binds = node.binds;
-        const slots = new Array<Thunk>(binds.length);
-        const inner = new Env(env, slots, env.self, env.layer);
-        for (let i = 0; i < binds.length; i++) slots[i] = Thunk.lazy(binds[i]!.body, inner);
-        return this.evaluate(node.body, inner);
-      }
       case 'Conditional': {
         const saved = this.cur;
         this.cur = node;
@@ -210,8 +204,32 @@ export class Evaluator {
         if (c) return this.evaluate(node.then, env);
         return node.else ? this.evaluate(node.else, env) : null;
       }
-      case 'Binary':
-        return this.evalBinary(node.op, node.left, node.right, node, env);
+      case 'Local': {
+        const binds = node.binds;
+        const slots = new Array<Thunk>(binds.length);
+        const inner = new Env(env, slots, env.self, env.layer);
+        for (let i = 0; i < binds.length; i++) slots[i] = Thunk.lazy(binds[i]!.body, inner);
+        return this.evaluate(node.body, inner);
+      }
+      case 'Object':
+        return this.makeObject(node, env);
+      case 'Array': {
+        const els = node.elements;
+        const out = new Array<Thunk>(els.length);
+        for (let i = 0; i < els.length; i++) out[i] = this.argThunk(els[i]!, env);
+        return new ArrayValue(out);
+      }
+      case 'Function':
+        return new FuncValue(node.params, node, env, '', null, null);
+      case 'Dollar': {
+        let e = env;
+        for (let d = node.depth; d > 0; d--) e = e.parent!;
+        return e.slots[node.index]!.value!;
+      }
+      case 'Null':
+        return null;
+      case 'Bool':
+        return node.value;
       case 'Unary': {
         const saved = this.cur;
         this.cur = node;
@@ -237,28 +255,22 @@ export class Evaluator {
         this.cur = saved;
         return r;
       }
-      case 'Index': {
+      case 'SuperIndex': {
         const saved = this.cur;
         this.cur = node;
-        const target = this.evaluate(node.target, env);
-        const idx = node.id !== null ? node.id : this.evaluate(node.index, env);
+        const name = this.evaluate(node.index, env);
+        if (typeof name !== 'string') throw this.typeError(name, 'string');
         this.cur = node;
-        const r = this.indexValue(target, idx);
+        const r = this.superIndex(env, name);
         this.cur = saved;
         return r;
       }
-      case 'Slice':
-        return this.evalSlice(node, env);
-      case 'Apply': {
-        const r = this.evalApply(node, env, false);
-        return r as Value;
-      }
-      case 'Object':
-        return this.makeObject(node, env);
       case 'ObjectComp':
         return this.makeObjectComp(node, env);
       case 'ArrayComp':
         return this.makeArrayComp(node, env);
+      case 'Slice':
+        return this.evalSlice(node, env);
       case 'Error': {
         // No need to restore `cur`: this always throws.
         this.cur = node;
@@ -285,16 +297,6 @@ export class Evaluator {
         }
         this.cur = saved;
         return this.evaluate(node.rest, env);
-      }
-      case 'SuperIndex': {
-        const saved = this.cur;
-        this.cur = node;
-        const name = this.evaluate(node.index, env);
-        if (typeof name !== 'string') throw this.typeError(name, 'string');
-        this.cur = node;
-        const r = this.superIndex(env, name);
-        this.cur = saved;
-        return r;
       }
       case 'InSuper': {
         const saved = this.cur;
@@ -639,7 +641,29 @@ export class Evaluator {
     if (env.layer <= 0) throw this.error('Attempt to use super when there is no super class.');
     const li = self.findLayer(name, env.layer);
     if (li < 0) throw this.error(`Field does not exist: ${name}`);
-    return this.fieldValue(self, li, name);
+    return this.layerFieldValue(self, li, name);
+  }
+
+  /**
+   * fieldValue cached per (object, layer, field): `super.x` from every layer of a
+   * mixin chain otherwise re-evaluates the whole chain below it (inheritance bench:
+   * 60 mixins reading super.depth/total/name). The topmost layer shares the main cache.
+   */
+  private layerFieldValue(obj: ObjectValue, li: number, name: string): Value {
+    if (li === obj.layers.length - 1 || (li < obj.layers.length && obj.findLayer(name, obj.layers.length) === li)) {
+      const hit = obj.cache.get(name);
+      if (hit !== undefined) return hit;
+      const v = this.fieldValue(obj, li, name);
+      obj.cache.set(name, v);
+      return v;
+    }
+    const key = li + '\0' + name;
+    const sc = (obj.superCache ??= new Map());
+    const hit = sc.get(key);
+    if (hit !== undefined) return hit;
+    const v = this.fieldValue(obj, li, name);
+    sc.set(key, v);
+    return v;
   }
 
   /** Evaluates field `name` as defined in layer `li`, with self = obj (a new frame). */
@@ -647,19 +671,31 @@ export class Evaluator {
     const layer = obj.layers[li]!;
     const def = layer.fields.get(name)!;
     if (def.thunk) return this.force(def.thunk);
-    const env = this.layerEnv(obj, li, layer, def.env!);
+    const env = def.env === null ? this.sharedLayerEnv(obj, li, layer) : this.layerEnv(obj, li, layer, def.env);
     this.enterFrame();
     let v = this.evaluate(def.body!, env);
     if (def.plus) {
       const below = obj.findLayer(name, li);
       if (below >= 0) {
         this.cur = syntheticNode(def.body!.span, '+:');
-        const left = this.fieldValue(obj, below, name);
+        const left = this.layerFieldValue(obj, below, name);
         v = this.plus(left, v);
       }
     }
     this.exitFrame();
     return v;
+  }
+
+  /**
+   * layerEnv made once per (object, layer) for bodies that close over the layer's own
+   * env: object locals are then evaluated once per object, not once per field read
+   * (kube-lib: `local this = self` gave every field read an Env, a slots array and a
+   * thunk). Values are the same either way: locals are pure functions of self and env.
+   */
+  private sharedLayerEnv(obj: ObjectValue, li: number, layer: Layer): Env {
+    if (layer.literal!.frameSize === 0) return new Env(layer.closure, EMPTY_SLOTS, obj, li);
+    const envs = (obj.layerEnvs ??= new Array<Env | undefined>(obj.layers.length));
+    return (envs[li] ??= this.layerEnv(obj, li, layer, layer.closure!));
   }
 
   /** The env for code inside layer `li` of `obj`: object locals and `$`, with self bound. */
@@ -686,7 +722,7 @@ export class Evaluator {
         const layer = obj.layers[li]!;
         if (layer.asserts.length === 0) continue;
         const closure = layer.closure!;
-        const env = this.layerEnv(obj, li, layer, closure);
+        const env = closure === layer.closure ? this.sharedLayerEnv(obj, li, layer) : this.layerEnv(obj, li, layer, closure);
         for (const a of layer.asserts) {
           const saved = this.cur;
           this.enterFrame();
@@ -716,6 +752,14 @@ export class Evaluator {
   // ---------------------------------------------------------------- objects
 
   private makeObject(node: ObjectLit, env: Env): ObjectValue {
+    const shared = sharedFieldsOf(node);
+    if (shared !== null) {
+      // Static names: no per-instance Map or FieldDefs (kube-lib spent over half its
+      // time in GC, mostly on these); the bodies close over the layer's env.
+      const obj = new ObjectValue([new Layer(shared.fields, node, node.asserts, env, shared)]);
+      if (node.asserts.length === 0) obj.assertState = null;
+      return obj;
+    }
     const fields = new Map<string, FieldDef>();
     const saved = this.cur;
     for (const f of node.fields) {
@@ -733,7 +777,7 @@ export class Evaluator {
         this.cur = node;
         throw this.error(`Duplicate field name: ${quoteJson(name)}`);
       }
-      fields.set(name, { hide: f.hide, plus: f.plus, body: f.body, env, thunk: null });
+      fields.set(name, { hide: f.hide, plus: f.plus, body: f.body, env: null, thunk: null });
     }
     this.cur = saved;
     const layer = new Layer(fields, node, node.asserts, env);
@@ -1094,7 +1138,7 @@ export class Evaluator {
       }
       out = arr;
     } else if (v instanceof ObjectValue) {
-      const names = v.visibleFields().slice().sort(compareStrings);
+      const names = v.sortedVisibleFields(compareStrings);
       this.cur = 'Checking object assertions';
       this.checkAssertions(v);
       const obj = jsonObject([]);
@@ -1148,6 +1192,25 @@ export class Evaluator {
     }
     this.options.trace?.(`TRACE: ${where} ${msg}`);
   }
+}
+
+const sharedTables = new WeakMap<ObjectLit, SharedFields | null>();
+
+/** The literal's shared definitions table, or null when a name is computed or repeated. */
+function sharedFieldsOf(node: ObjectLit): SharedFields | null {
+  let s = sharedTables.get(node);
+  if (s !== undefined) return s;
+  const fields = new Map<string, FieldDef>();
+  s = new SharedFields(fields);
+  for (const f of node.fields) {
+    if (f.name === null || fields.has(f.name)) {
+      s = null;
+      break;
+    }
+    fields.set(f.name, { hide: f.hide, plus: f.plus, body: f.body, env: null, thunk: null });
+  }
+  sharedTables.set(node, s);
+  return s;
 }
 
 /** A stand-in node for trace positions go-jsonnet reports on desugared code. */

@@ -4,8 +4,9 @@
  * manifested JSON values; a wrong argument type is a RenderError (kubecfg
  * itself would crash on a failed Go type assertion). Errors carry the native's
  * name and kubecfg's own error text.
- * parseHelmChart lives in helm-chart.ts (it needs the Helm engine). Not here:
- * resolveImage (needs a registry), validateJSONSchema (needs a JSON Schema validator).
+ * parseHelmChart lives in helm-chart.ts (it needs the Helm engine),
+ * validateJSONSchema in json-schema/, resolveImage in resolve-image.ts (the
+ * default here is kubecfg's default --resolve-images=noop).
  */
 
 import type { JsonValue } from '../../lang/common/json.js';
@@ -17,6 +18,8 @@ import { goManifestJson, goManifestYaml } from './manifest.js';
 import { goMatchString, goQuoteMeta, goReplaceAllString } from './regex/go-regexp.js';
 import { goTypeName } from '../go/go-text.js';
 import { parseHelmChartNative } from './helm-chart.js';
+import { makeResolveImageNative } from './resolve-image.js';
+import { validateJsonSchema } from './json-schema/validate-json-schema.js';
 
 export interface NativeFunction {
   params: string[];
@@ -58,6 +61,12 @@ function guarded(native: string, code: RenderErrorCode, body: () => JsonValue): 
 
 export const kubecfgNatives: Record<string, NativeFunction> = {
   parseHelmChart: parseHelmChartNative,
+  resolveImage: makeResolveImageNative('noop'),
+  validateJSONSchema: {
+    params: ['obj', 'schema'],
+    fn: ([obj, schema]) =>
+      guarded('validateJSONSchema', 'RENDER_BAD_ARGUMENT', () => validateJsonSchema(obj ?? null, schema ?? null)),
+  },
   parseJson: {
     params: ['json'],
     fn: ([json]) => {

@@ -4,7 +4,9 @@
  * content digest, so an edited file simply misses: hazard 33), and the
  * request's cancel poll. Inline code (-e, --exec, --overlay-code) sees
  * `kubecfg` predefined as the built-in kubecfg.libsonnet (RFC06); a name the
- * code defines itself shadows it, as a Jsonnet local does.
+ * code defines itself shadows it, as a Jsonnet local does. A .yakl input is
+ * compiled (worker cache, yakl-compile.ts) and evaluated under its own name;
+ * the caller checks the `yakl` gate for inputs, the importer for `yakl:`.
  */
 import { resolve } from 'node:path';
 import { ByteBoundedCache, digestOf, type DependencyRecorder } from '../../cache/index.js';
@@ -19,9 +21,11 @@ import {
   type Module,
 } from '../../lang/jsonnet/index.js';
 import { kubecfgNatives } from '../../render/index.js';
+import { Gates, splitFeatureFlag } from '../../render/features/gates.js';
 import { predefineKubecfg } from '../../render/predefine.js';
 import type { Flags } from './flags.js';
 import { createImporter } from './importer.js';
+import { compiledYakl, type CompiledYaklModule } from './yakl-compile.js';
 
 /** Parsed modules shared by every request this worker runs (safe: keyed by content). */
 const parseCacheStore = new ByteBoundedCache<Module>({ name: 'parsed-modules', maxBytes: 256 * 1024 * 1024 });
@@ -81,6 +85,10 @@ export interface Engine {
   evaluateFile(file: string): JsonValue;
   /** Parses a file into a module (for evaluateToString). */
   parseFile(file: string): Module;
+  /** Reads (through the recorder) and compiles a .yakl file; the module carries the file's own name. */
+  compileYaklFile(file: string): CompiledYaklModule;
+  /** Evaluates a .yakl file (path as the user gave it) to a JSON value. */
+  evaluateYaklFile(file: string): JsonValue;
   /** Evaluates inline code with `kubecfg` predefined. */
   evaluateInline(name: string, code: string): JsonValue;
   evaluateToString: typeof evaluateToString;
@@ -95,15 +103,26 @@ export function withKubecfgPredefined(code: string, name = '<cmdline>'): string 
   return predefineKubecfg(name, code);
 }
 
+/**
+ * Gates from the command line alone, for callers that did not pass theirs
+ * (they lose only the rc file's `features`); the command itself already
+ * resolved these flags, so this cannot fail where it did not.
+ */
+function flagGates(flags: Flags): Gates {
+  const items = splitFeatureFlag(flags.list('features'));
+  return Gates.resolve(flags.bool('alpha'), items.length ? [{ name: '--features', items }] : []);
+}
+
 export function createEngine(
   flags: Flags,
   recorder: DependencyRecorder,
   cwd: string,
   shouldStop: () => boolean,
   maxStack?: number,
+  gates?: Gates,
 ): Engine {
   if (flags.list('jurl').length) throw new VarsError('--jurl (-U) URL search paths are not available in this build');
-  const importer = createImporter({ recorder, cwd, jpath: flags.list('jpath') });
+  const importer = createImporter({ recorder, cwd, jpath: flags.list('jpath'), gates: gates ?? flagGates(flags) });
   const options: EvalOptions = {
     importer,
     extVars: varsFrom(flags, 'ext'),
@@ -123,9 +142,13 @@ export function createEngine(
     parseCache.set(key, m);
     return m;
   };
+  const compileYaklFile = (file: string): CompiledYaklModule =>
+    compiledYakl(file, recorder.readFile(resolve(cwd, file)));
   return {
     options,
     parseFile,
+    compileYaklFile,
+    evaluateYaklFile: (file) => evaluate(compileYaklFile(file).module, options),
     evaluateFile: (file) => evaluate(parseFile(file), options),
     evaluateInline: (name, code) => evaluateSnippet(name, withKubecfgPredefined(code, name), options),
     evaluateToString,

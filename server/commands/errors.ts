@@ -11,6 +11,7 @@ import { FeatureError } from '../../render/features/gates.js';
 import { TemplateError } from '../../lang/gotemplate/index.js';
 import { VarsError } from './engine.js';
 import { ExportError } from './export-dir.js';
+import { RcError } from '../../render/rc/rc-flags.js';
 
 /** A result eval cannot print as asked (e.g. --show-keys of a non-object). */
 export class EvalError extends Error {}
@@ -24,7 +25,8 @@ export function describeError(err: unknown): string {
     err instanceof ExportError ||
     err instanceof TemplateError ||
     err instanceof VarsError ||
-    err instanceof ImportError
+    err instanceof ImportError ||
+    err instanceof RcError
   ) {
     return err.message;
   }

@@ -4,6 +4,9 @@
  * objects. `-e EXPR` evaluates EXPR with `$` bound to the input's value (the
  * expression becomes a hidden field of an object extending that value, so `$`
  * is the whole value) and `kubecfg` predefined (RFC06). `-k` lists the keys.
+ * A `.yakl` input (feature yakl) is compiled and evaluated under its own
+ * name; `-o jsonnet` prints its readable Jsonnet without evaluating (and,
+ * when an expression doesn't parse, the unformatted code with the error).
  */
 import { DependencyRecorder } from '../../cache/index.js';
 import { isJsonObject, sortedKeys, type JsonValue } from '../../lang/common/json.js';
@@ -11,10 +14,13 @@ import type { CommandParams } from '../../protocol/index.js';
 import { formatEval } from '../../render/index.js';
 import type { CommandOutcome } from '../worker/messages.js';
 import { createEngine, type Engine } from './engine.js';
-import { describeError, EvalError } from './errors.js';
+import { EvalError } from './errors.js';
 import { gatesFor } from './features.js';
 import { Flags } from './flags.js';
 import { evalInputValue } from './inputs.js';
+import { describeWithYakl } from './yakl-errors.js';
+import { readableYakl } from './yakl-eval.js';
+import { importOf, isYaklFile } from './yakl-overlay.js';
 import { colorEnabled, CommandOutput } from './output.js';
 import type { RunContext } from './run-context.js';
 
@@ -25,24 +31,37 @@ export function runEval(params: CommandParams, ctx: RunContext): CommandOutcome 
   const recorder = new DependencyRecorder();
   const out = new CommandOutput(colorEnabled(params.tty));
   let exitCode = 0;
+  let keepStdout = false;
   try {
-    const gates = gatesFor(flags);
+    const gates = gatesFor(flags, ctx.rc);
     for (const w of gates.warnings) out.log('WARNING', w);
     gates.require('eval');
     let engine: Engine | undefined;
-    const getEngine = (): Engine => (engine ??= createEngine(flags, recorder, params.cwd, ctx.shouldStop));
+    const getEngine = (): Engine =>
+      (engine ??= createEngine(flags, recorder, params.cwd, ctx.shouldStop, undefined, gates));
     const file = params.args[0]!;
     const abs = flags.path(file);
+    const yakl = isYaklFile(file) && !flags.given('exec');
+    if (yakl) gates.require('yakl', file);
     let value: JsonValue;
-    if (flags.given('exec')) {
+    if (flags.str('format') === 'jsonnet') {
+      if (!yakl) throw new EvalError(`-o jsonnet prints the Jsonnet of a .yakl file; ${file} is not one`);
+      const readable = readableYakl(file, recorder.readFile(abs));
+      out.stdout(readable.code);
+      // The unformatted code goes out with the located error, so it is kept despite the failure.
+      if (readable.error !== undefined) {
+        keepStdout = true;
+        throw readable.error;
+      }
+      return outcome();
+    } else if (flags.given('exec')) {
       value = getEngine().evaluateInline('<cmdline>', flags.str('exec'));
     } else if (flags.given('expr')) {
       // The expression becomes a hidden field of an object extending the file's value, so `$` is that value.
-      const quoted = `@'${abs.replace(/'/g, "''")}'`;
-      const code = `((import ${quoted}) + { ${EXPR_FIELD}:: (${flags.str('expr')}\n) }).${EXPR_FIELD}`;
+      const code = `(${importOf(abs)} + { ${EXPR_FIELD}:: (${flags.str('expr')}\n) }).${EXPR_FIELD}`;
       value = getEngine().evaluateInline('<cmdline>', code);
     } else {
-      value = evalInputValue(file, getEngine());
+      value = yakl ? getEngine().evaluateYaklFile(file) : evalInputValue(file, getEngine());
     }
     if (flags.bool('show-keys')) {
       if (!isJsonObject(value))
@@ -58,14 +77,18 @@ export function runEval(params: CommandParams, ctx: RunContext): CommandOutcome 
       out.stdout(formatEval(value, flags.str('format') === 'json' ? 'json' : 'yaml'));
     }
   } catch (err) {
-    out.log('ERROR', describeError(err));
+    out.log('ERROR', describeWithYakl(err));
     exitCode = 1;
   }
-  return {
-    exitCode,
-    stdout: exitCode === 0 ? out.stdoutText() : '',
-    stderr: out.stderrText(),
-    deps: recorder.deps(),
-    cacheable: true,
-  };
+  return outcome();
+
+  function outcome(): CommandOutcome {
+    return {
+      exitCode,
+      stdout: exitCode === 0 || keepStdout ? out.stdoutText() : '',
+      stderr: out.stderrText(),
+      deps: recorder.deps(),
+      cacheable: true,
+    };
+  }
 }

@@ -2,20 +2,30 @@
  * Dispatch of a command inside a render worker (or the one-shot process).
  * Never throws for bad input: every command returns an outcome with an exit
  * code and the text to print.
+ *
+ * Every command first reads `.kubecfgrc.jsonnet` (RFC02, rc.ts): its values
+ * become flag defaults, its features join the gates, and its reads/probes are
+ * dependencies of the outcome (an edited rc file invalidates cached results).
+ * For the cluster commands this is only the render half: the outcome's stdout
+ * is the objects as JSON, for cluster-stage.ts.
  */
+import { DependencyRecorder } from '../../cache/index.js';
 import type { CommandParams } from '../../protocol/index.js';
 import type { CommandName, CommandOutcome } from '../worker/messages.js';
+import { renderClusterObjects } from './cluster-render.js';
+import { describeError } from './errors.js';
 import { runEval } from './eval.js';
+import { runFeatures } from './features.js';
 import { runJsonnet } from './jsonnet.js';
+import { colorEnabled, CommandOutput } from './output.js';
+import { applyRcFile, type RcSettings } from './rc.js';
 import type { RunContext } from './run-context.js';
 import { runShow } from './show.js';
 import { runTestHook, TEST_HOOK_SUFFIX } from './hooks-for-tests.js';
 
 export type { RunContext };
 
-export function runCommand(command: CommandName, params: CommandParams, ctx: RunContext): CommandOutcome {
-  const first = params.args[0];
-  if (ctx.testHooks && first?.endsWith(TEST_HOOK_SUFFIX)) return runTestHook(first, params.cwd, ctx.shouldStop);
+function dispatch(command: CommandName, params: CommandParams, ctx: RunContext): CommandOutcome {
   switch (command) {
     case 'show':
       return runShow(params, ctx);
@@ -23,5 +33,29 @@ export function runCommand(command: CommandName, params: CommandParams, ctx: Run
       return runEval(params, ctx);
     case 'jsonnet':
       return runJsonnet(params, ctx);
+    case 'features':
+      return runFeatures(params, ctx);
+    case 'diff':
+    case 'update':
+    case 'delete':
+    case 'validate':
+      return renderClusterObjects(command, params, ctx);
   }
+}
+
+export function runCommand(command: CommandName, params: CommandParams, ctx: RunContext): CommandOutcome {
+  const first = params.args[0];
+  if (ctx.testHooks && first?.endsWith(TEST_HOOK_SUFFIX)) return runTestHook(first, params.cwd, ctx.shouldStop);
+  const recorder = new DependencyRecorder();
+  let rc: RcSettings;
+  try {
+    rc = applyRcFile(command, params, recorder, ctx.shouldStop);
+  } catch (err) {
+    const out = new CommandOutput(colorEnabled(params.tty));
+    out.log('ERROR', describeError(err));
+    return { exitCode: 1, stdout: '', stderr: out.stderrText(), deps: recorder.deps(), cacheable: true };
+  }
+  const rcFeatures = { features: rc.features, ...(rc.alpha !== undefined ? { alpha: rc.alpha } : {}) };
+  const outcome = dispatch(command, rc.params, { ...ctx, rc: rcFeatures });
+  return { ...outcome, deps: [...recorder.deps(), ...outcome.deps] };
 }

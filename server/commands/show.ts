@@ -1,7 +1,8 @@
 /**
  * `kubecfg show`: evaluate each input (and `-e` code) and print the Kubernetes
  * objects, in kubecfg's order of steps (render/show.ts): `.jsonnet` files are
- * evaluated and searched for objects (with provenance when asked); `.json` and
+ * evaluated and searched for objects (with provenance when asked), and so are
+ * `.yakl` files (feature yakl) once compiled (yakl-*.ts); `.json` and
  * `.yaml` files are read as plain manifests; any other suffix is refused, as
  * kubecfg does. Then duplicates go, `--reorder=server` applies the `update`
  * order, and the YAML stream or JSON is printed. A failure prints
@@ -14,7 +15,8 @@ import { objectsFromManifestFile, renderShow, showObjects, type ShowInput } from
 import { FeatureError } from '../../render/features/gates.js';
 import type { CommandOutcome } from '../worker/messages.js';
 import { createEngine, type Engine } from './engine.js';
-import { describeError } from './errors.js';
+import { describeWithYakl } from './yakl-errors.js';
+import { evaluateOverlaid, requireYaklGate } from './yakl-overlay.js';
 import { exportObjects } from './export-dir.js';
 import { gatesFor } from './features.js';
 import { Flags } from './flags.js';
@@ -24,20 +26,9 @@ import type { RunContext } from './run-context.js';
 /** kubecfg's `error reading FILE: why` (render/ already words some of its errors that way). */
 class InputFailure extends Error {
   constructor(input: string, failure: unknown) {
-    const why = describeError(failure);
+    const why = describeWithYakl(failure);
     super(why.startsWith(`error reading ${input}`) ? why : `error reading ${input}: ${why}`);
   }
-}
-
-function quote(path: string): string {
-  return `@'${path.replace(/'/g, "''")}'`;
-}
-
-/** `--overlay-code(-file)`: the input composed with the overlay, as Jsonnet. */
-function overlaySnippet(flags: Flags, absInput: string): string {
-  if (flags.given('overlay-code-file'))
-    return `(import ${quote(absInput)}) + (import ${quote(flags.path(flags.str('overlay-code-file')))})`;
-  return `(import ${quote(absInput)}) + (${flags.str('overlay-code')}\n)`;
 }
 
 export function runShow(params: CommandParams, ctx: RunContext): CommandOutcome {
@@ -47,7 +38,7 @@ export function runShow(params: CommandParams, ctx: RunContext): CommandOutcome 
   let exitCode = 0;
   let cacheable = true;
   try {
-    const gates = gatesFor(flags);
+    const gates = gatesFor(flags, ctx.rc);
     for (const w of gates.warnings) out.log('WARNING', w);
     const overlaid = flags.given('overlay-code') || flags.given('overlay-code-file');
     if (overlaid) gates.require('overlay', flags.given('overlay-code') ? '--overlay-code' : '--overlay-code-file');
@@ -55,7 +46,8 @@ export function runShow(params: CommandParams, ctx: RunContext): CommandOutcome 
       throw new FeatureError('--reorder=client is not defined by kubecfg (its help says TODO); use --reorder=server');
 
     let engine: Engine | undefined;
-    const getEngine = (): Engine => (engine ??= createEngine(flags, recorder, params.cwd, ctx.shouldStop));
+    const getEngine = (): Engine =>
+      (engine ??= createEngine(flags, recorder, params.cwd, ctx.shouldStop, undefined, gates));
     const inputs: ShowInput[] = [];
     if (flags.given('exec')) {
       try {
@@ -64,13 +56,24 @@ export function runShow(params: CommandParams, ctx: RunContext): CommandOutcome 
         throw new InputFailure('<cmdline>', err);
       }
     }
+    requireYaklGate(gates, flags, params.args);
     for (const arg of params.args) {
       try {
         const ext = extname(arg);
-        if (ext === '.jsonnet') {
+        if (ext === '.jsonnet' || ext === '.yakl') {
           const value = overlaid
-            ? getEngine().evaluateInline('<overlay>', overlaySnippet(flags, resolve(params.cwd, arg)))
-            : getEngine().evaluateFile(arg);
+            ? evaluateOverlaid({
+                engine: getEngine(),
+                flags,
+                gates,
+                input: arg,
+                cwd: params.cwd,
+                exists: (abs) => recorder.probe(abs),
+                readText: (abs) => new TextDecoder('utf-8').decode(recorder.readFile(abs)),
+              })
+            : ext === '.yakl'
+              ? getEngine().evaluateYaklFile(arg)
+              : getEngine().evaluateFile(arg);
           inputs.push({ file: arg, value });
         } else {
           const text =
@@ -101,7 +104,7 @@ export function runShow(params: CommandParams, ctx: RunContext): CommandOutcome 
       out.stdout(renderShow(inputs, { format, showProvenance, reorder }));
     }
   } catch (err) {
-    out.log('ERROR', err instanceof InputFailure ? err.message : describeError(err));
+    out.log('ERROR', err instanceof InputFailure ? err.message : describeWithYakl(err));
     exitCode = 1;
   }
   return {

@@ -17,7 +17,9 @@ import {
 import type { OutputSink } from '../command-runner.js';
 import type { DaemonContext } from '../daemon-context.js';
 import { cancel } from '../handlers/cancel.js';
+import { clusterHandler } from '../handlers/cluster.js';
 import { evalCommand } from '../handlers/eval.js';
+import { features } from '../handlers/features.js';
 import { hello } from '../handlers/hello.js';
 import { jsonnet } from '../handlers/jsonnet.js';
 import { show } from '../handlers/show.js';
@@ -38,6 +40,11 @@ export const STREAMING: ReadonlyMap<
   [Methods.show.method, { descriptor: Methods.show, handler: show }],
   [Methods.eval.method, { descriptor: Methods.eval, handler: evalCommand }],
   [Methods.jsonnet.method, { descriptor: Methods.jsonnet, handler: jsonnet }],
+  [Methods.features.method, { descriptor: Methods.features, handler: features }],
+  [Methods.diff.method, { descriptor: Methods.diff, handler: clusterHandler('diff') }],
+  [Methods.update.method, { descriptor: Methods.update, handler: clusterHandler('update') }],
+  [Methods.delete.method, { descriptor: Methods.delete, handler: clusterHandler('delete') }],
+  [Methods.validate.method, { descriptor: Methods.validate, handler: clusterHandler('validate') }],
 ]);
 
 /** Runs a validator, turning ParamsError into the JSON-RPC -32602 error. */

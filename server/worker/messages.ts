@@ -5,7 +5,9 @@
 import type { FileDep } from '../../cache/index.js';
 import type { CommandParams } from '../../protocol/index.js';
 
-export type CommandName = 'show' | 'eval' | 'jsonnet';
+export type CommandName = 'show' | 'eval' | 'jsonnet' | 'features' | ClusterCommandName;
+/** Commands that render in a worker, then talk to the cluster from the main thread (never cached). */
+export type ClusterCommandName = 'diff' | 'update' | 'delete' | 'validate';
 
 export interface RenderJob {
   /** > 0; also the value the cancel flag is set to when this job is cancelled. */

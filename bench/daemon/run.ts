@@ -1,0 +1,87 @@
+/**
+ * The daemon's speed figures (issue "Foundation"), each next to its peer
+ * from the same run; no timing is asserted:
+ * - client overhead: warm `kubecfg show` of a cached result vs `node -e 0`;
+ * - repeated show on a generated 300-file repository (~1,000 objects): cold
+ *   first show, then after editing one leaf file, then an unchanged repeat,
+ *   each as a fraction of the cold time, with Debian's `jsonnet` evaluating
+ *   the same files as the outside reference;
+ * - the daemon's resident memory afterwards, as `kubecfg daemon status` reports it.
+ */
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
+import { fmtMs, median, printTable, runChild } from '../lib/measure.js';
+import { writeRepo } from './repo.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repoRoot = resolve(here, here.includes('/dist/') ? '../../..' : '../..');
+const cli = join(repoRoot, 'dist/bin/kubecfg.js');
+const runs = Number(process.env.BENCH_RUNS ?? 5);
+const tmp = mkdtempSync(join(tmpdir(), 'kubecfg-bench-daemon-'));
+const env = {
+  ...process.env,
+  XDG_RUNTIME_DIR: join(tmp, 'run'),
+  XDG_STATE_HOME: join(tmp, 'state'),
+  KUBECFG_DAEMON: '',
+};
+
+function kubecfg(args: string[]): { ms: number; out: string } {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, [cli, ...args], { env, encoding: 'utf8', maxBuffer: 1 << 30 });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.status !== 0) throw new Error(`kubecfg ${args.join(' ')} failed: ${r.stderr}`);
+  return { ms, out: r.stdout };
+}
+
+try {
+  const repo = writeRepo(join(tmp, 'repo'));
+  const objects = (kubecfg(['--no-daemon', 'show', '-o', 'json', repo.main]).out.match(/"kind"/g) ?? []).length;
+
+  const nodeStart = median(Array.from({ length: runs }, () => runChild(process.execPath, ['-e', '0']).ms));
+  kubecfg(['daemon', 'start']);
+  const cold = kubecfg(['show', repo.main]).ms;
+  const warmCached = median(Array.from({ length: runs }, () => kubecfg(['show', repo.main]).ms));
+  const edits: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    appendFileSync(repo.leaf, `// edit ${i}\n`);
+    edits.push(kubecfg(['show', repo.main]).ms);
+  }
+  const edited = median(edits);
+  const peer = median(Array.from({ length: Math.min(runs, 3) }, () => runChild('jsonnet', [repo.main]).ms));
+  const status = kubecfg(['daemon', 'status']).out;
+
+  console.log(`generated repository: 300 files, ${objects} objects\n`);
+  printTable([
+    ['figure', 'ours', 'reference', 'ratio', 'target'],
+    [
+      'warm show (cached) vs node -e 0',
+      fmtMs(warmCached),
+      fmtMs(nodeStart),
+      (warmCached / nodeStart).toFixed(2) + 'x',
+      '<= 1.5x',
+    ],
+    [
+      'show after a one-file edit vs cold show',
+      fmtMs(edited),
+      fmtMs(cold),
+      ((edited / cold) * 100).toFixed(1) + '%',
+      '<= 10%',
+    ],
+    [
+      'unchanged repeat vs cold show',
+      fmtMs(warmCached),
+      fmtMs(cold),
+      ((warmCached / cold) * 100).toFixed(1) + '%',
+      '<= 2%',
+    ],
+    ['cold show vs Debian jsonnet (same files)', fmtMs(cold), fmtMs(peer), (cold / peer).toFixed(2) + 'x', '-'],
+  ]);
+  console.log('\ndaemon status after the benchmark:');
+  console.log(status.trimEnd());
+} finally {
+  spawnSync(process.execPath, [cli, 'daemon', 'stop'], { env });
+  rmSync(tmp, { recursive: true, force: true });
+}

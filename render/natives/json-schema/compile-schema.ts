@@ -1,0 +1,363 @@
+/**
+ * The compile step of validateJSONSchema: checks a schema document the way
+ * the library's compile does (draft from `$schema`, keyword shapes, regexes,
+ * `$ref` targets, `$ref` loops) and records where each `$ref` leads.
+ * Invariants: only references inside the same document are followed (no
+ * I/O); every walk is iterative, and a chain of in-place subschemas ($ref,
+ * allOf, anyOf, oneOf, not, if/then/else, dependentSchemas) deeper than
+ * MAX_IN_PLACE_DEPTH is refused, so a 10k-deep or cyclic `$ref` gives a
+ * SchemaCompileError, never a stack overflow.
+ * Schema locations are JSON pointers into the document ("" is the root).
+ */
+
+import type { JsonValue } from '../../../lang/common/json.js';
+import { compileGoRegexp } from '../regex/go-regexp.js';
+import { goQuote } from '../../go/go-text.js';
+import { pointerToken, quoteSingle } from './go-text.js';
+
+export const MAX_IN_PLACE_DEPTH = 1000;
+
+/** The text after the library's "jsonschema file:/// compilation failed: ". */
+export class SchemaCompileError extends Error {}
+
+export type DraftVersion = 4 | 6 | 7 | 2019 | 2020;
+
+export interface CompiledSchema {
+  root: JsonValue;
+  version: DraftVersion;
+  /** The schema value at a location the compile step checked. */
+  node(location: string): JsonValue;
+  /** Where the `$ref` of the schema at `location` leads. */
+  refTarget(location: string): string | undefined;
+}
+
+/** The URL the library gives a location (file:///#/a/b), written as kubecfg's documentation shows it. */
+export function schemaUrl(location: string): string {
+  return 'file:///' + location.slice(1);
+}
+
+/** The library's name of a JSON value's type. */
+export function jsonTypeName(v: JsonValue): string {
+  if (v === null) return 'null';
+  if (typeof v === 'boolean') return 'boolean';
+  if (typeof v === 'number') return 'number';
+  if (typeof v === 'string') return 'string';
+  return Array.isArray(v) ? 'array' : 'object';
+}
+
+function isObject(v: JsonValue | undefined): v is { [key: string]: JsonValue } {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function has(o: { [key: string]: JsonValue }, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(o, key);
+}
+
+function unescapeToken(token: string): string {
+  return token.replaceAll('~1', '/').replaceAll('~0', '~');
+}
+
+function draftOf(root: JsonValue): DraftVersion {
+  if (!isObject(root) || !has(root, '$schema')) return 2020;
+  const uri = root.$schema;
+  if (typeof uri !== 'string') throw new SchemaCompileError('invalid $schema in file:///');
+  const drafts: [RegExp, DraftVersion][] = [
+    [/^https?:\/\/json-schema\.org\/draft-04\/schema#?$/, 4],
+    [/^https?:\/\/json-schema\.org\/draft-06\/schema#?$/, 6],
+    [/^https?:\/\/json-schema\.org\/draft-07\/schema#?$/, 7],
+    [/^https?:\/\/json-schema\.org\/draft\/2019-09\/schema#?$/, 2019],
+    [/^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/, 2020],
+  ];
+  for (const [pattern, version] of drafts) if (pattern.test(uri)) return version;
+  throw new SchemaCompileError(
+    `$schema ${goQuote(uri)} is not a built-in draft (4, 6, 7, 2019-09, 2020-12); other metaschemas are not loaded`,
+  );
+}
+
+const TYPE_NAMES = ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'];
+const NUMBER_KEYWORDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'];
+const COUNT_KEYWORDS = [
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'minProperties',
+  'maxProperties',
+  'minContains',
+  'maxContains',
+];
+const UNSUPPORTED_KEYWORDS = ['$dynamicRef', '$recursiveRef', 'unevaluatedProperties', 'unevaluatedItems', '$vocabulary'];
+
+interface Child {
+  location: string;
+  inPlace: boolean;
+}
+
+/** Checks one schema's keywords; returns its subschemas. */
+class SchemaChecker {
+  readonly anchors = new Map<string, string>();
+  readonly refs = new Map<string, string>();
+  readonly nodes = new Map<string, JsonValue>();
+  private readonly draftName: string;
+
+  constructor(
+    readonly root: JsonValue,
+    readonly version: DraftVersion,
+  ) {
+    this.draftName = version >= 2019 ? `draft ${version === 2019 ? '2019-09' : '2020-12'}` : `draft-0${version}`;
+  }
+
+  fail(location: string, why: string): never {
+    throw new SchemaCompileError(`${quoteSingle(location)} does not validate with the ${this.draftName} metaschema: ${why}`);
+  }
+
+  expectType(location: string, v: JsonValue, ...types: string[]): void {
+    const t = jsonTypeName(v);
+    if (types.includes(t) || (types.includes('integer') && typeof v === 'number' && Number.isInteger(v))) return;
+    this.fail(location, `expected ${types.join(' or ')}, but got ${t}`);
+  }
+
+  children(location: string, schema: JsonValue): Child[] {
+    if (typeof schema === 'boolean') return [];
+    if (!isObject(schema)) return this.fail(location, `expected object or boolean, but got ${jsonTypeName(schema)}`);
+    const at = (key: string): string => `${location}/${pointerToken(key)}`;
+    const out: Child[] = [];
+    const one = (key: string, inPlace: boolean): void => {
+      if (!has(schema, key)) return;
+      this.expectType(at(key), schema[key]!, 'object', 'boolean');
+      out.push({ location: at(key), inPlace });
+    };
+    const list = (key: string, inPlace: boolean): void => {
+      if (!has(schema, key)) return;
+      const items = schema[key]!;
+      if (!Array.isArray(items)) return this.fail(at(key), `expected array, but got ${jsonTypeName(items)}`);
+      if (items.length === 0) this.fail(at(key), 'minimum 1 items required, but found 0 items');
+      items.forEach((item, i) => {
+        this.expectType(`${at(key)}/${i}`, item, 'object', 'boolean');
+        out.push({ location: `${at(key)}/${i}`, inPlace });
+      });
+    };
+    const map = (key: string, inPlace: boolean, check?: (name: string) => void): void => {
+      if (!has(schema, key)) return;
+      const members = schema[key]!;
+      if (!isObject(members)) return this.fail(at(key), `expected object, but got ${jsonTypeName(members)}`);
+      for (const name of Object.keys(members)) {
+        check?.(name);
+        const loc = `${at(key)}/${pointerToken(name)}`;
+        this.expectType(loc, members[name]!, 'object', 'boolean');
+        out.push({ location: loc, inPlace });
+      }
+    };
+    const regex = (loc: string, pattern: string): void => {
+      try {
+        compileGoRegexp(pattern);
+      } catch {
+        this.fail(loc, `${quoteSingle(pattern)} is not valid 'regex'`);
+      }
+    };
+
+    for (const key of UNSUPPORTED_KEYWORDS) {
+      if (has(schema, key)) throw new SchemaCompileError(`${quoteSingle(at(key))}: keyword ${key} is not supported`);
+    }
+    if (has(schema, '$id') && location !== '') {
+      const id = schema.$id;
+      if (typeof id === 'string' && id.startsWith('#') && this.version < 2019) this.anchors.set(id.slice(1), location);
+      else throw new SchemaCompileError(`${quoteSingle(at('$id'))}: $id below the root is not supported`);
+    }
+    if (has(schema, '$anchor')) {
+      this.expectType(at('$anchor'), schema.$anchor!, 'string');
+      this.anchors.set(schema.$anchor as string, location);
+    }
+    if (has(schema, '$ref')) this.expectType(at('$ref'), schema.$ref!, 'string');
+    if (has(schema, 'type')) this.checkType(at('type'), schema.type!);
+    for (const key of NUMBER_KEYWORDS) {
+      if (!has(schema, key)) continue;
+      const exclusive = key.startsWith('exclusive');
+      if (exclusive && this.version === 4) this.expectType(at(key), schema[key]!, 'boolean');
+      else this.expectType(at(key), schema[key]!, 'number');
+      if (key === 'multipleOf' && (schema[key] as number) <= 0) this.fail(at(key), 'must be > 0');
+    }
+    for (const key of COUNT_KEYWORDS) {
+      if (!has(schema, key)) continue;
+      this.expectType(at(key), schema[key]!, 'integer');
+      if ((schema[key] as number) < 0) this.fail(at(key), `must be >= 0 but found ${String(schema[key])}`);
+    }
+    if (has(schema, 'uniqueItems')) this.expectType(at('uniqueItems'), schema.uniqueItems!, 'boolean');
+    if (has(schema, 'enum')) this.expectType(at('enum'), schema.enum!, 'array');
+    if (has(schema, 'required')) this.checkStrings(at('required'), schema.required!);
+    if (has(schema, 'pattern')) {
+      this.expectType(at('pattern'), schema.pattern!, 'string');
+      regex(at('pattern'), schema.pattern as string);
+    }
+    if (has(schema, 'dependentRequired')) {
+      const deps = schema.dependentRequired!;
+      if (!isObject(deps)) this.fail(at('dependentRequired'), `expected object, but got ${jsonTypeName(deps)}`);
+      for (const name of Object.keys(deps)) this.checkStrings(`${at('dependentRequired')}/${pointerToken(name)}`, deps[name]!);
+    }
+    if (has(schema, 'dependencies')) {
+      const deps = schema.dependencies!;
+      if (!isObject(deps)) this.fail(at('dependencies'), `expected object, but got ${jsonTypeName(deps)}`);
+      for (const name of Object.keys(deps)) {
+        const loc = `${at('dependencies')}/${pointerToken(name)}`;
+        if (Array.isArray(deps[name])) this.checkStrings(loc, deps[name]!);
+        else {
+          this.expectType(loc, deps[name]!, 'object', 'boolean');
+          out.push({ location: loc, inPlace: true });
+        }
+      }
+    }
+
+    for (const key of ['not', 'if', 'then', 'else']) one(key, true);
+    for (const key of ['allOf', 'anyOf', 'oneOf']) list(key, true);
+    map('dependentSchemas', true);
+    map('properties', false);
+    map('patternProperties', false, (name) => regex(`${at('patternProperties')}/${pointerToken(name)}`, name));
+    map('$defs', false);
+    map('definitions', false);
+    for (const key of ['additionalProperties', 'propertyNames', 'contains', 'additionalItems']) one(key, false);
+    if (Array.isArray(schema.items) && this.version < 2020) list('items', false);
+    else one('items', false);
+    list('prefixItems', false);
+    return out;
+  }
+
+  private checkType(location: string, t: JsonValue): void {
+    const names = Array.isArray(t) ? t : [t];
+    for (const [i, name] of names.entries()) {
+      if (typeof name !== 'string' || !TYPE_NAMES.includes(name)) {
+        this.fail(
+          Array.isArray(t) ? `${location}/${i}` : location,
+          `value must be one of ${TYPE_NAMES.map((n) => goQuote(n)).join(', ')}`,
+        );
+      }
+    }
+  }
+
+  private checkStrings(location: string, v: JsonValue): void {
+    if (!Array.isArray(v)) return this.fail(location, `expected array, but got ${jsonTypeName(v)}`);
+    v.forEach((s, i) => this.expectType(`${location}/${i}`, s, 'string'));
+  }
+
+  /** The location a `$ref` value names, or a SchemaCompileError. */
+  resolveRef(ref: string): string {
+    let fragment = ref;
+    const rootId = isObject(this.root) && typeof this.root.$id === 'string' ? this.root.$id.split('#')[0]! : '';
+    if (rootId !== '' && ref.startsWith(rootId)) fragment = ref.slice(rootId.length);
+    if (fragment === '') return '';
+    if (!fragment.startsWith('#')) {
+      throw new SchemaCompileError(
+        `$ref ${goQuote(ref)} points outside this schema document; only references within it (#...) are followed`,
+      );
+    }
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(fragment.slice(1));
+    } catch {
+      throw new SchemaCompileError(`${schemaUrl(fragment.slice(1))} not found`);
+    }
+    if (decoded === '' || decoded === '/') return '';
+    if (!decoded.startsWith('/')) {
+      const anchored = this.anchors.get(decoded);
+      if (anchored === undefined) throw new SchemaCompileError(`file:///${decoded} not found`);
+      return anchored;
+    }
+    let node: JsonValue | undefined = this.root;
+    for (const raw of decoded.slice(1).split('/')) {
+      const token = unescapeToken(raw);
+      if (Array.isArray(node) && /^(0|[1-9][0-9]*)$/.test(token)) node = node[Number(token)];
+      else if (isObject(node) && has(node, token)) node = node[token];
+      else node = undefined;
+      if (node === undefined) throw new SchemaCompileError(`${schemaUrl(decoded)} not found`);
+    }
+    return decoded.slice(1).split('/').map((t) => '/' + pointerToken(unescapeToken(t))).join('');
+  }
+
+  valueAt(location: string): JsonValue {
+    let node: JsonValue | undefined = this.root;
+    if (location === '') return node;
+    for (const raw of location.slice(1).split('/')) {
+      const token = unescapeToken(decodeURIComponent(raw));
+      node = Array.isArray(node) ? node[Number(token)] : isObject(node) ? node[token] : undefined;
+    }
+    return node ?? null;
+  }
+}
+
+/** Checks every schema of the document and the `$ref` graph; throws SchemaCompileError. */
+export function compileSchema(root: JsonValue): CompiledSchema {
+  const checker = new SchemaChecker(root, draftOf(root));
+  const inPlace = new Map<string, string[]>(); // location -> in-place edges, as keyword paths
+  const pending: string[] = [''];
+  const refSources: string[] = [];
+  let resolved = 0;
+  // References resolve once no other schema is pending, so every anchor is known by then.
+  while (pending.length > 0 || resolved < refSources.length) {
+    if (pending.length === 0) {
+      const source = refSources[resolved++]!;
+      const target = checker.resolveRef((checker.nodes.get(source) as { $ref: string }).$ref);
+      checker.refs.set(source, target);
+      pending.push(target);
+      continue;
+    }
+    const location = pending.pop()!;
+    if (checker.nodes.has(location)) continue;
+    const schema = checker.valueAt(location);
+    checker.nodes.set(location, schema);
+    const edges: string[] = [];
+    for (const child of checker.children(location, schema)) {
+      pending.push(child.location);
+      if (child.inPlace) edges.push(child.location.slice(location.length + 1));
+    }
+    inPlace.set(location, edges);
+    if (isObject(schema) && has(schema, '$ref')) refSources.push(location);
+  }
+  checkInPlaceGraph(checker, inPlace);
+  return {
+    root,
+    version: checker.version,
+    node: (location) => checker.nodes.get(location) ?? checker.valueAt(location),
+    refTarget: (location) => checker.refs.get(location),
+  };
+}
+
+/** Finds in-place cycles ("infinite loop") and chains deeper than MAX_IN_PLACE_DEPTH, iteratively. */
+function checkInPlaceGraph(checker: SchemaChecker, inPlace: Map<string, string[]>): void {
+  const done = new Set<string>();
+  const edgesOf = (location: string): [string, string][] => {
+    const target = checker.refs.get(location);
+    // Before 2019-09, a schema with $ref is that reference and nothing else.
+    if (target !== undefined && checker.version < 2019) return [['$ref', target]];
+    const out: [string, string][] = (inPlace.get(location) ?? []).map((path) => [path, `${location}/${path}`]);
+    if (target !== undefined) out.unshift(['$ref', target]);
+    return out;
+  };
+  for (const start of inPlace.keys()) {
+    if (done.has(start)) continue;
+    const stack: { location: string; edges: [string, string][]; next: number; via: string }[] = [
+      { location: start, edges: edgesOf(start), next: 0, via: '' },
+    ];
+    const onStack = new Set<string>([start]);
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      if (top.next >= top.edges.length) {
+        stack.pop();
+        onStack.delete(top.location);
+        done.add(top.location);
+        continue;
+      }
+      const [via, next] = top.edges[top.next++]!;
+      if (onStack.has(next)) {
+        const path = stack.slice(1).map((f) => '/' + f.via).join('') + '/' + via;
+        throw new SchemaCompileError(`infinite loop ${schemaUrl(start + path)}`);
+      }
+      if (done.has(next)) continue;
+      if (stack.length >= MAX_IN_PLACE_DEPTH) {
+        throw new SchemaCompileError(
+          `subschemas nested in place ($ref, allOf, anyOf, oneOf, not, if/then/else) deeper than ${MAX_IN_PLACE_DEPTH} at ${schemaUrl(start)}`,
+        );
+      }
+      stack.push({ location: next, edges: edgesOf(next), next: 0, via });
+      onStack.add(next);
+    }
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * First half of `diff`, `update`, `delete` and `validate`, run where renders
+ * run (worker or one-shot process): evaluate the inputs exactly as `show`
+ * does (`.jsonnet` evaluated and searched for objects, `.json`/`.yaml` read as
+ * manifests, anything else refused) and return the objects as a JSON array on
+ * the outcome's stdout. The second half (cluster-stage.ts) talks to the
+ * cluster. Never cacheable: the command's result depends on the cluster.
+ */
+import { extname, resolve } from 'node:path';
+import { DependencyRecorder } from '../../cache/index.js';
+import type { CommandParams } from '../../protocol/index.js';
+import { objectsFromManifestFile, showObjects, type ShowInput } from '../../render/index.js';
+import type { ClusterCommandName, CommandOutcome } from '../worker/messages.js';
+import { createEngine, type Engine } from './engine.js';
+import { describeError } from './errors.js';
+import { gatesFor } from './features.js';
+import { Flags } from './flags.js';
+import { colorEnabled, CommandOutput } from './output.js';
+import type { RunContext } from './run-context.js';
+
+/** kubecfg's `error reading FILE: why`. */
+class InputFailure extends Error {}
+
+export function renderClusterObjects(
+  command: ClusterCommandName,
+  params: CommandParams,
+  ctx: RunContext,
+): CommandOutcome {
+  const flags = new Flags(command, params);
+  const recorder = new DependencyRecorder();
+  const out = new CommandOutput(colorEnabled(params.tty));
+  let exitCode = 0;
+  try {
+    const gates = gatesFor(flags, ctx.rc);
+    for (const w of gates.warnings) out.log('WARNING', w);
+    let engine: Engine | undefined;
+    const getEngine = (): Engine => (engine ??= createEngine(flags, recorder, params.cwd, ctx.shouldStop));
+    const inputs: ShowInput[] = [];
+    for (const arg of params.args) {
+      try {
+        const ext = extname(arg);
+        if (ext === '.jsonnet') {
+          inputs.push({ file: arg, value: getEngine().evaluateFile(arg) });
+        } else {
+          const text =
+            ext === '.json' || ext === '.yaml'
+              ? new TextDecoder('utf-8').decode(recorder.readFile(resolve(params.cwd, arg)))
+              : '';
+          inputs.push({ file: arg, objects: objectsFromManifestFile(arg, text) });
+        }
+      } catch (err) {
+        const why = describeError(err);
+        throw new InputFailure(why.startsWith(`error reading ${arg}`) ? why : `error reading ${arg}: ${why}`);
+      }
+    }
+    const objects = showObjects(inputs, { showProvenance: false }).map((f) => f.object);
+    out.stdout(JSON.stringify(objects));
+  } catch (err) {
+    out.log('ERROR', err instanceof InputFailure ? err.message : describeError(err));
+    exitCode = 1;
+  }
+  return {
+    exitCode,
+    stdout: exitCode === 0 ? out.stdoutText() : '',
+    stderr: out.stderrText(),
+    deps: recorder.deps(),
+    cacheable: false,
+  };
+}

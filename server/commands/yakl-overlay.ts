@@ -1,0 +1,115 @@
+/**
+ * `--overlay-code` and `--overlay-code-file` for show (and commands reusing
+ * its pipeline), with .yakl on either side (yakl.txt "Overlays"):
+ *   base + overlay            --overlay-code-file prod.yakl
+ *   base + { NAME: overlay }  --overlay-code-file sa=whole.yakl
+ * A .yakl file is imported through the `yakl:` scheme, so it is compiled
+ * (and cached) like any yakl import. A .yakl overlay that is one unnamed
+ * document holding apiVersion and kind would, merged into a base without a
+ * kind of its own, turn the whole file into that one object: that is refused
+ * with the overlay's location, before evaluating the combination.
+ */
+import { resolve } from 'node:path';
+import type { JsonValue } from '../../lang/common/json.js';
+import type { Gates } from '../../render/features/gates.js';
+import type { Engine } from './engine.js';
+import type { Flags } from './flags.js';
+import { YAKL_SCHEME } from './importer.js';
+import { YaklOverlayError } from './yakl-errors.js';
+
+/** `NAME=FILE`: NAME is a field name without path separators, FILE the overlay. */
+const NAMED_OVERLAY = /^([^=/\\]+)=(.+)$/;
+
+export function isYaklFile(path: string): boolean {
+  return path.endsWith('.yakl');
+}
+
+function verbatim(text: string): string {
+  return `@'${text.replace(/'/g, "''")}'`;
+}
+
+/** Jsonnet that imports an absolute path, compiled first when it is a .yakl file. */
+export function importOf(absPath: string): string {
+  return `(import ${verbatim(isYaklFile(absPath) ? YAKL_SCHEME + absPath : absPath)})`;
+}
+
+/** The `yakl` gate for .yakl inputs and a .yakl overlay file, checked before any input is read. */
+export function requireYaklGate(gates: Gates, flags: Flags, inputs: readonly string[]): void {
+  for (const input of inputs) if (isYaklFile(input)) gates.require('yakl', input);
+  if (flags.given('overlay-code-file') && isYaklFile(flags.str('overlay-code-file')))
+    gates.require('yakl', flags.str('overlay-code-file').replace(NAMED_OVERLAY, '$2'));
+}
+
+export interface OverlayFile {
+  /** The path as the user wrote it (for messages). */
+  given: string;
+  abs: string;
+  /** Set for `NAME=FILE`: the overlay becomes the field NAME. */
+  field?: string;
+}
+
+/**
+ * The overlay file named by --overlay-code-file, split into NAME and FILE
+ * when so written; a file literally named `a=b.yakl` keeps its meaning when it exists.
+ */
+export function overlayFileOf(flags: Flags, exists: (abs: string) => boolean): OverlayFile {
+  const value = flags.str('overlay-code-file');
+  const named = NAMED_OVERLAY.exec(value);
+  if (named && !exists(flags.path(value))) {
+    const given = named[2]!;
+    return { given, abs: flags.path(given), field: named[1]! };
+  }
+  return { given: value, abs: flags.path(value) };
+}
+
+export interface OverlayRequest {
+  engine: Engine;
+  flags: Flags;
+  gates: Gates;
+  /** The input as the user gave it, and the client's cwd. */
+  input: string;
+  cwd: string;
+  /** File access through the request's DependencyRecorder. */
+  exists: (abs: string) => boolean;
+  readText: (abs: string) => string;
+}
+
+/** Evaluates the input with the overlay the flags give (the caller checked the `overlay` gate). */
+export function evaluateOverlaid(req: OverlayRequest): JsonValue {
+  const { engine, flags, gates, input, cwd } = req;
+  const base = importOf(resolve(cwd, input));
+  if (!flags.given('overlay-code-file'))
+    return engine.evaluateInline('<overlay>', `${base} + (${flags.str('overlay-code')}\n)`);
+  const overlay = overlayFileOf(flags, req.exists);
+  const overlayCode = importOf(overlay.abs);
+  if (isYaklFile(overlay.abs)) {
+    gates.require('yakl', overlay.given);
+    if (overlay.field === undefined) checkUnnamedObject(req, overlay, base, overlayCode);
+  }
+  const code =
+    overlay.field === undefined
+      ? `${base} + ${overlayCode}`
+      : `${base} + { ${JSON.stringify(overlay.field)}: ${overlayCode} }`;
+  return engine.evaluateInline('<overlay>', code);
+}
+
+/** yakl.txt: "an overlay with apiVersion and kind but no name when the base has no kind of its own". */
+function checkUnnamedObject(req: OverlayRequest, overlay: OverlayFile, base: string, overlayCode: string): void {
+  if (req.engine.compileYaklFile(overlay.abs).shape !== 'document') return;
+  // Only field names are asked for: neither side's field values are evaluated here.
+  const probe =
+    `local b = ${base}, o = ${overlayCode};\n` +
+    `[std.isObject(o) && std.objectHas(o, 'apiVersion') && std.objectHas(o, 'kind'), ` +
+    `std.isObject(b) && std.objectHasAll(b, 'kind')]`;
+  const [wholeObject, baseHasKind] = req.engine.evaluateInline('<overlay>', probe) as [boolean, boolean];
+  if (!wholeObject || baseHasKind) return;
+  const source = req.readText(overlay.abs);
+  const kindAt = /^kind[ \t]*:/m.exec(source)?.index ?? 0;
+  const line = source.slice(0, kindAt).split('\n').length;
+  throw new YaklOverlayError(
+    `${overlay.given}:${line}:1: the overlay is one document with apiVersion and kind but no name, and ` +
+      `${req.input} has no kind of its own: merged into its root it would turn the whole file into that one ` +
+      `object. Name the document (^^: NAME) to add it, or add it as a field with ` +
+      `--overlay-code-file NAME=${overlay.given}`,
+  );
+}
