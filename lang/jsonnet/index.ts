@@ -130,7 +130,7 @@ export function evaluateToString(
         return j.map((d) => `---\n${serializeJson(d)}\n`).join('') + '...\n';
       }
       default:
-        return serializeJson(ev.manifest(v)) + '\n';
+        return ev.manifestText(v, true, '') + '\n';
     }
   });
 }

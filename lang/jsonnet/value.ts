@@ -93,13 +93,19 @@ export class Layer {
 }
 
 export class ObjectValue {
-  readonly cache = new Map<string, Value>();
   /**
-   * Values of fields reached through `super` (key: layer index + NUL + name): a
-   * field body in layer i with self = this always yields the same value, and deep
-   * mixin chains re-read super.x once per layer above (inheritance bench). Made lazily.
+   * Field values read through self, made on first read: objects that only serve as
+   * layers of a `+` are never indexed themselves (kube-lib: each Deployment's mixins
+   * and their nested `spec+:` objects), so an eager Map per object was pure garbage.
    */
-  superCache: Map<string, Value> | null = null;
+  cache: Map<string, Value> | null = null;
+  /**
+   * Values of fields reached through `super`: a
+   * field body in layer i with self = this always yields the same value, and deep
+   * mixin chains re-read super.x once per layer above (inheritance bench). Indexed
+   * by layer, made lazily.
+   */
+  superCache: (Map<string, Value> | undefined)[] | null = null;
   /** Per-layer envs (object locals bound once per instance); see Evaluator.sharedLayerEnv. */
   layerEnvs: (Env | undefined)[] | null = null;
   /** undefined: not checked; null: passed or in progress; Error: failed. */

@@ -25,6 +25,9 @@ test('parameter names match kubecfg', () => {
     escapeStringRegex: ['str'],
     regexMatch: ['regex', 'string'],
     regexSubst: ['regex', 'src', 'repl'],
+    parseHelmChart: ['chartData', 'releaseName', 'namespace', 'values', 'capabilities'],
+    resolveImage: ['image'],
+    validateJSONSchema: ['obj', 'schema'],
   });
 });
 

@@ -1,8 +1,8 @@
 /**
  * First half of `diff`, `update`, `delete` and `validate`, run where renders
  * run (worker or one-shot process): evaluate the inputs exactly as `show`
- * does (`.jsonnet` evaluated and searched for objects, `.json`/`.yaml` read as
- * manifests, anything else refused) and return the objects as a JSON array on
+ * does (`.jsonnet` and `.yakl` (feature yakl) evaluated and searched for
+ * objects, `.json`/`.yaml` read as manifests, anything else refused) and return the objects as a JSON array on
  * the outcome's stdout. The second half (cluster-stage.ts) talks to the
  * cluster. Never cacheable: the command's result depends on the cluster.
  */
@@ -13,6 +13,8 @@ import { objectsFromManifestFile, showObjects, type ShowInput } from '../../rend
 import type { ClusterCommandName, CommandOutcome } from '../worker/messages.js';
 import { createEngine, type Engine } from './engine.js';
 import { describeError } from './errors.js';
+import { describeWithYakl } from './yakl-errors.js';
+import { requireYaklGate } from './yakl-overlay.js';
 import { gatesFor } from './features.js';
 import { Flags } from './flags.js';
 import { colorEnabled, CommandOutput } from './output.js';
@@ -34,13 +36,16 @@ export function renderClusterObjects(
     const gates = gatesFor(flags, ctx.rc);
     for (const w of gates.warnings) out.log('WARNING', w);
     let engine: Engine | undefined;
-    const getEngine = (): Engine => (engine ??= createEngine(flags, recorder, params.cwd, ctx.shouldStop));
+    const getEngine = (): Engine =>
+      (engine ??= createEngine(flags, recorder, params.cwd, ctx.shouldStop, undefined, gates));
+    requireYaklGate(gates, flags, params.args);
     const inputs: ShowInput[] = [];
     for (const arg of params.args) {
       try {
         const ext = extname(arg);
-        if (ext === '.jsonnet') {
-          inputs.push({ file: arg, value: getEngine().evaluateFile(arg) });
+        if (ext === '.jsonnet' || ext === '.yakl') {
+          const engine = getEngine();
+          inputs.push({ file: arg, value: ext === '.yakl' ? engine.evaluateYaklFile(arg) : engine.evaluateFile(arg) });
         } else {
           const text =
             ext === '.json' || ext === '.yaml'
@@ -49,7 +54,7 @@ export function renderClusterObjects(
           inputs.push({ file: arg, objects: objectsFromManifestFile(arg, text) });
         }
       } catch (err) {
-        const why = describeError(err);
+        const why = describeWithYakl(err);
         throw new InputFailure(why.startsWith(`error reading ${arg}`) ? why : `error reading ${arg}: ${why}`);
       }
     }

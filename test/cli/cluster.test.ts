@@ -116,6 +116,17 @@ describe('cluster commands through the CLI', { skip: !BUILT && 'run npm run buil
     const onB = await sb.run(['diff', '--diff-strategy=subset', app], { env: { KUBECONFIG: kcB } });
     assert.equal(onB.code, 10, onB.stderr);
     assert.match(onB.stdout, /doesn't exist on server/);
+    const yakl = join(sb.work, 'app.yakl');
+    writeFileSync(
+      yakl,
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: yk\n  namespace: default\ndata:\n  a: ${"x" + "y"}\n',
+    );
+    const gated = await sb.run(['diff', yakl], { env: { KUBECONFIG: kcA } });
+    assert.equal(gated.code, 1);
+    assert.match(gated.stderr, /yakl is an alpha feature; turn it on with --features=yakl/);
+    const yaklDiff = await sb.run(['diff', '--features=yakl', yakl], { env: { KUBECONFIG: kcA } });
+    assert.equal(yaklDiff.code, 10, yaklDiff.stderr);
+    assert.match(yaklDiff.stdout, /configmaps default\.yk doesn't exist on server/);
     const none = await sb.run(['diff', app], { env: { KUBECONFIG: '', HOME: join(sb.root, 'nohome') } });
     assert.equal(none.code, 1);
     assert.match(none.stderr, /^ERROR .*no kubeconfig found/m);

@@ -9,7 +9,7 @@ import { ArrayValue, FuncValue, Thunk, type Value, toCodepoints, typeName } from
 import { type BuiltinTable, intArg } from './builtin.js';
 import { identityDefault } from './types.js';
 
-export function arrayOf(values: Value[]): ArrayValue {
+export function arrayOf(values: readonly Value[]): ArrayValue {
   return new ArrayValue(values.map((v) => Thunk.ready(v)));
 }
 

@@ -11,8 +11,9 @@ import { ArrayValue, FuncValue, ObjectValue, Thunk, type Value, typeName } from 
 import type { BuiltinTable } from './builtin.js';
 import { arrayOf } from './arrays.js';
 
-function fieldNames(o: ObjectValue, hidden: boolean): string[] {
-  return (hidden ? o.allFields() : o.visibleFields()).slice().sort(compareStrings);
+/** Sorted names; the visible list is the object's manifest-order cache (read-only: never mutate it). */
+function fieldNames(o: ObjectValue, hidden: boolean): readonly string[] {
+  return hidden ? o.allFields().slice().sort(compareStrings) : o.sortedVisibleFields(compareStrings);
 }
 
 function lazyField(ev: Evaluator, o: ObjectValue, k: string): Thunk {

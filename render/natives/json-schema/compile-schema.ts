@@ -15,7 +15,7 @@ import { compileGoRegexp } from '../regex/go-regexp.js';
 import { goQuote } from '../../go/go-text.js';
 import { pointerToken, quoteSingle } from './go-text.js';
 
-export const MAX_IN_PLACE_DEPTH = 1000;
+export const MAX_IN_PLACE_DEPTH = 250;
 
 /** The text after the library's "jsonschema file:/// compilation failed: ". */
 export class SchemaCompileError extends Error {}
@@ -86,11 +86,19 @@ const COUNT_KEYWORDS = [
   'minContains',
   'maxContains',
 ];
-const UNSUPPORTED_KEYWORDS = ['$dynamicRef', '$recursiveRef', 'unevaluatedProperties', 'unevaluatedItems', '$vocabulary'];
+const UNSUPPORTED_KEYWORDS = [
+  '$dynamicRef',
+  '$recursiveRef',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  '$vocabulary',
+];
 
 interface Child {
   location: string;
   inPlace: boolean;
+  /** Under $defs/definitions: compiled only when a $ref leads there. */
+  definition?: boolean;
 }
 
 /** Checks one schema's keywords; returns its subschemas. */
@@ -108,7 +116,9 @@ class SchemaChecker {
   }
 
   fail(location: string, why: string): never {
-    throw new SchemaCompileError(`${quoteSingle(location)} does not validate with the ${this.draftName} metaschema: ${why}`);
+    throw new SchemaCompileError(
+      `${quoteSingle(location)} does not validate with the ${this.draftName} metaschema: ${why}`,
+    );
   }
 
   expectType(location: string, v: JsonValue, ...types: string[]): void {
@@ -137,7 +147,7 @@ class SchemaChecker {
         out.push({ location: `${at(key)}/${i}`, inPlace });
       });
     };
-    const map = (key: string, inPlace: boolean, check?: (name: string) => void): void => {
+    const map = (key: string, inPlace: boolean, check?: (name: string) => void, definition = false): void => {
       if (!has(schema, key)) return;
       const members = schema[key]!;
       if (!isObject(members)) return this.fail(at(key), `expected object, but got ${jsonTypeName(members)}`);
@@ -145,7 +155,7 @@ class SchemaChecker {
         check?.(name);
         const loc = `${at(key)}/${pointerToken(name)}`;
         this.expectType(loc, members[name]!, 'object', 'boolean');
-        out.push({ location: loc, inPlace });
+        out.push({ location: loc, inPlace, definition });
       }
     };
     const regex = (loc: string, pattern: string): void => {
@@ -192,7 +202,8 @@ class SchemaChecker {
     if (has(schema, 'dependentRequired')) {
       const deps = schema.dependentRequired!;
       if (!isObject(deps)) this.fail(at('dependentRequired'), `expected object, but got ${jsonTypeName(deps)}`);
-      for (const name of Object.keys(deps)) this.checkStrings(`${at('dependentRequired')}/${pointerToken(name)}`, deps[name]!);
+      for (const name of Object.keys(deps))
+        this.checkStrings(`${at('dependentRequired')}/${pointerToken(name)}`, deps[name]!);
     }
     if (has(schema, 'dependencies')) {
       const deps = schema.dependencies!;
@@ -212,8 +223,8 @@ class SchemaChecker {
     map('dependentSchemas', true);
     map('properties', false);
     map('patternProperties', false, (name) => regex(`${at('patternProperties')}/${pointerToken(name)}`, name));
-    map('$defs', false);
-    map('definitions', false);
+    map('$defs', false, undefined, true);
+    map('definitions', false, undefined, true);
     for (const key of ['additionalProperties', 'propertyNames', 'contains', 'additionalItems']) one(key, false);
     if (Array.isArray(schema.items) && this.version < 2020) list('items', false);
     else one('items', false);
@@ -231,11 +242,23 @@ class SchemaChecker {
         );
       }
     }
+    if (Array.isArray(t)) this.checkUnique(location, t as string[]);
   }
 
   private checkStrings(location: string, v: JsonValue): void {
     if (!Array.isArray(v)) return this.fail(location, `expected array, but got ${jsonTypeName(v)}`);
     v.forEach((s, i) => this.expectType(`${location}/${i}`, s, 'string'));
+    this.checkUnique(location, v as string[]);
+  }
+
+  /** The metaschema's uniqueItems on required, dependentRequired and type arrays. */
+  private checkUnique(location: string, v: string[]): void {
+    const seen = new Map<string, number>();
+    v.forEach((s, i) => {
+      const j = seen.get(s);
+      if (j !== undefined) this.fail(location, `items at index ${j} and ${i} are equal`);
+      if (!seen.has(s)) seen.set(s, i);
+    });
   }
 
   /** The location a `$ref` value names, or a SchemaCompileError. */
@@ -269,7 +292,11 @@ class SchemaChecker {
       else node = undefined;
       if (node === undefined) throw new SchemaCompileError(`${schemaUrl(decoded)} not found`);
     }
-    return decoded.slice(1).split('/').map((t) => '/' + pointerToken(unescapeToken(t))).join('');
+    return decoded
+      .slice(1)
+      .split('/')
+      .map((t) => '/' + pointerToken(unescapeToken(t)))
+      .join('');
   }
 
   valueAt(location: string): JsonValue {
@@ -287,6 +314,7 @@ class SchemaChecker {
 export function compileSchema(root: JsonValue): CompiledSchema {
   const checker = new SchemaChecker(root, draftOf(root));
   const inPlace = new Map<string, string[]>(); // location -> in-place edges, as keyword paths
+  const compiled = new Map<string, string[]>(); // location -> subschemas the library compiles with it
   const pending: string[] = [''];
   const refSources: string[] = [];
   let resolved = 0;
@@ -304,14 +332,17 @@ export function compileSchema(root: JsonValue): CompiledSchema {
     const schema = checker.valueAt(location);
     checker.nodes.set(location, schema);
     const edges: string[] = [];
+    const nested: string[] = [];
     for (const child of checker.children(location, schema)) {
       pending.push(child.location);
       if (child.inPlace) edges.push(child.location.slice(location.length + 1));
+      if (!child.definition) nested.push(child.location);
     }
     inPlace.set(location, edges);
+    compiled.set(location, nested);
     if (isObject(schema) && has(schema, '$ref')) refSources.push(location);
   }
-  checkInPlaceGraph(checker, inPlace);
+  checkInPlaceGraph(checker, inPlace, reachable(checker, compiled));
   return {
     root,
     version: checker.version,
@@ -320,8 +351,28 @@ export function compileSchema(root: JsonValue): CompiledSchema {
   };
 }
 
+/** The schemas the library compiles: the root, what it nests (not $defs), and what a $ref leads to, in document order. */
+function reachable(checker: SchemaChecker, compiled: Map<string, string[]>): string[] {
+  const order: string[] = [];
+  const seen = new Set<string>(['']);
+  const pending = [''];
+  while (pending.length > 0) {
+    const location = pending.pop()!;
+    order.push(location);
+    const next = [...(compiled.get(location) ?? [])];
+    const target = checker.refs.get(location);
+    if (target !== undefined) next.unshift(target);
+    for (const child of next.reverse()) {
+      if (seen.has(child)) continue;
+      seen.add(child);
+      pending.push(child);
+    }
+  }
+  return order;
+}
+
 /** Finds in-place cycles ("infinite loop") and chains deeper than MAX_IN_PLACE_DEPTH, iteratively. */
-function checkInPlaceGraph(checker: SchemaChecker, inPlace: Map<string, string[]>): void {
+function checkInPlaceGraph(checker: SchemaChecker, inPlace: Map<string, string[]>, starts: string[]): void {
   const done = new Set<string>();
   const edgesOf = (location: string): [string, string][] => {
     const target = checker.refs.get(location);
@@ -331,7 +382,7 @@ function checkInPlaceGraph(checker: SchemaChecker, inPlace: Map<string, string[]
     if (target !== undefined) out.unshift(['$ref', target]);
     return out;
   };
-  for (const start of inPlace.keys()) {
+  for (const start of starts) {
     if (done.has(start)) continue;
     const stack: { location: string; edges: [string, string][]; next: number; via: string }[] = [
       { location: start, edges: edgesOf(start), next: 0, via: '' },
@@ -347,7 +398,13 @@ function checkInPlaceGraph(checker: SchemaChecker, inPlace: Map<string, string[]
       }
       const [via, next] = top.edges[top.next++]!;
       if (onStack.has(next)) {
-        const path = stack.slice(1).map((f) => '/' + f.via).join('') + '/' + via;
+        const path =
+          stack
+            .slice(1)
+            .map((f) => '/' + f.via)
+            .join('') +
+          '/' +
+          via;
         throw new SchemaCompileError(`infinite loop ${schemaUrl(start + path)}`);
       }
       if (done.has(next)) continue;

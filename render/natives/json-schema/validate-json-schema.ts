@@ -38,8 +38,16 @@ export function validateJsonSchema(obj: JsonValue, schema: JsonValue): true {
     if (e instanceof ValidationDepthError) {
       throw new RenderError('RENDER_TOO_DEEP', `object is invalid against the schema: jsonschema: ${e.message}`);
     }
+    // The depth bound leaves room on the JS stack, but a caller may already have used most of it.
+    if (e instanceof RangeError && /call stack/i.test(e.message)) {
+      throw new RenderError(
+        'RENDER_TOO_DEEP',
+        'object is invalid against the schema: jsonschema: validation nested too deeply',
+      );
+    }
     throw e;
   }
-  if (violation) throw new RenderError('RENDER_BAD_ARGUMENT', `object is invalid against the schema: ${violationText(violation)}`);
+  if (violation)
+    throw new RenderError('RENDER_BAD_ARGUMENT', `object is invalid against the schema: ${violationText(violation)}`);
   return true;
 }

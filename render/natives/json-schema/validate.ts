@@ -17,7 +17,7 @@ import { jsonTypeName, schemaUrl } from './compile-schema.js';
 import { compareDecimal, isMultipleOf } from './decimal.js';
 import { goFloat, goSharpV, pointerToken, quoteSingle } from './go-text.js';
 
-export const MAX_VALIDATE_DEPTH = 2000;
+export const MAX_VALIDATE_DEPTH = 500;
 
 export class ValidationDepthError extends Error {}
 
@@ -57,7 +57,14 @@ function jsonEquals(a: JsonValue, b: JsonValue): boolean {
 /** A stable text key for uniqueItems: equal JSON values, equal keys. */
 function canonicalKey(v: JsonValue): string {
   if (Array.isArray(v)) return '[' + v.map(canonicalKey).join(',') + ']';
-  if (isObject(v)) return '{' + sortedKeys(v).map((k) => JSON.stringify(k) + ':' + canonicalKey(v[k]!)).join(',') + '}';
+  if (isObject(v))
+    return (
+      '{' +
+      sortedKeys(v)
+        .map((k) => JSON.stringify(k) + ':' + canonicalKey(v[k]!))
+        .join(',') +
+      '}'
+    );
   return JSON.stringify(v);
 }
 
@@ -136,11 +143,14 @@ export class Validator {
       }
       if (has(s, 'const') && !jsonEquals(v, s.const!)) {
         const c = s.const!;
-        errors.push(violation('const', typeof c === 'object' && c !== null ? 'const failed' : `value must be ${goSharpV(c)}`));
+        errors.push(
+          violation('const', typeof c === 'object' && c !== null ? 'const failed' : `value must be ${goSharpV(c)}`),
+        );
       }
       if (has(s, 'enum')) {
         const options = s.enum as JsonValue[];
-        if (options.length > 0 && !options.some((o) => jsonEquals(v, o))) errors.push(violation('enum', enumMessage(options)));
+        if (options.length > 0 && !options.some((o) => jsonEquals(v, o)))
+          errors.push(violation('enum', enumMessage(options)));
       }
       if (isObject(v)) this.objectKeywords(s, v, vloc, violation, sub, inPlace, errors);
       else if (Array.isArray(v)) this.arrayKeywords(s, v, vloc, violation, sub, errors);
@@ -152,7 +162,9 @@ export class Validator {
       const err = this.validate(refTarget, `${keywordBase}/$ref`, v, vloc);
       if (err) {
         const causes = err.message === '' ? err.causes : [err];
-        errors.push(violation('$ref', `doesn't validate with ${quoteSingle(refTarget === '' ? '#' : '#' + refTarget)}`, causes));
+        errors.push(
+          violation('$ref', `doesn't validate with ${quoteSingle(refTarget === '' ? '#' : '#' + refTarget)}`, causes),
+        );
       }
     }
     if (!refOnly) this.applicators(s, violation, inPlace, errors);
@@ -173,10 +185,14 @@ export class Validator {
   ): void {
     const count = Object.keys(v).length;
     if (typeof s.minProperties === 'number' && count < s.minProperties) {
-      errors.push(violation('minProperties', `minimum ${s.minProperties} properties allowed, but found ${count} properties`));
+      errors.push(
+        violation('minProperties', `minimum ${s.minProperties} properties allowed, but found ${count} properties`),
+      );
     }
     if (typeof s.maxProperties === 'number' && count > s.maxProperties) {
-      errors.push(violation('maxProperties', `maximum ${s.maxProperties} properties allowed, but found ${count} properties`));
+      errors.push(
+        violation('maxProperties', `maximum ${s.maxProperties} properties allowed, but found ${count} properties`),
+      );
     }
     if (Array.isArray(s.required)) {
       const missing = (s.required as string[]).filter((name) => !has(v, name)).map(quoteSingle);
@@ -209,7 +225,9 @@ export class Validator {
       const extra = sortedKeys(v).filter((name) => !evaluated.has(name));
       if (s.additionalProperties === false) {
         if (extra.length > 0) {
-          errors.push(violation('additionalProperties', `additionalProperties ${extra.map(quoteSingle).join(', ')} not allowed`));
+          errors.push(
+            violation('additionalProperties', `additionalProperties ${extra.map(quoteSingle).join(', ')} not allowed`),
+          );
         }
       } else if (s.additionalProperties !== true) {
         for (const name of extra) push(sub('additionalProperties', v[name]!, `${vloc}/${pointerToken(name)}`));
