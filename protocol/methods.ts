@@ -228,6 +228,7 @@ export const Methods = {
   eval: method<CommandParams, CommandResult>('render/eval', true, commandParams(commandSpec('eval'))),
   jsonnet: method<CommandParams, CommandResult>('render/jsonnet', true, commandParams(commandSpec('jsonnet'))),
   features: method<CommandParams, CommandResult>('render/features', true, commandParams(commandSpec('features'))),
+  fmt: method<CommandParams, CommandResult>('render/fmt', true, commandParams(commandSpec('fmt'))),
   diff: method<CommandParams, CommandResult>('cluster/diff', true, commandParams(commandSpec('diff'))),
   update: method<CommandParams, CommandResult>('cluster/update', true, commandParams(commandSpec('update'))),
   delete: method<CommandParams, CommandResult>('cluster/delete', true, commandParams(commandSpec('delete'))),

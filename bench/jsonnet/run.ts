@@ -16,6 +16,7 @@ import { evaluateToString, parseModule, SourceFile } from '../../lang/jsonnet/in
 import { fsImporter } from '../lib/fs-importer.js';
 import { fmtKb, fmtMs, median, printTable, runChild, timeMs } from '../lib/measure.js';
 import { writeImportGraph } from './import-graph.js';
+import { corpusFiles, measureParse } from './parse-throughput.js';
 import { spawnSync } from 'node:child_process';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -105,6 +106,13 @@ try {
     const geo = Math.exp(ratios.reduce((a, r) => a + Math.log(r), 0) / ratios.length);
     console.log(`\ngeometric mean speed-up over ${peers[0]![0]}: ${geo.toFixed(2)}x (runs per case: ${runs})`);
   }
+  const parse = measureParse(corpusFiles([caseDir, dirname(cases[cases.length - 1]!)]), runs, onPath('jsonnetfmt'));
+  console.log(
+    `parse: ${parse.files} files, ${(parse.bytes / 1024).toFixed(0)} KiB: ours ${fmtMs(parse.oursMs)}` +
+      (parse.fmtMs === undefined
+        ? ''
+        : `, jsonnetfmt --test ${fmtMs(parse.fmtMs)} (ours/jsonnetfmt ${(parse.oursMs / parse.fmtMs).toFixed(2)})`),
+  );
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }

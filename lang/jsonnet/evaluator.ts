@@ -724,7 +724,8 @@ export class Evaluator {
         const layer = obj.layers[li]!;
         if (layer.asserts.length === 0) continue;
         const closure = layer.closure!;
-        const env = closure === layer.closure ? this.sharedLayerEnv(obj, li, layer) : this.layerEnv(obj, li, layer, closure);
+        const env =
+          closure === layer.closure ? this.sharedLayerEnv(obj, li, layer) : this.layerEnv(obj, li, layer, closure);
         for (const a of layer.asserts) {
           const saved = this.cur;
           this.enterFrame();

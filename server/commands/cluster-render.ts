@@ -13,7 +13,6 @@ import { objectsFromManifestFile, showObjects, type ShowInput } from '../../rend
 import type { ClusterCommandName, CommandOutcome } from '../worker/messages.js';
 import { createEngine, type Engine } from './engine.js';
 import { describeError } from './errors.js';
-import { describeWithYakl } from './yakl-errors.js';
 import { requireYaklGate } from './yakl-overlay.js';
 import { gatesFor } from './features.js';
 import { Flags } from './flags.js';
@@ -54,7 +53,7 @@ export function renderClusterObjects(
           inputs.push({ file: arg, objects: objectsFromManifestFile(arg, text) });
         }
       } catch (err) {
-        const why = describeWithYakl(err);
+        const why = describeError(err);
         throw new InputFailure(why.startsWith(`error reading ${arg}`) ? why : `error reading ${arg}: ${why}`);
       }
     }

@@ -12,6 +12,10 @@ import { TemplateError } from '../../lang/gotemplate/index.js';
 import { VarsError } from './engine.js';
 import { ExportError } from './export-dir.js';
 import { RcError } from '../../render/rc/rc-flags.js';
+import { YaklError } from '../../lang/yakl/index.js';
+
+/** An overlay the YAKL spec refuses, located at the overlay file's line. */
+export class YaklOverlayError extends Error {}
 
 /** A result eval cannot print as asked (e.g. --show-keys of a non-object). */
 export class EvalError extends Error {}
@@ -26,7 +30,9 @@ export function describeError(err: unknown): string {
     err instanceof TemplateError ||
     err instanceof VarsError ||
     err instanceof ImportError ||
-    err instanceof RcError
+    err instanceof RcError ||
+    err instanceof YaklError ||
+    err instanceof YaklOverlayError
   ) {
     return err.message;
   }

@@ -14,11 +14,10 @@ import type { CommandParams } from '../../protocol/index.js';
 import { formatEval } from '../../render/index.js';
 import type { CommandOutcome } from '../worker/messages.js';
 import { createEngine, type Engine } from './engine.js';
-import { EvalError } from './errors.js';
 import { gatesFor } from './features.js';
 import { Flags } from './flags.js';
 import { evalInputValue } from './inputs.js';
-import { describeWithYakl } from './yakl-errors.js';
+import { describeError, EvalError } from './errors.js';
 import { readableYakl } from './yakl-eval.js';
 import { importOf, isYaklFile } from './yakl-overlay.js';
 import { colorEnabled, CommandOutput } from './output.js';
@@ -77,7 +76,7 @@ export function runEval(params: CommandParams, ctx: RunContext): CommandOutcome 
       out.stdout(formatEval(value, flags.str('format') === 'json' ? 'json' : 'yaml'));
     }
   } catch (err) {
-    out.log('ERROR', describeWithYakl(err));
+    out.log('ERROR', describeError(err));
     exitCode = 1;
   }
   return outcome();

@@ -1,9 +1,13 @@
 /**
  * `kubecfg jsonnet FILE`: what the `jsonnet` command prints for FILE (or, with
  * -e, for FILE as code): JSON by default, `-S` a string as plain text, `-y` a
- * YAML stream of JSON documents; errors in go-jsonnet's wording on stderr,
- * exit 1. Uses the same importer, -J paths, ext vars and TLAs as show.
+ * YAML stream of JSON documents, `-m DIR` one file per top-level field written
+ * into DIR with the file names listed on stdout (as `jsonnet -m`); errors in
+ * go-jsonnet's wording on stderr, exit 1. Uses the same importer, -J paths,
+ * ext vars and TLAs as show.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { DependencyRecorder } from '../../cache/index.js';
 import { SourceFile } from '../../lang/common/source.js';
 import { parseModule } from '../../lang/jsonnet/index.js';
@@ -24,6 +28,16 @@ export function runJsonnet(params: CommandParams, ctx: RunContext): CommandOutco
     const engine = createEngine(flags, recorder, params.cwd, ctx.shouldStop, flags.int('max-stack'));
     const arg = params.args[0]!;
     const module = flags.bool('exec') ? parseModule(new SourceFile('<cmdline>', arg)) : engine.parseFile(arg);
+    if (flags.given('multi')) {
+      const files = engine.evaluateToString(module, {
+        ...engine.options,
+        mode: 'multi',
+        ...(flags.bool('string') ? { stringOutput: true } : {}),
+      });
+      if (typeof files === 'string') throw new Error('internal: single output in multi-file mode');
+      stdout = writeMulti(resolve(params.cwd, flags.str('multi')), flags.str('multi'), files);
+      return { exitCode, stdout, stderr, deps: recorder.deps(), cacheable: false };
+    }
     const mode = flags.bool('string') ? 'string' : flags.bool('yaml-stream') ? 'yamlStream' : 'json';
     const text = engine.evaluateToString(module, { ...engine.options, mode });
     if (typeof text !== 'string') throw new Error('internal: multi-file output in single-file mode');
@@ -33,4 +47,24 @@ export function runJsonnet(params: CommandParams, ctx: RunContext): CommandOutco
     exitCode = 1;
   }
   return { exitCode, stdout, stderr, deps: recorder.deps(), cacheable: true };
+}
+
+/**
+ * `jsonnet -m DIR`: each key of the result names a file under DIR, written
+ * with the key's text; the paths are listed on stdout in key order, as
+ * `jsonnet` prints them (DIR as the user gave it). Unlike the C++ command we
+ * create missing sub-directories instead of failing (go-jsonnet's -c).
+ */
+function writeMulti(absDir: string, shownDir: string, files: Record<string, string>): string {
+  let listing = '';
+  for (const name of Object.keys(files).sort()) {
+    const target = resolve(absDir, name);
+    if (target !== absDir && !target.startsWith(absDir.endsWith('/') ? absDir : absDir + '/')) {
+      throw new Error(`multi mode: file name ${JSON.stringify(name)} leaves the output directory`);
+    }
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, files[name]!);
+    listing += (shownDir.endsWith('/') ? shownDir : shownDir + '/') + name + '\n';
+  }
+  return listing;
 }

@@ -16,6 +16,7 @@ import { renderClusterObjects } from './cluster-render.js';
 import { describeError } from './errors.js';
 import { runEval } from './eval.js';
 import { runFeatures } from './features.js';
+import { runFmt } from './fmt.js';
 import { runJsonnet } from './jsonnet.js';
 import { colorEnabled, CommandOutput } from './output.js';
 import { applyRcFile, type RcSettings } from './rc.js';
@@ -35,6 +36,8 @@ function dispatch(command: CommandName, params: CommandParams, ctx: RunContext):
       return runJsonnet(params, ctx);
     case 'features':
       return runFeatures(params, ctx);
+    case 'fmt':
+      return runFmt(params, ctx);
     case 'diff':
     case 'update':
     case 'delete':

@@ -15,7 +15,7 @@ import { objectsFromManifestFile, renderShow, showObjects, type ShowInput } from
 import { FeatureError } from '../../render/features/gates.js';
 import type { CommandOutcome } from '../worker/messages.js';
 import { createEngine, type Engine } from './engine.js';
-import { describeWithYakl } from './yakl-errors.js';
+import { describeError } from './errors.js';
 import { evaluateOverlaid, requireYaklGate } from './yakl-overlay.js';
 import { exportObjects } from './export-dir.js';
 import { gatesFor } from './features.js';
@@ -26,7 +26,7 @@ import type { RunContext } from './run-context.js';
 /** kubecfg's `error reading FILE: why` (render/ already words some of its errors that way). */
 class InputFailure extends Error {
   constructor(input: string, failure: unknown) {
-    const why = describeWithYakl(failure);
+    const why = describeError(failure);
     super(why.startsWith(`error reading ${input}`) ? why : `error reading ${input}: ${why}`);
   }
 }
@@ -104,7 +104,7 @@ export function runShow(params: CommandParams, ctx: RunContext): CommandOutcome 
       out.stdout(renderShow(inputs, { format, showProvenance, reorder }));
     }
   } catch (err) {
-    out.log('ERROR', err instanceof InputFailure ? err.message : describeWithYakl(err));
+    out.log('ERROR', err instanceof InputFailure ? err.message : describeError(err));
     exitCode = 1;
   }
   return {

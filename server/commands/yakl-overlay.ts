@@ -15,7 +15,7 @@ import type { Gates } from '../../render/features/gates.js';
 import type { Engine } from './engine.js';
 import type { Flags } from './flags.js';
 import { YAKL_SCHEME } from './importer.js';
-import { YaklOverlayError } from './yakl-errors.js';
+import { YaklOverlayError } from './errors.js';
 
 /** `NAME=FILE`: NAME is a field name without path separators, FILE the overlay. */
 const NAMED_OVERLAY = /^([^=/\\]+)=(.+)$/;

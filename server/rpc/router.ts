@@ -20,6 +20,7 @@ import { cancel } from '../handlers/cancel.js';
 import { clusterHandler } from '../handlers/cluster.js';
 import { evalCommand } from '../handlers/eval.js';
 import { features } from '../handlers/features.js';
+import { fmt } from '../handlers/fmt.js';
 import { hello } from '../handlers/hello.js';
 import { jsonnet } from '../handlers/jsonnet.js';
 import { show } from '../handlers/show.js';
@@ -41,6 +42,7 @@ export const STREAMING: ReadonlyMap<
   [Methods.eval.method, { descriptor: Methods.eval, handler: evalCommand }],
   [Methods.jsonnet.method, { descriptor: Methods.jsonnet, handler: jsonnet }],
   [Methods.features.method, { descriptor: Methods.features, handler: features }],
+  [Methods.fmt.method, { descriptor: Methods.fmt, handler: fmt }],
   [Methods.diff.method, { descriptor: Methods.diff, handler: clusterHandler('diff') }],
   [Methods.update.method, { descriptor: Methods.update, handler: clusterHandler('update') }],
   [Methods.delete.method, { descriptor: Methods.delete, handler: clusterHandler('delete') }],

@@ -3,10 +3,11 @@
  * the library's compile does (draft from `$schema`, keyword shapes, regexes,
  * `$ref` targets, `$ref` loops) and records where each `$ref` leads.
  * Invariants: only references inside the same document are followed (no
- * I/O); every walk is iterative, and a chain of in-place subschemas ($ref,
- * allOf, anyOf, oneOf, not, if/then/else, dependentSchemas) deeper than
- * MAX_IN_PLACE_DEPTH is refused, so a 10k-deep or cyclic `$ref` gives a
- * SchemaCompileError, never a stack overflow.
+ * I/O); every walk is iterative; compiling deeper than MAX_SCHEMA_DEPTH
+ * nested schemas is refused, and a schema that reaches itself through
+ * in-place keywords ($ref, allOf, anyOf, oneOf, not, if/then/else,
+ * dependentSchemas) is an infinite loop, so a 10k-deep or cyclic `$ref`
+ * gives a SchemaCompileError, never a stack overflow.
  * Schema locations are JSON pointers into the document ("" is the root).
  */
 
@@ -15,7 +16,7 @@ import { compileGoRegexp } from '../regex/go-regexp.js';
 import { goQuote } from '../../go/go-text.js';
 import { pointerToken, quoteSingle } from './go-text.js';
 
-export const MAX_IN_PLACE_DEPTH = 250;
+export const MAX_SCHEMA_DEPTH = 1000;
 
 /** The text after the library's "jsonschema file:/// compilation failed: ". */
 export class SchemaCompileError extends Error {}
@@ -53,6 +54,16 @@ function has(o: { [key: string]: JsonValue }, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(o, key);
 }
 
+/** A copy with object keys sorted, so equal JSON values stringify alike. */
+function canonical(v: JsonValue): JsonValue {
+  if (Array.isArray(v)) return v.map(canonical);
+  if (!isObject(v)) return v;
+  const out: { [key: string]: JsonValue } = {};
+  for (const key of Object.keys(v).sort())
+    Object.defineProperty(out, key, { value: canonical(v[key]!), enumerable: true });
+  return out;
+}
+
 function unescapeToken(token: string): string {
   return token.replaceAll('~1', '/').replaceAll('~0', '~');
 }
@@ -72,6 +83,33 @@ function draftOf(root: JsonValue): DraftVersion {
   throw new SchemaCompileError(
     `$schema ${goQuote(uri)} is not a built-in draft (4, 6, 7, 2019-09, 2020-12); other metaschemas are not loaded`,
   );
+}
+
+/** Keywords newer than draft 4, by the draft that introduced them; older drafts ignore them. */
+const KEYWORD_SINCE: Record<string, DraftVersion> = {
+  const: 6,
+  contains: 6,
+  propertyNames: 6,
+  if: 7,
+  then: 7,
+  else: 7,
+  $defs: 2019,
+  $anchor: 2019,
+  dependentSchemas: 2019,
+  dependentRequired: 2019,
+  minContains: 2019,
+  maxContains: 2019,
+  unevaluatedProperties: 2019,
+  unevaluatedItems: 2019,
+  $recursiveRef: 2019,
+  $vocabulary: 2019,
+  prefixItems: 2020,
+  $dynamicRef: 2020,
+};
+
+/** True when `keyword` means something in `version`. */
+export function draftKnows(version: DraftVersion, keyword: string): boolean {
+  return version >= (KEYWORD_SINCE[keyword] ?? 4);
 }
 
 const TYPE_NAMES = ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'];
@@ -96,6 +134,8 @@ const UNSUPPORTED_KEYWORDS = [
 
 interface Child {
   location: string;
+  /** The keyword that holds it (its order among the children follows the library's compile order). */
+  keyword: string;
   inPlace: boolean;
   /** Under $defs/definitions: compiled only when a $ref leads there. */
   definition?: boolean;
@@ -131,11 +171,14 @@ class SchemaChecker {
     if (typeof schema === 'boolean') return [];
     if (!isObject(schema)) return this.fail(location, `expected object or boolean, but got ${jsonTypeName(schema)}`);
     const at = (key: string): string => `${location}/${pointerToken(key)}`;
+    const version = this.version;
+    const has = (o: { [key: string]: JsonValue }, key: string): boolean =>
+      Object.prototype.hasOwnProperty.call(o, key) && draftKnows(version, key);
     const out: Child[] = [];
     const one = (key: string, inPlace: boolean): void => {
       if (!has(schema, key)) return;
       this.expectType(at(key), schema[key]!, 'object', 'boolean');
-      out.push({ location: at(key), inPlace });
+      out.push({ location: at(key), keyword: key, inPlace });
     };
     const list = (key: string, inPlace: boolean): void => {
       if (!has(schema, key)) return;
@@ -144,7 +187,7 @@ class SchemaChecker {
       if (items.length === 0) this.fail(at(key), 'minimum 1 items required, but found 0 items');
       items.forEach((item, i) => {
         this.expectType(`${at(key)}/${i}`, item, 'object', 'boolean');
-        out.push({ location: `${at(key)}/${i}`, inPlace });
+        out.push({ location: `${at(key)}/${i}`, keyword: key, inPlace });
       });
     };
     const map = (key: string, inPlace: boolean, check?: (name: string) => void, definition = false): void => {
@@ -155,7 +198,7 @@ class SchemaChecker {
         check?.(name);
         const loc = `${at(key)}/${pointerToken(name)}`;
         this.expectType(loc, members[name]!, 'object', 'boolean');
-        out.push({ location: loc, inPlace, definition });
+        out.push({ location: loc, keyword: key, inPlace, definition });
       }
     };
     const regex = (loc: string, pattern: string): void => {
@@ -193,7 +236,15 @@ class SchemaChecker {
       if ((schema[key] as number) < 0) this.fail(at(key), `must be >= 0 but found ${String(schema[key])}`);
     }
     if (has(schema, 'uniqueItems')) this.expectType(at('uniqueItems'), schema.uniqueItems!, 'boolean');
-    if (has(schema, 'enum')) this.expectType(at('enum'), schema.enum!, 'array');
+    if (has(schema, 'enum')) {
+      this.expectType(at('enum'), schema.enum!, 'array');
+      // Drafts 4 to 7 require distinct enum values (2019-09 dropped that).
+      if (version < 2019)
+        this.checkUnique(
+          at('enum'),
+          (schema.enum as JsonValue[]).map((v) => JSON.stringify(canonical(v))),
+        );
+    }
     if (has(schema, 'required')) this.checkStrings(at('required'), schema.required!);
     if (has(schema, 'pattern')) {
       this.expectType(at('pattern'), schema.pattern!, 'string');
@@ -213,7 +264,7 @@ class SchemaChecker {
         if (Array.isArray(deps[name])) this.checkStrings(loc, deps[name]!);
         else {
           this.expectType(loc, deps[name]!, 'object', 'boolean');
-          out.push({ location: loc, inPlace: true });
+          out.push({ location: loc, keyword: 'dependencies', inPlace: true });
         }
       }
     }
@@ -310,39 +361,52 @@ class SchemaChecker {
   }
 }
 
-/** Checks every schema of the document and the `$ref` graph; throws SchemaCompileError. */
+/** The order in which the library's compileMap compiles subschemas. */
+const COMPILE_ORDER = [
+  'not',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'properties',
+  'patternProperties',
+  'additionalProperties',
+  'dependencies',
+  'propertyNames',
+  'contains',
+  'if',
+  'then',
+  'else',
+  'dependentSchemas',
+  'prefixItems',
+  'items',
+  'additionalItems',
+];
+
+/**
+ * Checks every schema of the document (as the library checks the document
+ * against its metaschema), then compiles from the root as the library does:
+ * `$ref`s are resolved only where compiling reaches them, and a schema met
+ * again through in-place keywords since the last non-in-place one (a
+ * property, items, ...) is an "infinite loop". Throws SchemaCompileError.
+ */
 export function compileSchema(root: JsonValue): CompiledSchema {
   const checker = new SchemaChecker(root, draftOf(root));
-  const inPlace = new Map<string, string[]>(); // location -> in-place edges, as keyword paths
-  const compiled = new Map<string, string[]>(); // location -> subschemas the library compiles with it
+  const childrenOf = new Map<string, Child[]>();
+  const children = (location: string): Child[] => {
+    let found = childrenOf.get(location);
+    if (found === undefined) {
+      const schema = checker.valueAt(location);
+      checker.nodes.set(location, schema);
+      found = checker.children(location, schema);
+      childrenOf.set(location, found);
+    }
+    return found;
+  };
   const pending: string[] = [''];
-  const refSources: string[] = [];
-  let resolved = 0;
-  // References resolve once no other schema is pending, so every anchor is known by then.
-  while (pending.length > 0 || resolved < refSources.length) {
-    if (pending.length === 0) {
-      const source = refSources[resolved++]!;
-      const target = checker.resolveRef((checker.nodes.get(source) as { $ref: string }).$ref);
-      checker.refs.set(source, target);
-      pending.push(target);
-      continue;
-    }
-    const location = pending.pop()!;
-    if (checker.nodes.has(location)) continue;
-    const schema = checker.valueAt(location);
-    checker.nodes.set(location, schema);
-    const edges: string[] = [];
-    const nested: string[] = [];
-    for (const child of checker.children(location, schema)) {
-      pending.push(child.location);
-      if (child.inPlace) edges.push(child.location.slice(location.length + 1));
-      if (!child.definition) nested.push(child.location);
-    }
-    inPlace.set(location, edges);
-    compiled.set(location, nested);
-    if (isObject(schema) && has(schema, '$ref')) refSources.push(location);
+  while (pending.length > 0) {
+    for (const child of children(pending.pop()!)) if (!childrenOf.has(child.location)) pending.push(child.location);
   }
-  checkInPlaceGraph(checker, inPlace, reachable(checker, compiled));
+  compileFromRoot(checker, children);
   return {
     root,
     version: checker.version,
@@ -351,70 +415,81 @@ export function compileSchema(root: JsonValue): CompiledSchema {
   };
 }
 
-/** The schemas the library compiles: the root, what it nests (not $defs), and what a $ref leads to, in document order. */
-function reachable(checker: SchemaChecker, compiled: Map<string, string[]>): string[] {
-  const order: string[] = [];
-  const seen = new Set<string>(['']);
-  const pending = [''];
-  while (pending.length > 0) {
-    const location = pending.pop()!;
-    order.push(location);
-    const next = [...(compiled.get(location) ?? [])];
-    const target = checker.refs.get(location);
-    if (target !== undefined) next.unshift(target);
-    for (const child of next.reverse()) {
-      if (seen.has(child)) continue;
-      seen.add(child);
-      pending.push(child);
-    }
-  }
-  return order;
+interface Edge {
+  via: string;
+  location: string;
+  inPlace: boolean;
 }
 
-/** Finds in-place cycles ("infinite loop") and chains deeper than MAX_IN_PLACE_DEPTH, iteratively. */
-function checkInPlaceGraph(checker: SchemaChecker, inPlace: Map<string, string[]>, starts: string[]): void {
-  const done = new Set<string>();
-  const edgesOf = (location: string): [string, string][] => {
-    const target = checker.refs.get(location);
-    // Before 2019-09, a schema with $ref is that reference and nothing else.
-    if (target !== undefined && checker.version < 2019) return [['$ref', target]];
-    const out: [string, string][] = (inPlace.get(location) ?? []).map((path) => [path, `${location}/${path}`]);
-    if (target !== undefined) out.unshift(['$ref', target]);
-    return out;
+interface Frame {
+  location: string;
+  via: string;
+  edges: Edge[] | null;
+  next: number;
+  /** Index of the frame where the current run of in-place keywords began. */
+  chainStart: number;
+}
+
+/** The library's compile traversal, iterative, bounded by MAX_SCHEMA_DEPTH. */
+function compileFromRoot(checker: SchemaChecker, children: (location: string) => Child[]): void {
+  const edgesOf = (location: string): Edge[] => {
+    const kids = children(location).filter((c) => !c.definition);
+    const schema = checker.nodes.get(location);
+    const edges: Edge[] = [];
+    if (isObject(schema) && typeof schema.$ref === 'string') {
+      const target = checker.resolveRef(schema.$ref);
+      checker.refs.set(location, target);
+      edges.push({ via: '$ref', location: target, inPlace: true });
+      // Before 2019-09, a schema with $ref is that reference and nothing else.
+      if (checker.version < 2019) return edges;
+    }
+    const rank = (c: Child): number => COMPILE_ORDER.indexOf(c.keyword);
+    const ordered = kids.map((c, i) => ({ c, i })).sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i);
+    for (const { c } of ordered)
+      edges.push({ via: c.location.slice(location.length + 1), location: c.location, inPlace: c.inPlace });
+    return edges;
   };
-  for (const start of starts) {
-    if (done.has(start)) continue;
-    const stack: { location: string; edges: [string, string][]; next: number; via: string }[] = [
-      { location: start, edges: edgesOf(start), next: 0, via: '' },
-    ];
-    const onStack = new Set<string>([start]);
-    while (stack.length > 0) {
-      const top = stack[stack.length - 1]!;
-      if (top.next >= top.edges.length) {
-        stack.pop();
-        onStack.delete(top.location);
-        done.add(top.location);
-        continue;
-      }
-      const [via, next] = top.edges[top.next++]!;
-      if (onStack.has(next)) {
+  const started = new Set<string>(['']);
+  const onStack = new Map<string, number>([['', 0]]);
+  const frames: Frame[] = [{ location: '', via: '', edges: null, next: 0, chainStart: 0 }];
+  while (frames.length > 0) {
+    const top = frames[frames.length - 1]!;
+    top.edges ??= edgesOf(top.location);
+    if (top.next >= top.edges.length) {
+      frames.pop();
+      onStack.delete(top.location);
+      continue;
+    }
+    const edge = top.edges[top.next++]!;
+    if (started.has(edge.location)) {
+      const at = onStack.get(edge.location);
+      if (edge.inPlace && at !== undefined && at >= top.chainStart) {
+        const chain = frames.slice(top.chainStart);
         const path =
-          stack
+          chain[0]!.location +
+          chain
             .slice(1)
             .map((f) => '/' + f.via)
             .join('') +
           '/' +
-          via;
-        throw new SchemaCompileError(`infinite loop ${schemaUrl(start + path)}`);
+          edge.via;
+        throw new SchemaCompileError(`infinite loop ${schemaUrl(path)}`);
       }
-      if (done.has(next)) continue;
-      if (stack.length >= MAX_IN_PLACE_DEPTH) {
-        throw new SchemaCompileError(
-          `subschemas nested in place ($ref, allOf, anyOf, oneOf, not, if/then/else) deeper than ${MAX_IN_PLACE_DEPTH} at ${schemaUrl(start)}`,
-        );
-      }
-      stack.push({ location: next, edges: edgesOf(next), next: 0, via });
-      onStack.add(next);
+      continue;
     }
+    if (frames.length >= MAX_SCHEMA_DEPTH) {
+      throw new SchemaCompileError(
+        `schemas nested deeper than ${MAX_SCHEMA_DEPTH} levels at ${schemaUrl(edge.location)}`,
+      );
+    }
+    started.add(edge.location);
+    onStack.set(edge.location, frames.length);
+    frames.push({
+      location: edge.location,
+      via: edge.via,
+      edges: null,
+      next: 0,
+      chainStart: edge.inPlace ? top.chainStart : frames.length,
+    });
   }
 }

@@ -13,7 +13,7 @@ import { compareCodepoints } from '../../../lang/common/json.js';
 import { compileGoRegexp } from '../regex/go-regexp.js';
 import { wellFormed } from '../../go/well-formed.js';
 import type { CompiledSchema } from './compile-schema.js';
-import { jsonTypeName, schemaUrl } from './compile-schema.js';
+import { draftKnows, jsonTypeName, schemaUrl } from './compile-schema.js';
 import { compareDecimal, isMultipleOf } from './decimal.js';
 import { goFloat, goSharpV, pointerToken, quoteSingle } from './go-text.js';
 
@@ -130,6 +130,8 @@ export class Validator {
     if (typeof s === 'boolean') return s ? null : violation('', 'not allowed');
     if (!isObject(s)) return null;
     const version = this.schema.version;
+    const has = (o: JsonObject, key: string): boolean =>
+      Object.prototype.hasOwnProperty.call(o, key) && draftKnows(version, key);
     const errors: SchemaViolation[] = [];
     const refTarget = this.schema.refTarget(location);
 
@@ -209,7 +211,7 @@ export class Validator {
         push(sub(`properties/${pointerToken(name)}`, v[name]!, `${vloc}/${pointerToken(name)}`));
       }
     }
-    if (has(s, 'propertyNames')) {
+    if (has(s, 'propertyNames') && this.schema.version >= 6) {
       for (const name of sortedKeys(v)) push(sub('propertyNames', name, `${vloc}/${pointerToken(name)}`));
     }
     if (isObject(s.patternProperties)) {
@@ -254,7 +256,7 @@ export class Validator {
       }
     };
     const version = this.schema.version;
-    if (version < 2019 && isObject(s.dependencies)) requiredIf('dependencies', s.dependencies);
+    if (isObject(s.dependencies)) requiredIf('dependencies', s.dependencies);
     if (version >= 2019 && isObject(s.dependentRequired)) requiredIf('dependentRequired', s.dependentRequired);
     if (version >= 2019 && isObject(s.dependentSchemas)) {
       for (const name of sortedKeys(s.dependentSchemas)) {
@@ -312,7 +314,7 @@ export class Validator {
     }
     if (rest !== undefined) for (let i = prefix; i < v.length; i++) push(sub(rest, v[i]!, `${vloc}/${i}`));
 
-    if (has(s, 'contains')) {
+    if (has(s, 'contains') && version >= 6) {
       const causes: SchemaViolation[] = [];
       let matched = 0;
       v.forEach((item, i) => {
@@ -367,7 +369,7 @@ export class Validator {
       }
       if (matched === -1) errors.push(violation('oneOf', 'oneOf failed', causes));
     }
-    if (has(s, 'if')) {
+    if (has(s, 'if') && this.schema.version >= 7) {
       if (inPlace('if') === null) {
         const err = has(s, 'then') ? inPlace('then') : null;
         if (err) errors.push(violation('then', 'if-then failed', [err]));
