@@ -111,7 +111,7 @@ try {
     `parse: ${parse.files} files, ${(parse.bytes / 1024).toFixed(0)} KiB: ours ${fmtMs(parse.oursMs)}` +
       (parse.fmtMs === undefined
         ? ''
-        : `, jsonnetfmt --test ${fmtMs(parse.fmtMs)} (ours/jsonnetfmt ${(parse.oursMs / parse.fmtMs).toFixed(2)})`),
+        : `, jsonnetfmt -i ${fmtMs(parse.fmtMs)} (ours/jsonnetfmt ${(parse.oursMs / parse.fmtMs).toFixed(2)})`),
   );
 } finally {
   rmSync(tmp, { recursive: true, force: true });

@@ -31,7 +31,7 @@ export interface RenderOptions {
   maxOutputBytes?: number;
 }
 
-const DEFAULT_API_VERSIONS = [
+export const DEFAULT_API_VERSIONS = [
   'v1',
   'admissionregistration.k8s.io/v1',
   'apiextensions.k8s.io/v1',

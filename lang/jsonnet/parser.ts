@@ -50,6 +50,9 @@ const UNARY_OPS: ReadonlySet<string> = new Set(['!', '~', '+', '-']);
 
 /** Decodes the escapes of a "..." or '...' literal (go-jsonnet's StringUnescape). */
 export function unescapeString(s: string, fail: (msg: string) => never): string {
+  // Most literals have no escapes: return them as they are instead of rebuilding them
+  // one character at a time as a rope (parse leg of the bench: a tenth of parse time).
+  if (s.indexOf('\\') < 0) return s;
   let out = '';
   for (let i = 0; i < s.length;) {
     const c = s[i++]!;

@@ -3,13 +3,19 @@
  * releaseName, namespace, values, capabilities={}). Renders the chart with our
  * Helm engine (lang/helm) as `helm template` would and returns kubecfg's shape:
  * template path (`chart/templates/x.yaml`) -> list of objects. `capabilities`
- * may set `kubeVersion` (e.g. 'v1.29.0') and `apiVersions` (a list), which
- * become `.Capabilities` in the templates. Chart bytes are untrusted: the
- * archive reader enforces path checks and size caps (hazards 6-8).
+ * is read as kubecfg reads it: `KubeVersion: {Version, Major, Minor}` sets
+ * `.Capabilities.KubeVersion`, `APIVersions: [...]` is added to the default
+ * list, `HelmVersion` is ignored. Chart bytes are untrusted: the archive reader
+ * enforces path checks and size caps (hazards 6-8).
+ *
+ * The declared parameter names are kubecfg's own, in kubecfg's order
+ * (releaseName, namespace, chartData, ...), although kubecfg reads the
+ * arguments positionally as (chartData, releaseName, namespace, ...); we keep
+ * both quirks so a direct std.native call behaves as it does in kubecfg.
  */
 import type { JsonValue } from '../../lang/common/json.js';
 import { isJsonObject } from '../../lang/common/json.js';
-import { loadChartArchive, renderChart, valuesFromJson } from '../../lang/helm/index.js';
+import { DEFAULT_API_VERSIONS, loadChartArchive, renderChart, valuesFromJson } from '../../lang/helm/index.js';
 import { RenderError } from '../errors.js';
 import type { NativeFunction } from './index.js';
 
@@ -34,7 +40,7 @@ function stringArg(param: string, v: JsonValue | undefined): string {
 }
 
 export const parseHelmChartNative: NativeFunction = {
-  params: ['chartData', 'releaseName', 'namespace', 'values', 'capabilities'],
+  params: ['releaseName', 'namespace', 'chartData', 'values', 'capabilities'],
   fn: ([chartData, releaseName, namespace, values, capabilities]) => {
     const tgz = bytesArg(chartData);
     const name = stringArg('releaseName', releaseName);
@@ -45,17 +51,19 @@ export const parseHelmChartNative: NativeFunction = {
     const caps = capabilities ?? {};
     if (!isJsonObject(caps))
       throw new RenderError('RENDER_BAD_ARGUMENT', 'parseHelmChart: capabilities must be an object');
-    const kubeVersion =
-      caps.kubeVersion === undefined ? undefined : stringArg('capabilities.kubeVersion', caps.kubeVersion);
+    let kubeVersion: string | undefined;
+    if (isJsonObject(caps.KubeVersion)) {
+      kubeVersion = stringArg('capabilities.KubeVersion.Version', caps.KubeVersion.Version);
+    }
     let apiVersions: string[] | undefined;
-    if (caps.apiVersions !== undefined) {
-      if (!Array.isArray(caps.apiVersions) || !caps.apiVersions.every((x) => typeof x === 'string')) {
+    if (Array.isArray(caps.APIVersions)) {
+      if (!caps.APIVersions.every((x) => typeof x === 'string')) {
         throw new RenderError(
           'RENDER_BAD_ARGUMENT',
-          'parseHelmChart: capabilities.apiVersions must be a list of strings',
+          'parseHelmChart: capabilities.APIVersions must be a list of strings',
         );
       }
-      apiVersions = caps.apiVersions as string[];
+      apiVersions = [...DEFAULT_API_VERSIONS, ...(caps.APIVersions as string[])];
     }
     const rendered = renderChart(loadChartArchive(tgz), {
       releaseName: name,

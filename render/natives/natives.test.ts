@@ -25,7 +25,7 @@ test('parameter names match kubecfg', () => {
     escapeStringRegex: ['str'],
     regexMatch: ['regex', 'string'],
     regexSubst: ['regex', 'src', 'repl'],
-    parseHelmChart: ['chartData', 'releaseName', 'namespace', 'values', 'capabilities'],
+    parseHelmChart: ['releaseName', 'namespace', 'chartData', 'values', 'capabilities'],
     resolveImage: ['image'],
     validateJSONSchema: ['obj', 'schema'],
   });

@@ -42,7 +42,7 @@ test('goFloat is fmt %v of a float64', () => {
 test('goSharpV prints schema values as json.Number / Go values', () => {
   assert.equal(goSharpV(1), '"1"');
   assert.equal(goSharpV(1e21), '"1e+21"');
-  assert.equal(goSharpV(1e-7), '"1e-07"');
+  assert.equal(goSharpV(1e-7), '"1e-7"');
   assert.equal(goSharpV(null), '<nil>');
   assert.equal(goSharpV(true), 'true');
   assert.equal(goSharpV('a"b'), '"a\\"b"');
