@@ -51,14 +51,14 @@ export const FEATURES: readonly Feature[] = [
     stage: 'alpha',
     kind: 'additive',
     since: 'v0.40.0',
-    doc: 'importing kustomize directories',
+    doc: 'kustomize+https:// imports (kustomize builds as Jsonnet values)',
   },
   {
     name: 'binary-import',
     stage: 'alpha',
     kind: 'additive',
     since: 'v0.40.0',
-    doc: 'importbin of binary files',
+    doc: 'the binary:// import scheme',
   },
   {
     name: 'knit',
