@@ -165,6 +165,13 @@ const formatFlag: FlagSpec = {
   help: 'Output format.  Supported values are: json, yaml',
 };
 
+const cleatRootFlag: FlagSpec = {
+  name: 'root',
+  kind: 'string',
+  filename: true,
+  help: "Project root that imports and input files must stay inside (default: nearest directory with .git, else the file's directory)",
+};
+
 export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'show',
@@ -272,6 +279,53 @@ export const COMMANDS: readonly CommandSpec[] = [
       { name: 'sort-imports', kind: 'bool', help: 'Sort top-level imports alphabetically (default)' },
       { name: 'no-sort-imports', kind: 'bool', help: 'Leave top-level imports in their order' },
     ],
+  },
+  // Cleat (docs/cleat.md). Top-level `cleat-*` commands rather than `cleat check`: the CLI sends
+  // only top-level commands to the daemon (subcommands are for the CLI-run `daemon` group).
+  {
+    name: 'cleat-check',
+    summary: 'Type-check a Cleat program without inputs and print its diagnostics',
+    usage: 'kubecfg cleat-check [flags] FILE',
+    args: 'exactlyOne',
+    method: 'render/cleat-check',
+    flags: [cleatRootFlag],
+  },
+  {
+    name: 'cleat-export',
+    summary: 'Evaluate a Cleat program with its inputs and print the documents',
+    usage: 'kubecfg cleat-export [flags] FILE',
+    args: 'exactlyOne',
+    method: 'render/cleat-export',
+    flags: [
+      cleatRootFlag,
+      {
+        name: 'input',
+        kind: 'stringArray',
+        filename: true,
+        help: 'JSON or YAML file holding an object of inputs (inside the root; later files win). May be repeated.',
+      },
+      {
+        name: 'set',
+        kind: 'stringArray',
+        help: 'Set an input: name=value (the string if the type takes it, else JSON). May be repeated.',
+      },
+      formatFlag,
+      {
+        name: 'target',
+        kind: 'string',
+        default: 'plain',
+        values: ['plain', 'argocd', 'flux'],
+        help: 'Output target: plain, argocd (sync-wave annotations) or flux (Kustomizations and manifests files)',
+      },
+    ],
+  },
+  {
+    name: 'cleat-gen',
+    summary: 'Print the Cleat types of an OpenAPI document or CRDs (JSON or YAML)',
+    usage: 'kubecfg cleat-gen SCHEMA.json|SCHEMA.yaml',
+    args: 'exactlyOne',
+    method: 'render/cleat-gen',
+    flags: [],
   },
   {
     name: 'daemon',

@@ -229,6 +229,17 @@ export const Methods = {
   jsonnet: method<CommandParams, CommandResult>('render/jsonnet', true, commandParams(commandSpec('jsonnet'))),
   features: method<CommandParams, CommandResult>('render/features', true, commandParams(commandSpec('features'))),
   fmt: method<CommandParams, CommandResult>('render/fmt', true, commandParams(commandSpec('fmt'))),
+  cleatCheck: method<CommandParams, CommandResult>(
+    'render/cleat-check',
+    true,
+    commandParams(commandSpec('cleat-check')),
+  ),
+  cleatExport: method<CommandParams, CommandResult>(
+    'render/cleat-export',
+    true,
+    commandParams(commandSpec('cleat-export')),
+  ),
+  cleatGen: method<CommandParams, CommandResult>('render/cleat-gen', true, commandParams(commandSpec('cleat-gen'))),
   diff: method<CommandParams, CommandResult>('cluster/diff', true, commandParams(commandSpec('diff'))),
   update: method<CommandParams, CommandResult>('cluster/update', true, commandParams(commandSpec('update'))),
   delete: method<CommandParams, CommandResult>('cluster/delete', true, commandParams(commandSpec('delete'))),

@@ -12,6 +12,7 @@
 import { DependencyRecorder } from '../../cache/index.js';
 import type { CommandParams } from '../../protocol/index.js';
 import type { CommandName, CommandOutcome } from '../worker/messages.js';
+import { runCleatCheck, runCleatExport, runCleatGen } from './cleat.js';
 import { renderClusterObjects } from './cluster-render.js';
 import { describeError } from './errors.js';
 import { runEval } from './eval.js';
@@ -38,6 +39,12 @@ function dispatch(command: CommandName, params: CommandParams, ctx: RunContext):
       return runFeatures(params, ctx);
     case 'fmt':
       return runFmt(params, ctx);
+    case 'cleat-check':
+      return runCleatCheck(params, ctx);
+    case 'cleat-export':
+      return runCleatExport(params, ctx);
+    case 'cleat-gen':
+      return runCleatGen(params, ctx);
     case 'diff':
     case 'update':
     case 'delete':

@@ -17,6 +17,7 @@ import {
 import type { OutputSink } from '../command-runner.js';
 import type { DaemonContext } from '../daemon-context.js';
 import { cancel } from '../handlers/cancel.js';
+import { cleatCheck, cleatExport, cleatGen } from '../handlers/cleat.js';
 import { clusterHandler } from '../handlers/cluster.js';
 import { evalCommand } from '../handlers/eval.js';
 import { features } from '../handlers/features.js';
@@ -43,6 +44,9 @@ export const STREAMING: ReadonlyMap<
   [Methods.jsonnet.method, { descriptor: Methods.jsonnet, handler: jsonnet }],
   [Methods.features.method, { descriptor: Methods.features, handler: features }],
   [Methods.fmt.method, { descriptor: Methods.fmt, handler: fmt }],
+  [Methods.cleatCheck.method, { descriptor: Methods.cleatCheck, handler: cleatCheck }],
+  [Methods.cleatExport.method, { descriptor: Methods.cleatExport, handler: cleatExport }],
+  [Methods.cleatGen.method, { descriptor: Methods.cleatGen, handler: cleatGen }],
   [Methods.diff.method, { descriptor: Methods.diff, handler: clusterHandler('diff') }],
   [Methods.update.method, { descriptor: Methods.update, handler: clusterHandler('update') }],
   [Methods.delete.method, { descriptor: Methods.delete, handler: clusterHandler('delete') }],

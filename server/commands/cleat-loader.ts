@@ -1,0 +1,164 @@
+/**
+ * The file side of the Cleat commands: finds the project root and reads files
+ * confined to it (spec §4.1, hazards 1, 2 and 10). A path is walked one
+ * component at a time from the real root; every symlink is expanded in place
+ * and **every step** of the walk must stay inside the root, so an out-and-back
+ * link (`../<root>/f`) is refused like `../../etc/x`. Link chains stop after
+ * MAX_LINK_HOPS; only regular files are read (lstat before any read, so a
+ * FIFO cannot hang the worker). Reads go through the request's
+ * DependencyRecorder. Error texts name no absolute host path.
+ */
+import { lstatSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
+import { basename, dirname, isAbsolute, join, posix, resolve } from 'node:path';
+import type { DependencyRecorder } from '../../cache/index.js';
+import { isInsideRoot, normalizePath, type CleatLoader } from '../../lang/cleat/index.js';
+
+const MAX_LINK_HOPS = 10;
+
+/** A user-facing failure of the Cleat commands' file handling (message already says what and why). */
+export class CleatFileError extends Error {}
+
+export interface ConfinedLoader extends CleatLoader {
+  /**
+   * True once a read went through a symlink or was refused for a reason the
+   * recorder does not capture (link facts, file kinds): such a result must not be cached.
+   */
+  readonly uncacheable: boolean;
+}
+
+function lstatOrUndefined(path: string): Stats | undefined {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+type Walk = { path: string } | { missing: string } | { error: string };
+
+/** Expands `path` (absolute, lexically inside `root`) link by link, checking each step against `root`. */
+function walkInside(root: string, path: string, onLink: () => void): Walk {
+  if (!isInsideRoot(root, path)) return { error: 'leaves the project root' };
+  const rest = posix
+    .relative(root, normalizePath(path))
+    .split('/')
+    .filter((c) => c !== '');
+  let cur = root;
+  let hops = 0;
+  while (rest.length > 0) {
+    const part = rest.shift()!;
+    if (part === '.') continue;
+    if (part === '..') {
+      cur = posix.dirname(cur);
+      if (!isInsideRoot(root, cur)) return { error: 'a symbolic link leads outside the project root' };
+      continue;
+    }
+    const next = posix.join(cur, part);
+    const st = lstatOrUndefined(next);
+    if (!st) return { missing: next };
+    if (st.isSymbolicLink()) {
+      onLink();
+      if (++hops > MAX_LINK_HOPS) return { error: `more than ${MAX_LINK_HOPS} symbolic links (a cycle?)` };
+      let target: string;
+      try {
+        target = readlinkSync(next);
+      } catch {
+        return { error: 'unreadable symbolic link' };
+      }
+      if (target === '' || target.includes('\0')) return { error: 'invalid symbolic link' };
+      if (target.startsWith('/')) {
+        const abs = normalizePath(target);
+        if (!isInsideRoot(root, abs)) return { error: 'a symbolic link leads outside the project root' };
+        cur = root;
+        rest.unshift(
+          ...posix
+            .relative(root, abs)
+            .split('/')
+            .filter((c) => c !== ''),
+        );
+      } else {
+        rest.unshift(...target.split('/').filter((c) => c !== ''));
+      }
+      continue;
+    }
+    if (rest.length > 0 && !st.isDirectory()) return { error: 'not a directory' };
+    cur = next;
+  }
+  return { path: cur };
+}
+
+/** A CleatLoader over `root` (a real, absolute path) that reads through `recorder`. */
+export function confinedLoader(root: string, recorder: DependencyRecorder): ConfinedLoader {
+  let uncacheable = false;
+  const decoder = new TextDecoder('utf-8');
+  return {
+    root,
+    get uncacheable() {
+      return uncacheable;
+    },
+    read(path: string): string | { error: string } {
+      const walk = walkInside(root, path, () => {
+        uncacheable = true;
+      });
+      if ('error' in walk) {
+        uncacheable = true;
+        return walk;
+      }
+      if ('missing' in walk) {
+        recorder.probe(walk.missing); // a negative dependency: creating the file invalidates the result
+        return { error: 'file not found' };
+      }
+      const st = lstatOrUndefined(walk.path);
+      if (!st?.isFile()) {
+        uncacheable = true;
+        return { error: 'not a regular file' };
+      }
+      try {
+        return decoder.decode(recorder.readFile(walk.path));
+      } catch {
+        uncacheable = true;
+        return { error: 'cannot read the file' };
+      }
+    },
+  };
+}
+
+/**
+ * `arg` (relative to `cwd`) as an absolute path whose directory is real
+ * (symlinks in the directory part resolved), so it can be compared with a
+ * real root. The last component is left for the confined walk to check.
+ */
+export function realParentPath(cwd: string, arg: string): string {
+  const abs = resolve(cwd, arg);
+  let dir: string;
+  try {
+    dir = realpathSync(dirname(abs));
+  } catch {
+    throw new CleatFileError(`${arg}: no such directory`);
+  }
+  return join(dir, basename(abs));
+}
+
+/**
+ * The project root: `--root` if given, else the nearest directory at or above
+ * the entry's directory holding `.git`, else the entry's directory. Real path.
+ */
+export function findProjectRoot(
+  entry: string,
+  rootFlag: string | undefined,
+  cwd: string,
+  recorder: DependencyRecorder,
+): string {
+  if (rootFlag !== undefined && rootFlag !== '') {
+    try {
+      return realpathSync(isAbsolute(rootFlag) ? rootFlag : resolve(cwd, rootFlag));
+    } catch {
+      throw new CleatFileError(`--root ${rootFlag}: no such directory`);
+    }
+  }
+  const start = dirname(entry);
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (recorder.probe(join(dir, '.git'))) return dir;
+    if (dirname(dir) === dir) return start;
+  }
+}
