@@ -16,15 +16,44 @@ export default tseslint.config(
   {
     files: ['client-cli/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['**/lang/**', '**/render/**', '**/server/**', '**/cache/**', '**/kube/**', '**/oci/**'] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: ['**/lang/**', '**/render/**', '**/server/**', '**/cache/**', '**/kube/**', '**/oci/**'] },
+      ],
     },
   },
   {
     files: ['lang/**/*.ts', 'render/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: ['fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'net', 'node:net', 'http', 'node:http', 'https', 'node:https', 'child_process', 'node:child_process', 'os', 'node:os', 'worker_threads', 'node:worker_threads'] }],
-      'no-restricted-properties': ['error', { object: 'process', property: 'env' }, { object: 'Date', property: 'now' }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            'fs',
+            'node:fs',
+            'fs/promises',
+            'node:fs/promises',
+            'net',
+            'node:net',
+            'http',
+            'node:http',
+            'https',
+            'node:https',
+            'child_process',
+            'node:child_process',
+            'os',
+            'node:os',
+            'worker_threads',
+            'node:worker_threads',
+          ],
+        },
+      ],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env' },
+        { object: 'Date', property: 'now' },
+      ],
     },
   },
 );

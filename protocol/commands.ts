@@ -268,7 +268,12 @@ export const COMMANDS: readonly CommandSpec[] = [
       { name: 'test', kind: 'bool', help: 'Exit with 1 and list the files that are not formatted' },
       { name: 'indent', kind: 'int', help: 'Number of spaces to indent by (default 2, 0 leaves indentation alone)' },
       { name: 'max-blank-lines', kind: 'int', help: 'Max vertical spacing (default 2, 0 leaves it alone)' },
-      { name: 'string-style', kind: 'string', values: ['d', 's', 'l'], help: 'd (double), s (single, default) or l (leave)' },
+      {
+        name: 'string-style',
+        kind: 'string',
+        values: ['d', 's', 'l'],
+        help: 'd (double), s (single, default) or l (leave)',
+      },
       { name: 'comment-style', kind: 'string', values: ['h', 's', 'l'], help: 'h (#), s (//, default) or l (leave)' },
       { name: 'pad-arrays', kind: 'bool', help: 'Put spaces inside [ ]' },
       { name: 'no-pad-arrays', kind: 'bool', help: 'No spaces inside [ ] (default)' },

@@ -5,7 +5,20 @@
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const FAMILIES = ['JSONNET', 'YAKL', 'TPL', 'HELM', 'RENDER', 'RC', 'FEATURE', 'KUBE', 'OCI', 'CACHE', 'CLEAT', 'KUBOCD'];
+export const FAMILIES = [
+  'JSONNET',
+  'YAKL',
+  'TPL',
+  'HELM',
+  'RENDER',
+  'RC',
+  'FEATURE',
+  'KUBE',
+  'OCI',
+  'CACHE',
+  'CLEAT',
+  'KUBOCD',
+];
 const CODE = new RegExp(`'((?:${FAMILIES.join('|')})_[A-Z][A-Z_]*)'`, 'g');
 
 export function codesInSource(root) {

@@ -19,7 +19,12 @@ export interface ParameterAnnouncement {
 }
 
 /** The announcements, or the check's diagnostics when the program does not check. */
-export function argocdParameterAnnouncements(source: CleatSource, loader: CleatLoader): { ok: true; parameters: ParameterAnnouncement[]; json: JsonValue } | { ok: false; diagnostics: ReturnType<typeof check>['diagnostics'] } {
+export function argocdParameterAnnouncements(
+  source: CleatSource,
+  loader: CleatLoader,
+):
+  | { ok: true; parameters: ParameterAnnouncement[]; json: JsonValue }
+  | { ok: false; diagnostics: ReturnType<typeof check>['diagnostics'] } {
   const c = check(source, loader);
   if (!c.ok) return { ok: false, diagnostics: c.diagnostics };
   const parameters = c.inputs.map((i): ParameterAnnouncement => ({

@@ -31,7 +31,8 @@ function fits(t: Ty, want: Ty): boolean {
 
 function expectArgs(args: Ty[], wants: Ty[], result: Ty): Ty | string {
   for (let i = 0; i < wants.length && i < args.length; i++) {
-    if (!fits(args[i]!, wants[i]!)) return `argument ${i + 1} must be ${showType(wants[i]!)}, found ${showType(args[i]!)}`;
+    if (!fits(args[i]!, wants[i]!))
+      return `argument ${i + 1} must be ${showType(wants[i]!)}, found ${showType(args[i]!)}`;
   }
   return result;
 }
@@ -58,8 +59,10 @@ function numeric(args: Value[], ctx: BuiltinContext, pick: (a: number, b: number
   if (xs.length === 0) ctx.fail(CleatCodes.RUNTIME, 'min/max of an empty list');
   let best = xs[0]!;
   for (const x of xs) {
-    if (typeof x !== 'bigint' && typeof x !== 'number') ctx.fail(CleatCodes.TYPE_MISMATCH, `min/max expects numbers, found ${kindOf(x)}`);
-    if (typeof x === 'bigint' && typeof best === 'bigint' ? pick(Number(x - best), 0) : pick(Number(x), Number(best))) best = x;
+    if (typeof x !== 'bigint' && typeof x !== 'number')
+      ctx.fail(CleatCodes.TYPE_MISMATCH, `min/max expects numbers, found ${kindOf(x)}`);
+    if (typeof x === 'bigint' && typeof best === 'bigint' ? pick(Number(x - best), 0) : pick(Number(x), Number(best)))
+      best = x;
   }
   return best;
 }
@@ -84,10 +87,14 @@ const B64 = (s: string): string => Buffer.from(s, 'utf8').toString('base64');
 
 const list: Builtin[] = [
   {
-    name: 'len', arity: [1, 1],
+    name: 'len',
+    arity: [1, 1],
     type: ([a]) => {
       const b = baseOf(a!);
-      return ['str', 'lit', 'list', 'tuple', 'map', 'record', 'json'].includes(b.k) && (b.k !== 'lit' || typeof b.v === 'string') ? T.int : `len expects a string, list or object, found ${showType(a!)}`;
+      return ['str', 'lit', 'list', 'tuple', 'map', 'record', 'json'].includes(b.k) &&
+        (b.k !== 'lit' || typeof b.v === 'string')
+        ? T.int
+        : `len expects a string, list or object, found ${showType(a!)}`;
     },
     run: ([v], ctx) => {
       if (typeof v === 'string') return BigInt([...v].length);
@@ -97,12 +104,16 @@ const list: Builtin[] = [
     },
   },
   {
-    name: 'keys', arity: [1, 1],
-    type: ([a]) => (['map', 'record', 'json'].includes(baseOf(a!).k) ? STRS : `keys expects an object, found ${showType(a!)}`),
-    run: ([v], ctx) => (isObject(v) ? [...v.fields.keys()] : ctx.fail(CleatCodes.TYPE_MISMATCH, 'keys expects an object')),
+    name: 'keys',
+    arity: [1, 1],
+    type: ([a]) =>
+      ['map', 'record', 'json'].includes(baseOf(a!).k) ? STRS : `keys expects an object, found ${showType(a!)}`,
+    run: ([v], ctx) =>
+      isObject(v) ? [...v.fields.keys()] : ctx.fail(CleatCodes.TYPE_MISMATCH, 'keys expects an object'),
   },
   {
-    name: 'values', arity: [1, 1],
+    name: 'values',
+    arity: [1, 1],
     type: ([a]) => {
       const b = baseOf(a!);
       if (b.k === 'map') return T.list(b.value);
@@ -110,41 +121,74 @@ const list: Builtin[] = [
       if (b.k === 'json') return T.list(T.json);
       return `values expects an object, found ${showType(a!)}`;
     },
-    run: ([v], ctx) => (isObject(v) ? [...v.fields.values()] : ctx.fail(CleatCodes.TYPE_MISMATCH, 'values expects an object')),
+    run: ([v], ctx) =>
+      isObject(v) ? [...v.fields.values()] : ctx.fail(CleatCodes.TYPE_MISMATCH, 'values expects an object'),
   },
   { name: 'str', arity: [1, 1], type: () => T.str, run: ([v]) => str(v!) },
-  { name: 'upper', arity: [1, 1], type: (a) => expectArgs(a, [T.str], T.str), run: ([v]) => (v as string).toUpperCase() },
-  { name: 'lower', arity: [1, 1], type: (a) => expectArgs(a, [T.str], T.str), run: ([v]) => (v as string).toLowerCase() },
   {
-    name: 'join', arity: [2, 2],
+    name: 'upper',
+    arity: [1, 1],
+    type: (a) => expectArgs(a, [T.str], T.str),
+    run: ([v]) => (v as string).toUpperCase(),
+  },
+  {
+    name: 'lower',
+    arity: [1, 1],
+    type: (a) => expectArgs(a, [T.str], T.str),
+    run: ([v]) => (v as string).toLowerCase(),
+  },
+  {
+    name: 'join',
+    arity: [2, 2],
     type: (a) => expectArgs(a, [STRS, T.str], T.str),
     run: ([xs, sep]) => (xs as Value[]).map(str).join(sep as string),
   },
   {
-    name: 'split', arity: [2, 2], type: (a) => expectArgs(a, [T.str, T.str], STRS),
-    run: ([s, sep], ctx) => (sep === '' ? ctx.fail(CleatCodes.RUNTIME, 'split: the separator is empty') : (s as string).split(sep as string)),
+    name: 'split',
+    arity: [2, 2],
+    type: (a) => expectArgs(a, [T.str, T.str], STRS),
+    run: ([s, sep], ctx) =>
+      sep === '' ? ctx.fail(CleatCodes.RUNTIME, 'split: the separator is empty') : (s as string).split(sep as string),
   },
   {
-    name: 'contains', arity: [2, 2],
+    name: 'contains',
+    arity: [2, 2],
     type: ([a, b]) => {
       const e = elemType(a!);
       if (e && baseOf(a!).k !== 'json') return T.bool;
       return expectArgs([a!, b!], [T.str, T.str], T.bool);
     },
     run: ([a, b], ctx) => {
-      if (typeof a === 'string') return typeof b === 'string' ? a.includes(b) : ctx.fail(CleatCodes.TYPE_MISMATCH, 'contains(Str, x) expects a string x');
+      if (typeof a === 'string')
+        return typeof b === 'string'
+          ? a.includes(b)
+          : ctx.fail(CleatCodes.TYPE_MISMATCH, 'contains(Str, x) expects a string x');
       if (Array.isArray(a)) return a.some((x) => valueEquals(x, b!));
       return ctx.fail(CleatCodes.TYPE_MISMATCH, `contains expects a string or a list, found ${kindOf(a!)}`);
     },
   },
-  { name: 'starts_with', arity: [2, 2], type: (a) => expectArgs(a, [T.str, T.str], T.bool), run: ([s, p]) => (s as string).startsWith(p as string) },
-  { name: 'ends_with', arity: [2, 2], type: (a) => expectArgs(a, [T.str, T.str], T.bool), run: ([s, p]) => (s as string).endsWith(p as string) },
   {
-    name: 'replace', arity: [3, 3], type: (a) => expectArgs(a, [T.str, T.str, T.str], T.str),
+    name: 'starts_with',
+    arity: [2, 2],
+    type: (a) => expectArgs(a, [T.str, T.str], T.bool),
+    run: ([s, p]) => (s as string).startsWith(p as string),
+  },
+  {
+    name: 'ends_with',
+    arity: [2, 2],
+    type: (a) => expectArgs(a, [T.str, T.str], T.bool),
+    run: ([s, p]) => (s as string).endsWith(p as string),
+  },
+  {
+    name: 'replace',
+    arity: [3, 3],
+    type: (a) => expectArgs(a, [T.str, T.str, T.str], T.str),
     run: ([s, from, to]) => (from === '' ? s! : (s as string).split(from as string).join(to as string)),
   },
   {
-    name: 'matches', arity: [2, 2], type: (a) => expectArgs(a, [T.str, T.str], T.bool),
+    name: 'matches',
+    arity: [2, 2],
+    type: (a) => expectArgs(a, [T.str, T.str], T.bool),
     run: ([s, re], ctx) => {
       const r = compileRe2(re as string);
       if (typeof r === 'string') return ctx.fail(CleatCodes.REGEX, r);
@@ -155,16 +199,20 @@ const list: Builtin[] = [
   { name: 'min', arity: [1, 64], type: numericType, run: (a, ctx) => numeric(a, ctx, (x, y) => x < y) },
   { name: 'max', arity: [1, 64], type: numericType, run: (a, ctx) => numeric(a, ctx, (x, y) => x > y) },
   {
-    name: 'sort', arity: [1, 1],
+    name: 'sort',
+    arity: [1, 1],
     type: ([a]) => {
       const e = elemType(a!);
       if (!e) return `sort expects a list, found ${showType(a!)}`;
-      if (!fits(e, T.str) && !fits(e, T.float)) return `sort expects a list of strings or numbers, found ${showType(a!)}`;
+      if (!fits(e, T.str) && !fits(e, T.float))
+        return `sort expects a list of strings or numbers, found ${showType(a!)}`;
       return T.list(e);
     },
     run: ([xs], ctx) => {
       const out = [...(xs as Value[])];
-      for (const x of out) if (typeof x !== 'string' && typeof x !== 'bigint' && typeof x !== 'number') ctx.fail(CleatCodes.TYPE_MISMATCH, 'sort expects strings or numbers');
+      for (const x of out)
+        if (typeof x !== 'string' && typeof x !== 'bigint' && typeof x !== 'number')
+          ctx.fail(CleatCodes.TYPE_MISMATCH, 'sort expects strings or numbers');
       const kinds = new Set(out.map((x) => (typeof x === 'string' ? 's' : 'n')));
       if (kinds.size > 1) ctx.fail(CleatCodes.TYPE_MISMATCH, 'sort cannot mix strings and numbers');
       return out.sort(compare);
@@ -174,7 +222,9 @@ const list: Builtin[] = [
   { name: 'to_yaml', arity: [1, 1], type: () => T.str, run: ([v]) => toYamlText(v!) },
   { name: 'b64encode', arity: [1, 1], type: (a) => expectArgs(a, [T.str], T.str), run: ([s]) => B64(s as string) },
   {
-    name: 'error', arity: [1, 1], type: (a) => expectArgs(a, [T.str], T.never),
+    name: 'error',
+    arity: [1, 1],
+    type: (a) => expectArgs(a, [T.str], T.never),
     run: ([msg], ctx) => ctx.fail(CleatCodes.ERROR_CALL, str(msg!)),
   },
 ];

@@ -19,9 +19,30 @@ import { lookupSchemaType } from './openapi.js';
 import { compileRe2 } from './re2.js';
 import { joinPath } from './conform.js';
 import { applyTypeWith, type WithEntryResolved } from './type-with.js';
-import { assignable, expand, isDeclared, isInfinite, mergeRecordTypes, nonNull, overlaps, replaceFieldType, widenScalar } from './type-relations.js';
 import {
-  baseOf, fieldOmittable, isSubtype, litEq, normalize, resolve, showType, T, union, type Field, type NamedCell, type Ty,
+  assignable,
+  expand,
+  isDeclared,
+  isInfinite,
+  mergeRecordTypes,
+  nonNull,
+  overlaps,
+  replaceFieldType,
+  widenScalar,
+} from './type-relations.js';
+import {
+  baseOf,
+  fieldOmittable,
+  isSubtype,
+  litEq,
+  normalize,
+  resolve,
+  showType,
+  T,
+  union,
+  type Field,
+  type NamedCell,
+  type Ty,
 } from './types.js';
 import { showValue, type Value } from './value.js';
 
@@ -40,7 +61,14 @@ interface Scope {
   inFn?: string;
 }
 
-const BUILTIN_TYPES: Record<string, Ty> = { Never: T.never, Bool: T.bool, Int: T.int, Float: T.float, Str: T.str, Json: T.json };
+const BUILTIN_TYPES: Record<string, Ty> = {
+  Never: T.never,
+  Bool: T.bool,
+  Int: T.int,
+  Float: T.float,
+  Str: T.str,
+  Json: T.json,
+};
 
 export function checkModule(ctx: ModuleCtx): void {
   new Checker(ctx).run();
@@ -66,7 +94,8 @@ class Checker {
     const items = this.ctx.program.items;
     for (const it of items) {
       if (it.kind === 'TypeDecl') {
-        if (this.aliasDecls.has(it.name) || this.ctx.types.has(it.name)) this.report(CleatCodes.DUPLICATE_DECL, `type \`${it.name}\` is declared twice`, it.span);
+        if (this.aliasDecls.has(it.name) || this.ctx.types.has(it.name))
+          this.report(CleatCodes.DUPLICATE_DECL, `type \`${it.name}\` is declared twice`, it.span);
         this.aliasDecls.set(it.name, it);
         const cell: NamedCell = { name: it.name };
         this.aliasCells.set(it.name, cell);
@@ -85,7 +114,11 @@ class Checker {
     const decl = this.aliasDecls.get(name)!;
     if (this.aliasStack.includes(name)) {
       const cycle = [...this.aliasStack.slice(this.aliasStack.indexOf(name)), name].join(' -> ');
-      this.report(CleatCodes.RECURSION, `type alias \`${name}\` is recursive (${cycle}); use Json for recursive data`, decl.span);
+      this.report(
+        CleatCodes.RECURSION,
+        `type alias \`${name}\` is recursive (${cycle}); use Json for recursive data`,
+        decl.span,
+      );
       cell.ty = T.json;
       return;
     }
@@ -111,12 +144,20 @@ class Checker {
         if (this.aliasCells.has(path[0]!)) this.resolveAlias(path[0]!);
         return t;
       }
-      this.report(CleatCodes.UNKNOWN_NAME, `unknown type \`${path[0]}\`${didYouMean(path[0]!, [...Object.keys(BUILTIN_TYPES), ...this.ctx.types.keys()])}`, span);
+      this.report(
+        CleatCodes.UNKNOWN_NAME,
+        `unknown type \`${path[0]}\`${didYouMean(path[0]!, [...Object.keys(BUILTIN_TYPES), ...this.ctx.types.keys()])}`,
+        span,
+      );
       return undefined;
     }
     const ns = this.ctx.namespaces.get(path[0]!);
     if (!ns) {
-      this.report(CleatCodes.UNKNOWN_NAME, `unknown namespace \`${path[0]}\`${didYouMean(path[0]!, this.ctx.namespaces.keys())}`, span);
+      this.report(
+        CleatCodes.UNKNOWN_NAME,
+        `unknown namespace \`${path[0]}\`${didYouMean(path[0]!, this.ctx.namespaces.keys())}`,
+        span,
+      );
       return undefined;
     }
     if (ns.kind === 'schema') {
@@ -128,23 +169,35 @@ class Checker {
       return { k: 'named', cell: r };
     }
     const t = path.length === 2 ? ns.ctx.types.get(path[1]!) : undefined;
-    if (!t) this.report(CleatCodes.UNKNOWN_NAME, `module \`${path[0]}\` has no type \`${path.slice(1).join('.')}\`${didYouMean(path.slice(1).join('.'), ns.ctx.types.keys())}`, span);
+    if (!t)
+      this.report(
+        CleatCodes.UNKNOWN_NAME,
+        `module \`${path[0]}\` has no type \`${path.slice(1).join('.')}\`${didYouMean(path.slice(1).join('.'), ns.ctx.types.keys())}`,
+        span,
+      );
     return t;
   }
 
   private resolveTypeInner(te: A.TypeExpr, sc: Scope, owner: ModuleCtx | 'local', alias?: string): Ty {
     switch (te.kind) {
-      case 'TName': return this.lookupTypeName(te.path, te.span) ?? T.json;
-      case 'TLit': return te.value === null ? T.null : T.lit(te.value);
-      case 'TList': return T.list(this.resolveType(te.elem, sc, owner));
-      case 'TTuple': return T.tuple(te.elems.map((e) => this.resolveType(e, sc, owner)));
-      case 'TMap': return T.map(this.resolveType(te.value, sc, owner));
-      case 'TUnion': return union(te.members.map((m) => this.resolveType(m, sc, owner, alias)));
+      case 'TName':
+        return this.lookupTypeName(te.path, te.span) ?? T.json;
+      case 'TLit':
+        return te.value === null ? T.null : T.lit(te.value);
+      case 'TList':
+        return T.list(this.resolveType(te.elem, sc, owner));
+      case 'TTuple':
+        return T.tuple(te.elems.map((e) => this.resolveType(e, sc, owner)));
+      case 'TMap':
+        return T.map(this.resolveType(te.value, sc, owner));
+      case 'TUnion':
+        return union(te.members.map((m) => this.resolveType(m, sc, owner, alias)));
       case 'TRecord': {
         const seen = new Set<string>();
         const fields: Field[] = [];
         for (const f of te.fields) {
-          if (seen.has(f.name)) this.report(CleatCodes.DUPLICATE_DECL, `field \`${f.name}\` is declared twice`, f.nameSpan);
+          if (seen.has(f.name))
+            this.report(CleatCodes.DUPLICATE_DECL, `field \`${f.name}\` is declared twice`, f.nameSpan);
           seen.add(f.name);
           const ft = this.resolveType(f.type, sc, owner, f.name);
           const field: Field = { name: f.name, type: ft, optional: f.optional };
@@ -166,12 +219,22 @@ class Checker {
       }
       case 'TWith': {
         const base = this.resolveType(te.base, sc, owner);
-        return applyTypeWith(base, this.withEntries(te.entries, base, sc, owner), (e, m) => this.report(CleatCodes.BAD_WITH, m, e.span), owner);
+        return applyTypeWith(
+          base,
+          this.withEntries(te.entries, base, sc, owner),
+          (e, m) => this.report(CleatCodes.BAD_WITH, m, e.span),
+          owner,
+        );
       }
     }
   }
 
-  private withEntries(entries: A.TypeWithEntry[], base: Ty, sc: Scope, owner: ModuleCtx | 'local'): WithEntryResolved[] {
+  private withEntries(
+    entries: A.TypeWithEntry[],
+    base: Ty,
+    sc: Scope,
+    owner: ModuleCtx | 'local',
+  ): WithEntryResolved[] {
     return entries.map((entry) => {
       if (entry.kind === 'replace') {
         const t = this.resolveType(entry.type, sc, owner, lastField(entry.path));
@@ -196,24 +259,41 @@ class Checker {
     } else {
       const t = this.lookupTypeName(it.target, it.span);
       if (t?.k === 'named') cell = t.cell;
-      else if (t) { this.report(CleatCodes.BAD_WITH, `\`refine\` needs a named type, found ${showType(t)}`, it.span); return; }
-      else return;
+      else if (t) {
+        this.report(CleatCodes.BAD_WITH, `\`refine\` needs a named type, found ${showType(t)}`, it.span);
+        return;
+      } else return;
     }
     if (!cell) {
       this.report(CleatCodes.UNKNOWN_NAME, `unknown type \`${it.target.join('.')}\``, it.span);
       return;
     }
     const current = resolve({ k: 'named', cell });
-    cell.ty = applyTypeWith(current, this.withEntries(it.entries, current, { vars: undefined }, this.ctx), (e, m) => this.report(CleatCodes.BAD_WITH, m, e.span), this.ctx);
+    cell.ty = applyTypeWith(
+      current,
+      this.withEntries(it.entries, current, { vars: undefined }, this.ctx),
+      (e, m) => this.report(CleatCodes.BAD_WITH, m, e.span),
+      this.ctx,
+    );
   }
 
   // ---- items ----
   private item(it: A.Item): void {
     const sc: Scope = { vars: undefined };
     switch (it.kind) {
-      case 'TypeDecl': case 'Refine': case 'Import': return;
+      case 'TypeDecl':
+      case 'Refine':
+      case 'Import':
+        return;
       case 'Input': {
-        if (!this.ctx.isEntry) { this.report(CleatCodes.MODULE_ITEM, 'a module cannot declare inputs: pass values as function parameters', it.span); return; }
+        if (!this.ctx.isEntry) {
+          this.report(
+            CleatCodes.MODULE_ITEM,
+            'a module cannot declare inputs: pass values as function parameters',
+            it.span,
+          );
+          return;
+        }
         const t = this.resolveType(it.type, sc, this.ctx, it.name);
         if (it.default) this.checkExpr(it.default, t, sc, it.name);
         this.declare(it.name, it.span);
@@ -234,12 +314,22 @@ class Checker {
           if (it.value.kind === 'Call' && this.ctx.diagnostics.length === before) this.constValue(it.value, sc);
         }
         this.declare(it.name, it.span);
-        this.ctx.globals.set(it.name, { kind: 'let', decl: it, type: t, ...(declaredTy ? { declared: declaredTy } : {}), ctx: this.ctx });
+        this.ctx.globals.set(it.name, {
+          kind: 'let',
+          decl: it,
+          type: t,
+          ...(declaredTy ? { declared: declaredTy } : {}),
+          ctx: this.ctx,
+        });
         return;
       }
-      case 'FnDecl': return this.fnDecl(it);
+      case 'FnDecl':
+        return this.fnDecl(it);
       case 'Export': {
-        if (!this.ctx.isEntry) { this.report(CleatCodes.MODULE_ITEM, 'a module cannot export: return values from functions instead', it.span); return; }
+        if (!this.ctx.isEntry) {
+          this.report(CleatCodes.MODULE_ITEM, 'a module cannot export: return values from functions instead', it.span);
+          return;
+        }
         const t = this.inferExpr(it.value, sc);
         this.ctx.exports.push({ decl: it, type: t });
       }
@@ -316,7 +406,13 @@ class Checker {
       let vars = bindS(predScope, 'self', r.base, v);
       if (r.alias) vars = bindS(vars, r.alias, r.base, v);
       const ok = this.quietConst(r.pred, { vars });
-      if (ok === false) this.report(CleatCodes.REFINEMENT, `value ${showValue(v)} does not satisfy \`where ${predText}\``, e.span, path || undefined);
+      if (ok === false)
+        this.report(
+          CleatCodes.REFINEMENT,
+          `value ${showValue(v)} does not satisfy \`where ${predText}\``,
+          e.span,
+          path || undefined,
+        );
       return;
     }
     if (e.kind !== 'Var') return;
@@ -331,7 +427,12 @@ class Checker {
     for (const c of conj) {
       const d = decide(known, c.op, c.c);
       if (d === false) {
-        this.report(CleatCodes.REFINEMENT, `\`${e.name}\` can never satisfy \`where ${predText}\` (known: ${showInterval(known)})`, e.span, path || undefined);
+        this.report(
+          CleatCodes.REFINEMENT,
+          `\`${e.name}\` can never satisfy \`where ${predText}\` (known: ${showInterval(known)})`,
+          e.span,
+          path || undefined,
+        );
         return;
       }
       if (d !== true) allTrue = false;
@@ -353,10 +454,16 @@ class Checker {
       this.verify(e, expected, sc, path);
       return expected;
     }
-    if (exp.k === 'json') { this.inferExpr(e, sc); return expected; }
+    if (exp.k === 'json') {
+      this.inferExpr(e, sc);
+      return expected;
+    }
     switch (e.kind) {
       case 'Object':
-        if (exp.k === 'record' || exp.k === 'map') { this.checkObject(e, exp, expected, sc, path); return expected; }
+        if (exp.k === 'record' || exp.k === 'map') {
+          this.checkObject(e, exp, expected, sc, path);
+          return expected;
+        }
         if (exp.k === 'union') return this.checkUnion(e, exp.members, expected, sc, path);
         break;
       case 'List':
@@ -393,7 +500,8 @@ class Checker {
         this.matchExpr(e, sc, (body, s) => this.checkExpr(body, expected, s, path));
         return expected;
       }
-      default: break;
+      default:
+        break;
     }
     const actual = this.inferExpr(e, sc);
     this.expectType(actual, expected, e.span, path);
@@ -403,7 +511,12 @@ class Checker {
 
   private expectType(actual: Ty, expected: Ty, span: Span, path: string): void {
     if (!assignable(actual, expected)) {
-      this.report(CleatCodes.TYPE_MISMATCH, `expected \`${showType(expected)}\`, found \`${showType(actual)}\``, span, path || undefined);
+      this.report(
+        CleatCodes.TYPE_MISMATCH,
+        `expected \`${showType(expected)}\`, found \`${showType(actual)}\``,
+        span,
+        path || undefined,
+      );
     }
   }
 
@@ -429,8 +542,12 @@ class Checker {
 
   private checkListItem(it: A.ListItem, elem: Ty, sc: Scope, path: string, index?: number): void {
     switch (it.kind) {
-      case 'item': this.checkExpr(it.value, elem, sc, index === undefined ? `${path}[]` : joinPath(path, index)); return;
-      case 'spread': this.checkExpr(it.value, T.list(elem), sc, path); return;
+      case 'item':
+        this.checkExpr(it.value, elem, sc, index === undefined ? `${path}[]` : joinPath(path, index));
+        return;
+      case 'spread':
+        this.checkExpr(it.value, T.list(elem), sc, path);
+        return;
       case 'if': {
         this.checkExpr(it.cond, T.bool, sc);
         const [tv, fv] = this.branchScopes(it.cond, sc);
@@ -438,12 +555,20 @@ class Checker {
         if (it.else) this.checkListItem(it.else, elem, fv, path);
         return;
       }
-      case 'for': this.checkListItem(it.body, elem, this.forScope(it.key, it.name, it.source, sc), path);
+      case 'for':
+        this.checkListItem(it.body, elem, this.forScope(it.key, it.name, it.source, sc), path);
     }
   }
 
   /** Object literal against a record or map type: unknown fields, field values, missing fields. */
-  private checkObject(e: A.Expr & { kind: 'Object' }, t: Ty & { k: 'record' | 'map' }, named: Ty, sc: Scope, path: string, partial = false): void {
+  private checkObject(
+    e: A.Expr & { kind: 'Object' },
+    t: Ty & { k: 'record' | 'map' },
+    named: Ty,
+    sc: Scope,
+    path: string,
+    partial = false,
+  ): void {
     type Entry = { rest: A.KeySeg[]; value: A.Expr; span: Span; keySpan: Span };
     const groups = new Map<string, Entry[]>();
     let complete = !partial;
@@ -468,9 +593,18 @@ class Checker {
         const st = this.inferExpr(m.value, sc);
         const sb = baseOf(st);
         if (t.k === 'record' && sb.k === 'record') {
-          for (const f of sb.fields) if (!t.open && !t.fields.some((x) => x.name === f.name)) {
-            this.report(CleatCodes.UNKNOWN_FIELD, `unknown field \`${f.name}\` (from the spread) in \`${showType(named)}\`${didYouMean(f.name, t.fields.map((x) => x.name))}`, m.span, joinPath(path, f.name));
-          }
+          for (const f of sb.fields)
+            if (!t.open && !t.fields.some((x) => x.name === f.name)) {
+              this.report(
+                CleatCodes.UNKNOWN_FIELD,
+                `unknown field \`${f.name}\` (from the spread) in \`${showType(named)}\`${didYouMean(
+                  f.name,
+                  t.fields.map((x) => x.name),
+                )}`,
+                m.span,
+                joinPath(path, f.name),
+              );
+            }
         }
       } else if (m.kind === 'if') {
         complete = false;
@@ -491,7 +625,15 @@ class Checker {
         const f = t.fields.find((x) => x.name === key);
         if (!f) {
           if (!t.open) {
-            this.report(CleatCodes.UNKNOWN_FIELD, `unknown field \`${key}\` in \`${showType(named)}\`${didYouMean(key, t.fields.map((x) => x.name))}`, entries[0]!.keySpan, fp);
+            this.report(
+              CleatCodes.UNKNOWN_FIELD,
+              `unknown field \`${key}\` in \`${showType(named)}\`${didYouMean(
+                key,
+                t.fields.map((x) => x.name),
+              )}`,
+              entries[0]!.keySpan,
+              fp,
+            );
           }
           for (const en of entries) this.inferExpr(en.value, sc);
           continue;
@@ -499,7 +641,9 @@ class Checker {
         ft = f.type;
         if (f.optional) {
           // An optional field may be given null (it is dropped); anything else must fit the field's type.
-          const rest = entries.filter((en) => !(en.rest.length === 0 && en.value.kind === 'Lit' && en.value.value === null));
+          const rest = entries.filter(
+            (en) => !(en.rest.length === 0 && en.value.kind === 'Lit' && en.value.value === null),
+          );
           if (rest.length === 0) continue;
           entries.splice(0, entries.length, ...rest);
         }
@@ -517,13 +661,24 @@ class Checker {
         const rt = baseOf(target);
         if (rt.k === 'record' || rt.k === 'map') this.checkObject(sub, rt, target, sc, fp, whole.length > 0);
         else if (rt.k === 'json') this.inferExpr(sub, sc);
-        else this.report(CleatCodes.TYPE_MISMATCH, `\`${key}\` is \`${showType(ft)}\`, not an object`, dotted[0]!.span, fp);
+        else
+          this.report(
+            CleatCodes.TYPE_MISMATCH,
+            `\`${key}\` is \`${showType(ft)}\`, not an object`,
+            dotted[0]!.span,
+            fp,
+          );
       }
     }
     if (complete && t.k === 'record') {
       for (const f of t.fields) {
         if (!groups.has(f.name) && !fieldOmittable(f)) {
-          this.report(CleatCodes.MISSING_FIELD, `missing required field \`${f.name}\` of \`${showType(named)}\``, e.span, joinPath(path, f.name));
+          this.report(
+            CleatCodes.MISSING_FIELD,
+            `missing required field \`${f.name}\` of \`${showType(named)}\``,
+            e.span,
+            joinPath(path, f.name),
+          );
         }
       }
     }
@@ -537,25 +692,34 @@ class Checker {
   // ---- inference ----
   inferExpr(e: A.Expr, sc: Scope): Ty {
     switch (e.kind) {
-      case 'Lit': return e.value === null ? T.null : T.lit(e.value);
+      case 'Lit':
+        return e.value === null ? T.null : T.lit(e.value);
       case 'Str':
         for (const p of e.parts) {
           if (typeof p === 'string') continue;
           const pt = this.inferExpr(p, sc);
           if (!assignable(pt, union([T.str, T.float, T.bool]))) {
-            this.report(CleatCodes.TYPE_MISMATCH, `only Str, Int, Float or Bool can be interpolated, found \`${showType(pt)}\``, p.span);
+            this.report(
+              CleatCodes.TYPE_MISMATCH,
+              `only Str, Int, Float or Bool can be interpolated, found \`${showType(pt)}\``,
+              p.span,
+            );
           }
         }
         return T.str;
-      case 'Var': return this.varType(e.name, e.span, sc);
-      case 'Self': return this.varType('self', e.span, sc);
+      case 'Var':
+        return this.varType(e.name, e.span, sc);
+      case 'Self':
+        return this.varType('self', e.span, sc);
       case 'List': {
         const elems: Ty[] = [];
         for (const it of e.items) this.inferListItem(it, sc, elems);
         return T.list(union(elems.map(widenScalar)));
       }
-      case 'Tuple': return T.tuple(e.elems.map((x) => this.inferExpr(x, sc)));
-      case 'Object': return this.inferObject(e, sc);
+      case 'Tuple':
+        return T.tuple(e.elems.map((x) => this.inferExpr(x, sc)));
+      case 'Object':
+        return this.inferObject(e, sc);
       case 'Field': {
         const mod = this.moduleValue(e, sc);
         if (mod) return mod;
@@ -569,7 +733,8 @@ class Checker {
           return T.json;
         }
         if (t.k === 'list') return t.elem;
-        if (t.k !== 'json') this.report(CleatCodes.TYPE_MISMATCH, `\`.${e.index}\` needs a tuple, found \`${showType(t)}\``, e.span);
+        if (t.k !== 'json')
+          this.report(CleatCodes.TYPE_MISMATCH, `\`.${e.index}\` needs a tuple, found \`${showType(t)}\``, e.span);
         return T.json;
       }
       case 'Index': {
@@ -579,7 +744,10 @@ class Checker {
           this.expectType(it, T.int, e.index.span, '');
           return t.k === 'list' ? t.elem : union(t.elems);
         }
-        if (t.k === 'map') { this.expectType(it, T.str, e.index.span, ''); return union([t.value, T.null]); }
+        if (t.k === 'map') {
+          this.expectType(it, T.str, e.index.span, '');
+          return union([t.value, T.null]);
+        }
         if (t.k === 'record') {
           const key = this.quietConst(e.index, sc);
           if (typeof key === 'string') return this.fieldType(t, key, e.index.span);
@@ -589,7 +757,8 @@ class Checker {
         if (t.k !== 'json') this.report(CleatCodes.TYPE_MISMATCH, `cannot index \`${showType(t)}\``, e.span);
         return T.json;
       }
-      case 'Call': return this.callType(e, sc);
+      case 'Call':
+        return this.callType(e, sc);
       case 'Construct': {
         const t = this.resolveType(e.type, sc, 'local');
         this.checkExpr(e.body, t, sc, '');
@@ -597,12 +766,16 @@ class Checker {
       }
       case 'Unary': {
         const t = this.inferExpr(e.operand, sc);
-        if (e.op === '!') { this.expectType(t, T.bool, e.operand.span, ''); return T.bool; }
+        if (e.op === '!') {
+          this.expectType(t, T.bool, e.operand.span, '');
+          return T.bool;
+        }
         if (assignable(t, T.int)) return T.int;
         this.expectType(t, T.float, e.operand.span, '');
         return T.float;
       }
-      case 'Binary': return this.binaryType(e, sc);
+      case 'Binary':
+        return this.binaryType(e, sc);
       case 'If': {
         this.checkExpr(e.cond, T.bool, sc);
         const [tv, fv] = this.branchScopes(e.cond, sc);
@@ -610,24 +783,31 @@ class Checker {
         const b = e.else ? this.inferExpr(e.else, fv) : T.null;
         return union([a, b]);
       }
-      case 'Let': return this.inferExpr(e.body, this.letScope(e, sc));
+      case 'Let':
+        return this.inferExpr(e.body, this.letScope(e, sc));
       case 'Match': {
         const ts: Ty[] = [];
         this.matchExpr(e, sc, (body, s) => ts.push(this.inferExpr(body, s)));
         return union(ts);
       }
-      case 'Patch': return this.patchType(e, sc);
+      case 'Patch':
+        return this.patchType(e, sc);
     }
   }
 
   /** `ns.name` where `ns` is an imported Cleat module: the module's top-level value. */
   private moduleValue(e: A.Expr & { kind: 'Field' }, sc: Scope): Ty | undefined {
-    if (e.target.kind !== 'Var' || lookupS(sc.vars, e.target.name) || this.ctx.globals.has(e.target.name)) return undefined;
+    if (e.target.kind !== 'Var' || lookupS(sc.vars, e.target.name) || this.ctx.globals.has(e.target.name))
+      return undefined;
     const ns = this.ctx.namespaces.get(e.target.name);
     if (ns?.kind !== 'module') return undefined;
     const g = ns.ctx.globals.get(e.name);
     if (g) return g.type;
-    this.report(CleatCodes.UNKNOWN_NAME, `module \`${e.target.name}\` has no value \`${e.name}\`${didYouMean(e.name, ns.ctx.globals.keys())}`, e.nameSpan);
+    this.report(
+      CleatCodes.UNKNOWN_NAME,
+      `module \`${e.target.name}\` has no value \`${e.name}\`${didYouMean(e.name, ns.ctx.globals.keys())}`,
+      e.nameSpan,
+    );
     return T.json;
   }
 
@@ -635,11 +815,22 @@ class Checker {
     const b = lookupS(sc.vars, name);
     if (b) return b.type;
     const g = this.ctx.globals.get(name);
-    if (g && (g.kind !== 'input' && g.kind !== 'let' ? true : this.declared.has(name) || g.ctx !== this.ctx)) return g.type;
-    if (name === 'self') { this.report(CleatCodes.UNKNOWN_NAME, '`self` is only defined in `where` predicates', span); return T.json; }
-    if (this.ctx.fns.has(name) || BUILTINS.has(name)) { this.report(CleatCodes.TYPE_MISMATCH, `\`${name}\` is a function; call it`, span); return T.json; }
+    if (g && (g.kind !== 'input' && g.kind !== 'let' ? true : this.declared.has(name) || g.ctx !== this.ctx))
+      return g.type;
+    if (name === 'self') {
+      this.report(CleatCodes.UNKNOWN_NAME, '`self` is only defined in `where` predicates', span);
+      return T.json;
+    }
+    if (this.ctx.fns.has(name) || BUILTINS.has(name)) {
+      this.report(CleatCodes.TYPE_MISMATCH, `\`${name}\` is a function; call it`, span);
+      return T.json;
+    }
     if (this.topNames.has(name)) {
-      this.report(sc.inFn === name ? CleatCodes.RECURSION : CleatCodes.USE_BEFORE_DECL, `\`${name}\` is used before its declaration`, span);
+      this.report(
+        sc.inFn === name ? CleatCodes.RECURSION : CleatCodes.USE_BEFORE_DECL,
+        `\`${name}\` is used before its declaration`,
+        span,
+      );
       return T.json;
     }
     const candidates: string[] = [...this.ctx.globals.keys()];
@@ -664,7 +855,14 @@ class Checker {
       const f = b.fields.find((x) => x.name === name);
       if (f) return f.optional && f.default === undefined ? union([f.type, T.null]) : f.type;
       if (b.open) return T.json;
-      this.report(CleatCodes.UNKNOWN_FIELD, `\`${showType(target)}\` has no field \`${name}\`${didYouMean(name, b.fields.map((x) => x.name))}`, span);
+      this.report(
+        CleatCodes.UNKNOWN_FIELD,
+        `\`${showType(target)}\` has no field \`${name}\`${didYouMean(
+          name,
+          b.fields.map((x) => x.name),
+        )}`,
+        span,
+      );
       return T.json;
     }
     this.report(CleatCodes.TYPE_MISMATCH, `cannot read field \`${name}\` of \`${showType(target)}\``, span);
@@ -673,14 +871,17 @@ class Checker {
 
   private inferListItem(it: A.ListItem, sc: Scope, out: Ty[]): void {
     switch (it.kind) {
-      case 'item': out.push(this.inferExpr(it.value, sc)); return;
+      case 'item':
+        out.push(this.inferExpr(it.value, sc));
+        return;
       case 'spread': {
         const t = baseOf(this.inferExpr(it.value, sc));
         if (t.k === 'list') out.push(t.elem);
         else if (t.k === 'tuple') out.push(...t.elems);
         else if (t.k === 'null') return;
         else {
-          if (t.k !== 'json') this.report(CleatCodes.TYPE_MISMATCH, `\`...\` in a list needs a list, found \`${showType(t)}\``, it.span);
+          if (t.k !== 'json')
+            this.report(CleatCodes.TYPE_MISMATCH, `\`...\` in a list needs a list, found \`${showType(t)}\``, it.span);
           out.push(T.json);
         }
         return;
@@ -692,7 +893,8 @@ class Checker {
         if (it.else) this.inferListItem(it.else, fv, out);
         return;
       }
-      case 'for': this.inferListItem(it.body, this.forScope(it.key, it.name, it.source, sc), out);
+      case 'for':
+        this.inferListItem(it.body, this.forScope(it.key, it.name, it.source, sc), out);
     }
   }
 
@@ -701,7 +903,10 @@ class Checker {
     let dynamic = false;
     const put = (name: string, t: Ty, optional: boolean, span: Span): void => {
       const i = fields.findIndex((f) => f.name === name);
-      if (i < 0) { fields.push({ name, type: t, optional }); return; }
+      if (i < 0) {
+        fields.push({ name, type: t, optional });
+        return;
+      }
       const old = fields[i]!;
       const a = baseOf(old.type);
       const b = baseOf(t);
@@ -714,8 +919,10 @@ class Checker {
     };
     const addRecord = (t: Ty, optional: boolean, span: Span): void => {
       const b = baseOf(t);
-      if (b.k === 'record') { for (const f of b.fields) put(f.name, f.type, optional || f.optional, span); if (b.open) dynamic = true; }
-      else if (b.k !== 'null') dynamic = true;
+      if (b.k === 'record') {
+        for (const f of b.fields) put(f.name, f.type, optional || f.optional, span);
+        if (b.open) dynamic = true;
+      } else if (b.k !== 'null') dynamic = true;
     };
     for (const m of e.members) {
       if (m.kind === 'field') {
@@ -726,7 +933,10 @@ class Checker {
           return typeof v === 'string' ? v : undefined;
         });
         let t = this.inferExpr(m.value, sc);
-        if (keys.some((k) => k === undefined)) { dynamic = true; continue; }
+        if (keys.some((k) => k === undefined)) {
+          dynamic = true;
+          continue;
+        }
         for (let i = keys.length - 1; i > 0; i--) t = T.record([{ name: keys[i]!, type: t, optional: false }]);
         put(keys[0]!, t, false, m.span);
       } else if (m.kind === 'spread') addRecord(this.inferExpr(m.value, sc), false, m.span);
@@ -761,15 +971,20 @@ class Checker {
     if (op === '==' || op === '!=') return T.bool;
     const lb = baseOf(l);
     const rb = baseOf(r);
-    if (lb.k === 'json' || rb.k === 'json') return op === '<' || op === '<=' || op === '>' || op === '>=' ? T.bool : T.json;
+    if (lb.k === 'json' || rb.k === 'json')
+      return op === '<' || op === '<=' || op === '>' || op === '>=' ? T.bool : T.json;
     if (op === '<' || op === '<=' || op === '>' || op === '>=') {
-      if ((assignable(l, T.float) && assignable(r, T.float)) || (assignable(l, T.str) && assignable(r, T.str))) return T.bool;
+      if ((assignable(l, T.float) && assignable(r, T.float)) || (assignable(l, T.str) && assignable(r, T.str)))
+        return T.bool;
       this.report(CleatCodes.TYPE_MISMATCH, `cannot compare \`${showType(l)}\` with \`${showType(r)}\``, e.span);
       return T.bool;
     }
     if (op === '+' && assignable(l, T.str) && assignable(r, T.str)) return T.str;
     if (op === '+' && (lb.k === 'list' || lb.k === 'tuple') && (rb.k === 'list' || rb.k === 'tuple')) {
-      const el = (x: Ty): Ty => { const b = baseOf(x); return b.k === 'list' ? b.elem : b.k === 'tuple' ? union(b.elems) : T.json; };
+      const el = (x: Ty): Ty => {
+        const b = baseOf(x);
+        return b.k === 'list' ? b.elem : b.k === 'tuple' ? union(b.elems) : T.json;
+      };
       return T.list(union([el(l), el(r)]));
     }
     if (assignable(l, T.int) && assignable(r, T.int)) {
@@ -794,16 +1009,28 @@ class Checker {
     const target = this.folder.resolveCallee(e.callee, this.ctx);
     if (!target) {
       const name = e.callee.kind === 'Var' ? e.callee.name : e.callee.kind === 'Field' ? e.callee.name : '';
-      if (e.callee.kind === 'Var' && (sc.inFn === name)) {
-        this.report(CleatCodes.RECURSION, `\`${name}\` cannot call itself: a function may only call functions declared above it`, e.callee.span);
+      if (e.callee.kind === 'Var' && sc.inFn === name) {
+        this.report(
+          CleatCodes.RECURSION,
+          `\`${name}\` cannot call itself: a function may only call functions declared above it`,
+          e.callee.span,
+        );
       } else if (e.callee.kind === 'Var' && this.topNames.has(name)) {
-        this.report(CleatCodes.RECURSION, `\`${name}\` is declared below; a function may only call functions declared above it`, e.callee.span);
+        this.report(
+          CleatCodes.RECURSION,
+          `\`${name}\` is declared below; a function may only call functions declared above it`,
+          e.callee.span,
+        );
       } else if (e.callee.kind === 'Var' && lookupS(sc.vars, name)) {
         this.report(CleatCodes.TYPE_MISMATCH, `\`${name}\` is a value, not a function`, e.callee.span);
       } else {
-        const pool = e.callee.kind === 'Field' && e.callee.target.kind === 'Var'
-          ? (() => { const ns = this.ctx.namespaces.get((e.callee.target as { name: string }).name); return ns?.kind === 'module' ? [...ns.ctx.fns.keys()] : []; })()
-          : [...this.ctx.fns.keys(), ...BUILTINS.keys()];
+        const pool =
+          e.callee.kind === 'Field' && e.callee.target.kind === 'Var'
+            ? (() => {
+                const ns = this.ctx.namespaces.get((e.callee.target as { name: string }).name);
+                return ns?.kind === 'module' ? [...ns.ctx.fns.keys()] : [];
+              })()
+            : [...this.ctx.fns.keys(), ...BUILTINS.keys()];
         this.report(CleatCodes.UNKNOWN_NAME, `unknown function \`${name}\`${didYouMean(name, pool)}`, e.callee.span);
       }
       for (const a of e.args) this.inferExpr(a.value, sc);
@@ -811,9 +1038,14 @@ class Checker {
     }
     if ('builtin' in target) {
       const b = BUILTINS.get(target.builtin)!;
-      if (e.args.some((a) => a.name !== undefined)) this.report(CleatCodes.ARGS, `\`${b.name}\` takes positional arguments only`, e.span);
+      if (e.args.some((a) => a.name !== undefined))
+        this.report(CleatCodes.ARGS, `\`${b.name}\` takes positional arguments only`, e.span);
       if (e.args.length < b.arity[0] || e.args.length > b.arity[1]) {
-        this.report(CleatCodes.ARGS, `\`${b.name}\` takes ${b.arity[0] === b.arity[1] ? b.arity[0] : `${b.arity[0]} to ${b.arity[1]}`} argument(s), found ${e.args.length}`, e.span);
+        this.report(
+          CleatCodes.ARGS,
+          `\`${b.name}\` takes ${b.arity[0] === b.arity[1] ? b.arity[0] : `${b.arity[0]} to ${b.arity[1]}`} argument(s), found ${e.args.length}`,
+          e.span,
+        );
         return T.json;
       }
       const types = e.args.map((a) => this.inferExpr(a.value, sc));
@@ -825,7 +1057,10 @@ class Checker {
         }
       }
       const r = b.type(types);
-      if (typeof r === 'string') { this.report(CleatCodes.TYPE_MISMATCH, `${b.name}: ${r}`, e.span); return T.json; }
+      if (typeof r === 'string') {
+        this.report(CleatCodes.TYPE_MISMATCH, `${b.name}: ${r}`, e.span);
+        return T.json;
+      }
       return r;
     }
     const fn = target.fn;
@@ -835,9 +1070,19 @@ class Checker {
         this.report(CleatCodes.ARGS, 'positional arguments must come before named ones', a.span);
       }
       const name = a.name ?? fn.params[i]?.name;
-      if (name === undefined) { this.report(CleatCodes.ARGS, `too many arguments to \`${fn.name}\` (it takes ${fn.params.length})`, a.span); return; }
+      if (name === undefined) {
+        this.report(CleatCodes.ARGS, `too many arguments to \`${fn.name}\` (it takes ${fn.params.length})`, a.span);
+        return;
+      }
       if (!fn.params.some((p) => p.name === name)) {
-        this.report(CleatCodes.ARGS, `\`${fn.name}\` has no parameter \`${name}\`${didYouMean(name, fn.params.map((p) => p.name))}`, a.span);
+        this.report(
+          CleatCodes.ARGS,
+          `\`${fn.name}\` has no parameter \`${name}\`${didYouMean(
+            name,
+            fn.params.map((p) => p.name),
+          )}`,
+          a.span,
+        );
         return;
       }
       if (byName.has(name)) this.report(CleatCodes.ARGS, `argument \`${name}\` is given twice`, a.span);
@@ -863,7 +1108,10 @@ class Checker {
   /** Checks an argument; refinement VCs of the parameter see the earlier parameters' values. */
   private checkExprWithParams(arg: A.Expr, t: Ty, sc: Scope, params: SVar | undefined, name: string): void {
     const r = resolve(t);
-    if (r.k !== 'refine' || r.scope !== 'local') { this.checkExpr(arg, t, sc, name); return; }
+    if (r.k !== 'refine' || r.scope !== 'local') {
+      this.checkExpr(arg, t, sc, name);
+      return;
+    }
     this.checkExpr(arg, r.base, sc, name);
     const v = this.quietConst(arg, sc);
     if (v === undefined) return;
@@ -872,7 +1120,12 @@ class Checker {
     const ok = this.quietConst(r.pred, { vars });
     if (ok === false) {
       const predText = r.pred.span.file.text.slice(r.pred.span.start, r.pred.span.end);
-      this.report(CleatCodes.REFINEMENT, `value ${showValue(v)} does not satisfy \`where ${predText}\``, arg.span, name);
+      this.report(
+        CleatCodes.REFINEMENT,
+        `value ${showValue(v)} does not satisfy \`where ${predText}\``,
+        arg.span,
+        name,
+      );
     }
   }
 
@@ -884,7 +1137,16 @@ class Checker {
       this.checkExpr(e.value, t, sc);
     } else t = this.inferExpr(e.value, sc);
     const v = this.quietConst(e.value, sc);
-    return { ...sc, vars: bindS(sc.vars, e.name, t, v ?? UNKNOWN, factsFromType(t, (x) => numberOf(this.quietConst(x, { vars: undefined })))) };
+    return {
+      ...sc,
+      vars: bindS(
+        sc.vars,
+        e.name,
+        t,
+        v ?? UNKNOWN,
+        factsFromType(t, (x) => numberOf(this.quietConst(x, { vars: undefined }))),
+      ),
+    };
   }
 
   private forScope(key: string | undefined, name: string, source: A.Expr, sc: Scope): Scope {
@@ -892,11 +1154,26 @@ class Checker {
     const b = baseOf(st);
     let keyT: Ty = T.json;
     let valT: Ty = T.json;
-    if (b.k === 'list') { keyT = T.int; valT = b.elem; }
-    else if (b.k === 'tuple') { keyT = T.int; valT = union(b.elems); }
-    else if (b.k === 'map') { keyT = T.str; valT = b.value; if (key === undefined) valT = T.str; }
-    else if (b.k === 'record') { keyT = T.str; valT = b.open ? T.json : union(b.fields.map((f) => f.type)); if (key === undefined) valT = T.str; }
-    else if (b.k !== 'json' && b.k !== 'null') this.report(CleatCodes.TYPE_MISMATCH, `\`for\` needs a list or an object, found \`${showType(st)}\``, source.span);
+    if (b.k === 'list') {
+      keyT = T.int;
+      valT = b.elem;
+    } else if (b.k === 'tuple') {
+      keyT = T.int;
+      valT = union(b.elems);
+    } else if (b.k === 'map') {
+      keyT = T.str;
+      valT = b.value;
+      if (key === undefined) valT = T.str;
+    } else if (b.k === 'record') {
+      keyT = T.str;
+      valT = b.open ? T.json : union(b.fields.map((f) => f.type));
+      if (key === undefined) valT = T.str;
+    } else if (b.k !== 'json' && b.k !== 'null')
+      this.report(
+        CleatCodes.TYPE_MISMATCH,
+        `\`for\` needs a list or an object, found \`${showType(st)}\``,
+        source.span,
+      );
     let vars = sc.vars;
     if (key !== undefined) vars = bindS(vars, key, keyT, UNKNOWN);
     vars = bindS(vars, name, valT, UNKNOWN);
@@ -911,7 +1188,11 @@ class Checker {
       const b = lookupS(sc.vars, target);
       const base = b ? b.facts : this.ctx.globals.has(target) ? this.globalFacts(target) : undefined;
       if (!base) return sc;
-      const cmps = comparisons(cond, (x) => x.kind === 'Var' && x.name === target, (x) => numberOf(this.quietConst(x, sc)));
+      const cmps = comparisons(
+        cond,
+        (x) => x.kind === 'Var' && x.name === target,
+        (x) => numberOf(this.quietConst(x, sc)),
+      );
       if (!cmps) return sc;
       let iv = base;
       if (positive) for (const c of cmps) iv = narrow(iv, c.op, c.c);
@@ -935,28 +1216,46 @@ class Checker {
     for (const arm of e.arms) {
       const patT = this.patternScope(arm.pattern, remaining, st, sc);
       if (remaining.length === 0 && !infinite) {
-        this.report(CleatCodes.NONEXHAUSTIVE, 'this pattern is unreachable: earlier arms cover every value', arm.pattern.span);
+        this.report(
+          CleatCodes.NONEXHAUSTIVE,
+          'this pattern is unreachable: earlier arms cover every value',
+          arm.pattern.span,
+        );
       }
       body(arm.body, patT);
-      if (coversAll(arm.pattern, this.ctx)) { remaining = []; infinite = false; continue; }
+      if (coversAll(arm.pattern, this.ctx)) {
+        remaining = [];
+        infinite = false;
+        continue;
+      }
       remaining = remaining.filter((m) => !this.covers(arm.pattern, m));
       if (infinite && remaining.every((m) => !isInfinite(m))) infinite = false;
     }
     if (remaining.length > 0) {
-      this.report(CleatCodes.NONEXHAUSTIVE, `\`match\` is not exhaustive: ${remaining.map((m) => `\`${showType(m)}\``).join(', ')} not covered (add the missing arms or \`_\`)`, e.span);
+      this.report(
+        CleatCodes.NONEXHAUSTIVE,
+        `\`match\` is not exhaustive: ${remaining.map((m) => `\`${showType(m)}\``).join(', ')} not covered (add the missing arms or \`_\`)`,
+        e.span,
+      );
     }
   }
 
   private covers(p: A.Pattern, m: Ty): boolean {
     const r = baseOf(m);
     switch (p.kind) {
-      case 'PWild': return true;
-      case 'PBind': return !p.type || isSubtype(m, this.ctx.typeOf.get(p.type) ?? T.json, new Set());
+      case 'PWild':
+        return true;
+      case 'PBind':
+        return !p.type || isSubtype(m, this.ctx.typeOf.get(p.type) ?? T.json, new Set());
       case 'PLit':
         if (p.value === null) return r.k === 'null';
         return r.k === 'lit' && litEq(r.v, p.value) && (typeof r.v === 'bigint') === (typeof p.value === 'bigint');
       case 'PTuple':
-        return r.k === 'tuple' && r.elems.length === p.elems.length && p.elems.every((q, i) => expand(r.elems[i]!).every((x) => this.covers(q, x)));
+        return (
+          r.k === 'tuple' &&
+          r.elems.length === p.elems.length &&
+          p.elems.every((q, i) => expand(r.elems[i]!).every((x) => this.covers(q, x)))
+        );
       case 'PRecord': {
         if (r.k !== 'record') return false;
         if (!p.open && (r.open || r.fields.some((f) => !p.fields.some((q) => q.name === f.name)))) return false;
@@ -980,7 +1279,11 @@ class Checker {
             const fits = cands.filter((m) => overlaps(m, pt));
             bt = baseOf(t).k === 'json' || fits.length === 0 ? pt : union(fits.map((m) => (isSubtype(m, pt) ? m : m)));
             if (fits.length === 0 && baseOf(t).k !== 'json') {
-              this.report(CleatCodes.NONEXHAUSTIVE, `this pattern can never match a value of type \`${showType(whole)}\``, q.span);
+              this.report(
+                CleatCodes.NONEXHAUSTIVE,
+                `this pattern can never match a value of type \`${showType(whole)}\``,
+                q.span,
+              );
             }
           }
           vars = bindS(vars, q.name, bt, UNKNOWN);
@@ -989,7 +1292,7 @@ class Checker {
         case 'PTuple': {
           const b = baseOf(t);
           q.elems.forEach((x, i) => {
-            const et = b.k === 'tuple' ? b.elems[i] ?? T.json : b.k === 'list' ? b.elem : T.json;
+            const et = b.k === 'tuple' ? (b.elems[i] ?? T.json) : b.k === 'list' ? b.elem : T.json;
             walk(x, et, expand(et));
           });
           return;
@@ -997,13 +1300,21 @@ class Checker {
         case 'PRecord': {
           const recs = cands.filter((m) => baseOf(m).k === 'record' || baseOf(m).k === 'json' || baseOf(m).k === 'map');
           for (const f of q.fields) {
-            const fts = recs.map((m) => { const b = baseOf(m); return b.k === 'record' ? b.fields.find((x) => x.name === f.name)?.type ?? T.json : b.k === 'map' ? b.value : T.json; });
+            const fts = recs.map((m) => {
+              const b = baseOf(m);
+              return b.k === 'record'
+                ? (b.fields.find((x) => x.name === f.name)?.type ?? T.json)
+                : b.k === 'map'
+                  ? b.value
+                  : T.json;
+            });
             const ft = fts.length ? union(fts) : T.json;
             walk(f.pattern, ft, expand(ft));
           }
           return;
         }
-        default: return;
+        default:
+          return;
       }
     };
     walk(p, whole, remaining.length ? remaining : expand(whole));
@@ -1032,30 +1343,52 @@ class Checker {
         this.report(CleatCodes.BAD_WITH, `cannot remove the required field \`${at.field.name}\``, entry.span, at.path);
       }
       if (!strict && entry.kind === 'set' && valueT && entry.path.every((s) => s.kind === 'field')) {
-        result = replaceFieldType(result, entry.path.map((s) => (s as { name: string }).name), valueT);
+        result = replaceFieldType(
+          result,
+          entry.path.map((s) => (s as { name: string }).name),
+          valueT,
+        );
       }
     }
     return result;
   }
 
   /** Follows a patch path through a type. Returns the type at the end and whether checks are strict there. */
-  private walkPatchPath(t: Ty, path: A.PathSeg[], i: number, strict: boolean, sc: Scope, span: Span, vpath: string): { type?: Ty; field?: Field; strict: boolean; path: string } | undefined {
+  private walkPatchPath(
+    t: Ty,
+    path: A.PathSeg[],
+    i: number,
+    strict: boolean,
+    sc: Scope,
+    span: Span,
+    vpath: string,
+  ): { type?: Ty; field?: Field; strict: boolean; path: string } | undefined {
     if (i === path.length) return { type: t, strict, path: vpath };
     const seg = path[i]!;
-    const strictHere = strict || resolve(t) !== t && t.k === 'named';
+    const strictHere = strict || (resolve(t) !== t && t.k === 'named');
     const b = baseOf(nonNull(t));
     if (b.k === 'json') return { strict: false, path: vpath };
     if (seg.kind === 'field') {
-      if (b.k === 'map') return this.walkPatchPath(b.value, path, i + 1, strictHere, sc, span, joinPath(vpath, seg.name));
+      if (b.k === 'map')
+        return this.walkPatchPath(b.value, path, i + 1, strictHere, sc, span, joinPath(vpath, seg.name));
       if (b.k !== 'record') {
-        if (strictHere) this.report(CleatCodes.BAD_WITH, `\`${seg.name}\`: \`${showType(t)}\` has no fields`, seg.span, vpath);
+        if (strictHere)
+          this.report(CleatCodes.BAD_WITH, `\`${seg.name}\`: \`${showType(t)}\` has no fields`, seg.span, vpath);
         return undefined;
       }
       const f = b.fields.find((x) => x.name === seg.name);
       const fp = joinPath(vpath, seg.name);
       if (!f) {
         if (strictHere && !b.open) {
-          this.report(CleatCodes.UNKNOWN_FIELD, `unknown field \`${seg.name}\` in \`${showType(t)}\`${didYouMean(seg.name, b.fields.map((x) => x.name))}`, seg.span, fp);
+          this.report(
+            CleatCodes.UNKNOWN_FIELD,
+            `unknown field \`${seg.name}\` in \`${showType(t)}\`${didYouMean(
+              seg.name,
+              b.fields.map((x) => x.name),
+            )}`,
+            seg.span,
+            fp,
+          );
         }
         return undefined;
       }
@@ -1063,7 +1396,8 @@ class Checker {
       return this.walkPatchPath(f.type, path, i + 1, strictHere, sc, span, fp);
     }
     if (b.k !== 'list' && b.k !== 'tuple') {
-      if (strictHere || b.k !== 'record') this.report(CleatCodes.BAD_WITH, `a selector needs a list, found \`${showType(t)}\``, seg.span, vpath);
+      if (strictHere || b.k !== 'record')
+        this.report(CleatCodes.BAD_WITH, `a selector needs a list, found \`${showType(t)}\``, seg.span, vpath);
       return undefined;
     }
     let elems = b.k === 'list' ? expand(b.elem) : b.elems.flatMap(expand);
@@ -1078,12 +1412,22 @@ class Checker {
           if (!f) return r.open;
           const fr = baseOf(f.type);
           if (fr.k !== 'lit' || w.value === undefined) return true;
-          return typeof w.value === 'string' || typeof w.value === 'bigint' || typeof w.value === 'number' || typeof w.value === 'boolean' ? litEq(fr.v, w.value) : false;
+          return typeof w.value === 'string' ||
+            typeof w.value === 'bigint' ||
+            typeof w.value === 'number' ||
+            typeof w.value === 'boolean'
+            ? litEq(fr.v, w.value)
+            : false;
         });
       });
       if (matching.length === 0 && known && elems.length > 0) {
         const text = seg.span.file.text.slice(seg.span.start, seg.span.end);
-        this.report(CleatCodes.SELECTOR_NO_MATCH, `selector \`${text}\` matches no element of \`${showType(t)}\``, seg.span, vpath);
+        this.report(
+          CleatCodes.SELECTOR_NO_MATCH,
+          `selector \`${text}\` matches no element of \`${showType(t)}\``,
+          seg.span,
+          vpath,
+        );
         return undefined;
       }
       elems = matching;
@@ -1164,22 +1508,8 @@ function typeAtPath(t: Ty, path: A.PathSeg[]): Ty {
   return nonNull(cur);
 }
 
-
-
-
-
-
-
-
-
 function coversAll(p: A.Pattern, ctx: ModuleCtx): boolean {
   if (p.kind === 'PWild') return true;
   if (p.kind === 'PBind') return !p.type || baseOf(ctx.typeOf.get(p.type) ?? T.never).k === 'json';
   return false;
 }
-
-
-
-
-
-

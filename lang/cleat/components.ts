@@ -24,7 +24,8 @@ export function componentDecls(items: A.Item[], diags: Diagnostic[]): ComponentD
     const name = it.name ?? 'default';
     const existing = byName.get(name);
     if (existing) {
-      if (it.name !== undefined) diags.push({ code: CleatCodes.COMPONENT, message: `component \`${name}\` is exported twice`, span: it.span });
+      if (it.name !== undefined)
+        diags.push({ code: CleatCodes.COMPONENT, message: `component \`${name}\` is exported twice`, span: it.span });
       continue;
     }
     const c: ComponentDecl = { name, after: it.after.map((a) => a.name), span: it.span };
@@ -34,8 +35,18 @@ export function componentDecls(items: A.Item[], diags: Diagnostic[]): ComponentD
   for (const it of items) {
     if (it.kind !== 'Export') continue;
     for (const a of it.after) {
-      if (a.name === it.name) diags.push({ code: CleatCodes.COMPONENT_CYCLE, message: `component \`${a.name}\` cannot depend on itself`, span: a.span });
-      else if (!byName.has(a.name)) diags.push({ code: CleatCodes.COMPONENT, message: `unknown component \`${a.name}\`${didYouMean(a.name, byName.keys())}`, span: a.span });
+      if (a.name === it.name)
+        diags.push({
+          code: CleatCodes.COMPONENT_CYCLE,
+          message: `component \`${a.name}\` cannot depend on itself`,
+          span: a.span,
+        });
+      else if (!byName.has(a.name))
+        diags.push({
+          code: CleatCodes.COMPONENT,
+          message: `unknown component \`${a.name}\`${didYouMean(a.name, byName.keys())}`,
+          span: a.span,
+        });
     }
   }
   return out;
@@ -55,7 +66,11 @@ export function componentWaves(decls: ComponentDecl[], diags: Diagnostic[]): Map
       const key = [...cycle].slice(0, -1).sort().join(',');
       if (!reported.has(key)) {
         reported.add(key);
-        diags.push({ code: CleatCodes.COMPONENT_CYCLE, message: `component cycle: ${cycle.join(' -> ')}`, span: byName.get(name)!.span });
+        diags.push({
+          code: CleatCodes.COMPONENT_CYCLE,
+          message: `component cycle: ${cycle.join(' -> ')}`,
+          span: byName.get(name)!.span,
+        });
       }
       return 0;
     }

@@ -49,22 +49,35 @@ export function conform(v: Value, t: Ty, path: string, hooks: ConformHooks): Val
 function conformAt(v: Value, t: Ty, path: Path, hooks: ConformHooks): Value {
   const r = resolve(t);
   const fail = (constraint: string): never => {
-    throw new CleatError(CleatCodes.TYPE_MISMATCH, `expected ${constraint}, found ${showValue(v)}`, hooks.span, pathText(path));
+    throw new CleatError(
+      CleatCodes.TYPE_MISMATCH,
+      `expected ${constraint}, found ${showValue(v)}`,
+      hooks.span,
+      pathText(path),
+    );
   };
   switch (r.k) {
-    case 'never': return fail('Never (no value fits)');
-    case 'json': return v;
-    case 'null': return v === null ? v : fail('null');
-    case 'bool': return typeof v === 'boolean' ? v : fail('Bool');
-    case 'int': return typeof v === 'bigint' ? v : fail('Int');
+    case 'never':
+      return fail('Never (no value fits)');
+    case 'json':
+      return v;
+    case 'null':
+      return v === null ? v : fail('null');
+    case 'bool':
+      return typeof v === 'boolean' ? v : fail('Bool');
+    case 'int':
+      return typeof v === 'bigint' ? v : fail('Int');
     case 'float':
       if (typeof v === 'number') return v;
       if (typeof v === 'bigint') return Number(v);
       return fail('Float');
-    case 'str': return typeof v === 'string' ? v : fail('Str');
+    case 'str':
+      return typeof v === 'string' ? v : fail('Str');
     case 'lit': {
-      const ok = (typeof v === 'string' || typeof v === 'boolean' || typeof v === 'bigint' || typeof v === 'number') && litEq(v, r.v)
-        && (typeof r.v !== 'bigint' || typeof v === 'bigint');
+      const ok =
+        (typeof v === 'string' || typeof v === 'boolean' || typeof v === 'bigint' || typeof v === 'number') &&
+        litEq(v, r.v) &&
+        (typeof r.v !== 'bigint' || typeof v === 'bigint');
       return ok ? v : fail(showType(r));
     }
     case 'list':
@@ -79,17 +92,25 @@ function conformAt(v: Value, t: Ty, path: Path, hooks: ConformHooks): Value {
       for (const [k, x] of v.fields) out.set(k, conformAt(x, r.value, sub(path, k), hooks));
       return new ObjectValue(out);
     }
-    case 'record': return conformRecord(v, r, t, path, hooks);
-    case 'union': return conformUnion(v, r.members, t, path, hooks);
+    case 'record':
+      return conformRecord(v, r, t, path, hooks);
+    case 'union':
+      return conformUnion(v, r.members, t, path, hooks);
     case 'refine': {
       const base = conformAt(v, r.base, path, hooks);
       if (!hooks.predicate(r, base, pathText(path))) {
         const src = r.pred.span.file.text.slice(r.pred.span.start, r.pred.span.end);
-        throw new CleatError(CleatCodes.REFINEMENT, `value ${showValue(base)} does not satisfy \`where ${src}\``, hooks.span ?? r.pred.span, pathText(path));
+        throw new CleatError(
+          CleatCodes.REFINEMENT,
+          `value ${showValue(base)} does not satisfy \`where ${src}\``,
+          hooks.span ?? r.pred.span,
+          pathText(path),
+        );
       }
       return base;
     }
-    case 'named': return fail(showType(t));
+    case 'named':
+      return fail(showType(t));
   }
 }
 
@@ -97,13 +118,23 @@ const fieldIndex = new WeakMap<object, Map<string, Field>>();
 
 function conformRecord(v: Value, r: Extract<Ty, { k: 'record' }>, t: Ty, path: Path, hooks: ConformHooks): Value {
   if (!isObject(v)) {
-    throw new CleatError(CleatCodes.TYPE_MISMATCH, `expected ${showType(t)}, found ${showValue(v)}`, hooks.span, pathText(path));
+    throw new CleatError(
+      CleatCodes.TYPE_MISMATCH,
+      `expected ${showType(t)}, found ${showValue(v)}`,
+      hooks.span,
+      pathText(path),
+    );
   }
   let byName = fieldIndex.get(r);
   if (!byName) fieldIndex.set(r, (byName = new Map(r.fields.map((f) => [f.name, f]))));
   for (const k of v.fields.keys()) {
     if (!byName.has(k) && !r.open) {
-      throw new CleatError(CleatCodes.UNKNOWN_FIELD, `unknown field \`${k}\` in ${showType(t)}${didYouMean(k, byName.keys())}`, hooks.span, joinPath(pathText(path), k));
+      throw new CleatError(
+        CleatCodes.UNKNOWN_FIELD,
+        `unknown field \`${k}\` in ${showType(t)}${didYouMean(k, byName.keys())}`,
+        hooks.span,
+        joinPath(pathText(path), k),
+      );
     }
   }
   const literalFirst = new Map<string, Value>();
@@ -114,10 +145,16 @@ function conformRecord(v: Value, r: Extract<Ty, { k: 'record' }>, t: Ty, path: P
     const present = v.fields.get(f.name);
     const ft = resolve(f.type);
     if (present === undefined || (present === null && (f.optional || f.default !== undefined) && ft.k !== 'null')) {
-      if (f.default !== undefined) defaults.set(f.name, conformAt(hooks.fieldDefault(f, pathText(fp)), f.type, fp, hooks));
+      if (f.default !== undefined)
+        defaults.set(f.name, conformAt(hooks.fieldDefault(f, pathText(fp)), f.type, fp, hooks));
       else if (ft.k === 'lit') literalFirst.set(f.name, ft.v);
       else if (!f.optional) {
-        throw new CleatError(CleatCodes.MISSING_FIELD, `missing required field \`${f.name}\` of type ${showType(f.type)}`, hooks.span, pathText(fp));
+        throw new CleatError(
+          CleatCodes.MISSING_FIELD,
+          `missing required field \`${f.name}\` of type ${showType(f.type)}`,
+          hooks.span,
+          pathText(fp),
+        );
       }
       continue;
     }
@@ -145,10 +182,18 @@ function conformUnion(v: Value, ms: Ty[], t: Ty, path: Path, hooks: ConformHooks
       // The member that got furthest explains the failure best (a discriminated
       // member whose `kind` matched fails deep inside, the others at the top).
       const score = (e.path ?? '').length + (e.code === CleatCodes.REFINEMENT ? 0.5 : 0);
-      if (score > bestScore) { best = e; bestScore = score; }
+      if (score > bestScore) {
+        best = e;
+        bestScore = score;
+      }
     }
   }
   const here = pathText(path);
   if (best && (best.path ?? '') !== here) throw best;
-  throw new CleatError(CleatCodes.TYPE_MISMATCH, `expected ${showType(resolve(t))}, found ${showValue(v)}`, hooks.span, here);
+  throw new CleatError(
+    CleatCodes.TYPE_MISMATCH,
+    `expected ${showType(resolve(t))}, found ${showValue(v)}`,
+    hooks.span,
+    here,
+  );
 }

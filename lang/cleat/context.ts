@@ -71,7 +71,16 @@ export interface ModuleCtx {
 
 export function newModuleCtx(path: string, file: SourceFile, program: A.Program, isEntry: boolean): ModuleCtx {
   return {
-    path, file, program, isEntry, diagnostics: [], types: new Map(), namespaces: new Map(),
-    globals: new Map(), fns: new Map(), exports: [], typeOf: new WeakMap(),
+    path,
+    file,
+    program,
+    isEntry,
+    diagnostics: [],
+    types: new Map(),
+    namespaces: new Map(),
+    globals: new Map(),
+    fns: new Map(),
+    exports: [],
+    typeOf: new WeakMap(),
   };
 }

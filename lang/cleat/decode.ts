@@ -13,7 +13,12 @@ import { INT_MAX, INT_MIN, ObjectValue, type Value } from './value.js';
 const MAX_ALIASES = 50;
 
 export class DecodeError extends Error {
-  constructor(message: string, readonly path: string, readonly line?: number, readonly column?: number) {
+  constructor(
+    message: string,
+    readonly path: string,
+    readonly line?: number,
+    readonly column?: number,
+  ) {
     super(message);
   }
 }

@@ -50,7 +50,9 @@ export class Evaluator {
    */
   constructor(private readonly inputs: Map<string, Value> | undefined) {}
 
-  get constantMode(): boolean { return this.inputs === undefined; }
+  get constantMode(): boolean {
+    return this.inputs === undefined;
+  }
 
   private fail(code: CleatCode, message: string, span: Span, path?: string): never {
     throw new CleatError(code, message, span, path);
@@ -92,15 +94,21 @@ export class Evaluator {
       span,
       predicate: (r, value) => {
         // Type declarations see no variables (scope = their module); parameter types see earlier parameters.
-        const scopeEnv: Env = r.scope === 'local' ? env : { ctx: (r.scope as ModuleCtx | undefined) ?? env.ctx, vars: undefined };
+        const scopeEnv: Env =
+          r.scope === 'local' ? env : { ctx: (r.scope as ModuleCtx | undefined) ?? env.ctx, vars: undefined };
         let vars = bind(scopeEnv.vars, 'self', value);
         if (r.alias) vars = bind(vars, r.alias, value);
         const res = this.eval(r.pred, { ctx: scopeEnv.ctx, vars });
-        if (typeof res !== 'boolean') this.fail(CleatCodes.TYPE_MISMATCH, `a \`where\` predicate must be Bool, found ${kindOf(res)}`, r.pred.span);
+        if (typeof res !== 'boolean')
+          this.fail(CleatCodes.TYPE_MISMATCH, `a \`where\` predicate must be Bool, found ${kindOf(res)}`, r.pred.span);
         return res;
       },
       fieldDefault: (f: Field) => {
-        if (f.default?.expr) return this.eval(f.default.expr, { ctx: (f.default.scope as ModuleCtx | undefined) ?? env.ctx, vars: undefined });
+        if (f.default?.expr)
+          return this.eval(f.default.expr, {
+            ctx: (f.default.scope as ModuleCtx | undefined) ?? env.ctx,
+            vars: undefined,
+          });
         return (f.default?.value ?? null) as Value;
       },
     };
@@ -138,27 +146,39 @@ export class Evaluator {
 
   private evalInner(e: A.Expr, env: Env): Value {
     switch (e.kind) {
-      case 'Lit': return e.value;
+      case 'Lit':
+        return e.value;
       case 'Str': {
         let s = '';
         for (const p of e.parts) {
-          if (typeof p === 'string') { s += p; continue; }
+          if (typeof p === 'string') {
+            s += p;
+            continue;
+          }
           const v = this.eval(p, env);
           if (typeof v === 'string') s += v;
           else if (typeof v === 'bigint' || typeof v === 'boolean') s += String(v);
           else if (typeof v === 'number') s += floatText(v);
-          else this.fail(CleatCodes.TYPE_MISMATCH, `only Str, Int, Float or Bool can be interpolated, found ${kindOf(v)}`, p.span);
+          else
+            this.fail(
+              CleatCodes.TYPE_MISMATCH,
+              `only Str, Int, Float or Bool can be interpolated, found ${kindOf(v)}`,
+              p.span,
+            );
         }
         return s;
       }
-      case 'Var': return this.lookup(e.name, env, e.span);
-      case 'Self': return this.lookup('self', env, e.span);
+      case 'Var':
+        return this.lookup(e.name, env, e.span);
+      case 'Self':
+        return this.lookup('self', env, e.span);
       case 'List': {
         const out: Value[] = [];
         for (const it of e.items) this.listItem(it, env, out);
         return out;
       }
-      case 'Tuple': return e.elems.map((x) => this.eval(x, env));
+      case 'Tuple':
+        return e.elems.map((x) => this.eval(x, env));
       case 'Object': {
         const m = new Map<string, Value>();
         for (const mem of e.members) this.member(mem, env, m);
@@ -172,29 +192,35 @@ export class Evaluator {
         }
         const t = this.eval(e.target, env);
         if (t === null) return null; // optional values propagate null through field reads
-        if (!isObject(t)) return this.fail(CleatCodes.TYPE_MISMATCH, `cannot read field \`${e.name}\` of ${kindOf(t)}`, e.nameSpan);
+        if (!isObject(t))
+          return this.fail(CleatCodes.TYPE_MISMATCH, `cannot read field \`${e.name}\` of ${kindOf(t)}`, e.nameSpan);
         return t.get(e.name) ?? null;
       }
       case 'TupleIndex': {
         const t = this.eval(e.target, env);
-        if (!Array.isArray(t) || e.index >= t.length) return this.fail(CleatCodes.INDEX, `no element ${e.index} in ${showValue(t)}`, e.span);
+        if (!Array.isArray(t) || e.index >= t.length)
+          return this.fail(CleatCodes.INDEX, `no element ${e.index} in ${showValue(t)}`, e.span);
         return t[e.index]!;
       }
       case 'Index': {
         const t = this.eval(e.target, env);
         const i = this.eval(e.index, env);
         if (Array.isArray(t)) {
-          if (typeof i !== 'bigint') return this.fail(CleatCodes.TYPE_MISMATCH, `a list index must be Int, found ${kindOf(i)}`, e.index.span);
-          if (i < 0n || i >= BigInt(t.length)) return this.fail(CleatCodes.INDEX, `index ${i} is out of bounds for a list of length ${t.length}`, e.span);
+          if (typeof i !== 'bigint')
+            return this.fail(CleatCodes.TYPE_MISMATCH, `a list index must be Int, found ${kindOf(i)}`, e.index.span);
+          if (i < 0n || i >= BigInt(t.length))
+            return this.fail(CleatCodes.INDEX, `index ${i} is out of bounds for a list of length ${t.length}`, e.span);
           return t[Number(i)]!;
         }
         if (isObject(t)) {
-          if (typeof i !== 'string') return this.fail(CleatCodes.TYPE_MISMATCH, `an object key must be Str, found ${kindOf(i)}`, e.index.span);
+          if (typeof i !== 'string')
+            return this.fail(CleatCodes.TYPE_MISMATCH, `an object key must be Str, found ${kindOf(i)}`, e.index.span);
           return t.get(i) ?? null;
         }
         return this.fail(CleatCodes.TYPE_MISMATCH, `cannot index ${kindOf(t)}`, e.span);
       }
-      case 'Call': return this.call(e, env);
+      case 'Call':
+        return this.call(e, env);
       case 'Construct': {
         const t = env.ctx.typeOf.get(e.type) ?? T.json;
         const v = this.eval(e.body, env);
@@ -203,17 +229,20 @@ export class Evaluator {
       case 'Unary': {
         const v = this.eval(e.operand, env);
         if (e.op === '!') {
-          if (typeof v !== 'boolean') return this.fail(CleatCodes.TYPE_MISMATCH, `\`!\` needs Bool, found ${kindOf(v)}`, e.span);
+          if (typeof v !== 'boolean')
+            return this.fail(CleatCodes.TYPE_MISMATCH, `\`!\` needs Bool, found ${kindOf(v)}`, e.span);
           return !v;
         }
         if (typeof v === 'bigint') return this.checkInt(-v, e.span);
         if (typeof v === 'number') return -v;
         return this.fail(CleatCodes.TYPE_MISMATCH, `\`-\` needs a number, found ${kindOf(v)}`, e.span);
       }
-      case 'Binary': return this.binary(e, env);
+      case 'Binary':
+        return this.binary(e, env);
       case 'If': {
         const c = this.eval(e.cond, env);
-        if (typeof c !== 'boolean') return this.fail(CleatCodes.TYPE_MISMATCH, `a condition must be Bool, found ${kindOf(c)}`, e.cond.span);
+        if (typeof c !== 'boolean')
+          return this.fail(CleatCodes.TYPE_MISMATCH, `a condition must be Bool, found ${kindOf(c)}`, e.cond.span);
         return c ? this.eval(e.then, env) : e.else ? this.eval(e.else, env) : null;
       }
       case 'Let': {
@@ -233,7 +262,10 @@ export class Evaluator {
         let v = this.eval(e.target, env);
         for (const entry of e.entries) {
           const segs = entry.path.map((s) => this.runtimeSeg(s, env));
-          const op = entry.kind === 'remove' ? { op: 'remove' as const } : { op: entry.kind, value: this.eval(entry.value, env) };
+          const op =
+            entry.kind === 'remove'
+              ? { op: 'remove' as const }
+              : { op: entry.kind, value: this.eval(entry.value, env) };
           v = applyPatch(v, segs, op, entry.span);
         }
         return v;
@@ -243,40 +275,48 @@ export class Evaluator {
 
   private runtimeSeg(s: A.PathSeg, env: Env): RuntimeSeg {
     switch (s.kind) {
-      case 'field': return { kind: 'field', name: s.name };
+      case 'field':
+        return { kind: 'field', name: s.name };
       case 'index': {
         const i = this.eval(s.index, env);
         if (typeof i !== 'bigint') this.fail(CleatCodes.TYPE_MISMATCH, 'a list index must be Int', s.span);
         return { kind: 'index', index: i };
       }
-      case 'select': return {
-        kind: 'select',
-        keys: s.keys.map((k) => ({ name: k.name, value: this.eval(k.value, env) })),
-        text: s.span.file.text.slice(s.span.start, s.span.end),
-      };
-      case 'each': return this.fail(CleatCodes.PARSE, '`[]` is only allowed in type refinements', s.span);
+      case 'select':
+        return {
+          kind: 'select',
+          keys: s.keys.map((k) => ({ name: k.name, value: this.eval(k.value, env) })),
+          text: s.span.file.text.slice(s.span.start, s.span.end),
+        };
+      case 'each':
+        return this.fail(CleatCodes.PARSE, '`[]` is only allowed in type refinements', s.span);
     }
   }
 
   private listItem(it: A.ListItem, env: Env, out: Value[]): void {
     switch (it.kind) {
-      case 'item': out.push(this.eval(it.value, env)); return;
+      case 'item':
+        out.push(this.eval(it.value, env));
+        return;
       case 'spread': {
         const v = this.eval(it.value, env);
         if (v === null) return;
-        if (!Array.isArray(v)) this.fail(CleatCodes.TYPE_MISMATCH, `\`...\` in a list needs a list, found ${kindOf(v)}`, it.span);
+        if (!Array.isArray(v))
+          this.fail(CleatCodes.TYPE_MISMATCH, `\`...\` in a list needs a list, found ${kindOf(v)}`, it.span);
         out.push(...v);
         return;
       }
       case 'if': {
         const c = this.eval(it.cond, env);
-        if (typeof c !== 'boolean') this.fail(CleatCodes.TYPE_MISMATCH, `a condition must be Bool, found ${kindOf(c)}`, it.cond.span);
+        if (typeof c !== 'boolean')
+          this.fail(CleatCodes.TYPE_MISMATCH, `a condition must be Bool, found ${kindOf(c)}`, it.cond.span);
         if (c) this.listItem(it.then, env, out);
         else if (it.else) this.listItem(it.else, env, out);
         return;
       }
       case 'for':
-        for (const vars of this.iterate(it.key, it.name, it.source, env)) this.listItem(it.body, { ctx: env.ctx, vars }, out);
+        for (const vars of this.iterate(it.key, it.name, it.source, env))
+          this.listItem(it.body, { ctx: env.ctx, vars }, out);
     }
   }
 
@@ -303,7 +343,8 @@ export class Evaluator {
         const keys = mem.path.map((k) => {
           if (k.kind === 'name') return k.name;
           const v = this.eval(k.expr, env);
-          if (typeof v !== 'string') this.fail(CleatCodes.TYPE_MISMATCH, `a computed key must be Str, found ${kindOf(v)}`, k.span);
+          if (typeof v !== 'string')
+            this.fail(CleatCodes.TYPE_MISMATCH, `a computed key must be Str, found ${kindOf(v)}`, k.span);
           return v;
         });
         let v = this.eval(mem.value, env);
@@ -314,13 +355,15 @@ export class Evaluator {
       case 'spread': {
         const v = this.eval(mem.value, env);
         if (v === null) return;
-        if (!isObject(v)) this.fail(CleatCodes.TYPE_MISMATCH, `\`...\` in an object needs an object, found ${kindOf(v)}`, mem.span);
+        if (!isObject(v))
+          this.fail(CleatCodes.TYPE_MISMATCH, `\`...\` in an object needs an object, found ${kindOf(v)}`, mem.span);
         for (const [k, x] of v.fields) setMember(m, k, x, mem.span, '');
         return;
       }
       case 'if': {
         const c = this.eval(mem.cond, env);
-        if (typeof c !== 'boolean') this.fail(CleatCodes.TYPE_MISMATCH, `a condition must be Bool, found ${kindOf(c)}`, mem.cond.span);
+        if (typeof c !== 'boolean')
+          this.fail(CleatCodes.TYPE_MISMATCH, `a condition must be Bool, found ${kindOf(c)}`, mem.cond.span);
         const branch = c ? mem.then : mem.else;
         if (branch) this.mergeBody(this.eval(branch, env), branch.span, m);
         return;
@@ -334,7 +377,12 @@ export class Evaluator {
 
   private mergeBody(v: Value, span: Span, m: Map<string, Value>): void {
     if (v === null) return;
-    if (!isObject(v)) this.fail(CleatCodes.TYPE_MISMATCH, `conditional and \`for\` members must give objects, found ${kindOf(v)}`, span);
+    if (!isObject(v))
+      this.fail(
+        CleatCodes.TYPE_MISMATCH,
+        `conditional and \`for\` members must give objects, found ${kindOf(v)}`,
+        span,
+      );
     for (const [k, x] of v.fields) setMember(m, k, x, span, '');
   }
 
@@ -353,10 +401,12 @@ export class Evaluator {
     const op = e.op;
     if (op === '&&' || op === '||') {
       const l = this.eval(e.left, env);
-      if (typeof l !== 'boolean') return this.fail(CleatCodes.TYPE_MISMATCH, `\`${op}\` needs Bool, found ${kindOf(l)}`, e.left.span);
+      if (typeof l !== 'boolean')
+        return this.fail(CleatCodes.TYPE_MISMATCH, `\`${op}\` needs Bool, found ${kindOf(l)}`, e.left.span);
       if (op === '&&' ? !l : l) return l;
       const r = this.eval(e.right, env);
-      if (typeof r !== 'boolean') return this.fail(CleatCodes.TYPE_MISMATCH, `\`${op}\` needs Bool, found ${kindOf(r)}`, e.right.span);
+      if (typeof r !== 'boolean')
+        return this.fail(CleatCodes.TYPE_MISMATCH, `\`${op}\` needs Bool, found ${kindOf(r)}`, e.right.span);
       return r;
     }
     if (op === '??') {
@@ -371,7 +421,8 @@ export class Evaluator {
       let c: number;
       if (typeof l === 'string' && typeof r === 'string') c = l < r ? -1 : l > r ? 1 : 0;
       else if (typeof l === 'bigint' && typeof r === 'bigint') c = l < r ? -1 : l > r ? 1 : 0;
-      else if ((typeof l === 'bigint' || typeof l === 'number') && (typeof r === 'bigint' || typeof r === 'number')) c = Number(l) - Number(r);
+      else if ((typeof l === 'bigint' || typeof l === 'number') && (typeof r === 'bigint' || typeof r === 'number'))
+        c = Number(l) - Number(r);
       else return this.fail(CleatCodes.TYPE_MISMATCH, `cannot compare ${kindOf(l)} with ${kindOf(r)}`, e.span);
       return op === '<' ? c < 0 : op === '<=' ? c <= 0 : op === '>' ? c > 0 : c >= 0;
     }
@@ -379,9 +430,12 @@ export class Evaluator {
     if (op === '+' && Array.isArray(l) && Array.isArray(r)) return [...l, ...r];
     if (typeof l === 'bigint' && typeof r === 'bigint') {
       switch (op) {
-        case '+': return this.checkInt(l + r, e.span);
-        case '-': return this.checkInt(l - r, e.span);
-        case '*': return this.checkInt(l * r, e.span);
+        case '+':
+          return this.checkInt(l + r, e.span);
+        case '-':
+          return this.checkInt(l - r, e.span);
+        case '*':
+          return this.checkInt(l * r, e.span);
         case '/':
           if (r === 0n) return this.fail(CleatCodes.DIV_ZERO, 'division by zero', e.span);
           return this.checkInt(l / r, e.span);
@@ -394,9 +448,12 @@ export class Evaluator {
       const a = Number(l);
       const b = Number(r);
       switch (op) {
-        case '+': return this.checkFloat(a + b, e.span);
-        case '-': return this.checkFloat(a - b, e.span);
-        case '*': return this.checkFloat(a * b, e.span);
+        case '+':
+          return this.checkFloat(a + b, e.span);
+        case '-':
+          return this.checkFloat(a - b, e.span);
+        case '*':
+          return this.checkFloat(a * b, e.span);
         case '/':
           if (b === 0) return this.fail(CleatCodes.DIV_ZERO, 'division by zero', e.span);
           return this.checkFloat(a / b, e.span);
@@ -451,9 +508,13 @@ export class Evaluator {
       const calleeEnv: Env = { ctx: fn.ctx, vars };
       let v: Value;
       let at: Span;
-      if (g) { v = g.value; at = g.span; }
-      else if (p.default) { v = this.eval(p.default, calleeEnv); at = p.default.span; }
-      else return this.fail(CleatCodes.ARGS, `missing argument \`${p.name}\` of \`${fn.name}\``, span);
+      if (g) {
+        v = g.value;
+        at = g.span;
+      } else if (p.default) {
+        v = this.eval(p.default, calleeEnv);
+        at = p.default.span;
+      } else return this.fail(CleatCodes.ARGS, `missing argument \`${p.name}\` of \`${fn.name}\``, span);
       v = this.conformAt(v, p.type, at, p.name, calleeEnv);
       vars = bind(vars, p.name, v);
     }
@@ -465,7 +526,8 @@ export class Evaluator {
   // ---- patterns ----
   matchPattern(p: A.Pattern, v: Value, env: Env, vars: Frame | undefined): Frame | undefined | false {
     switch (p.kind) {
-      case 'PWild': return vars;
+      case 'PWild':
+        return vars;
       case 'PBind': {
         if (p.type) {
           const t = env.ctx.typeOf.get(p.type) ?? T.json;
@@ -507,4 +569,3 @@ export class Evaluator {
     }
   }
 }
-

@@ -20,7 +20,11 @@ export const FULL: Interval = { lo: -Infinity, loStrict: false, hi: Infinity, hi
 export type Cmp = '<' | '<=' | '>' | '>=' | '==';
 
 /** `subject OP c` facts found in a conjunction; `isSubject` says which expression is the subject. */
-export function comparisons(e: A.Expr, isSubject: (e: A.Expr) => boolean, constOf: (e: A.Expr) => number | undefined): { op: Cmp; c: number }[] | undefined {
+export function comparisons(
+  e: A.Expr,
+  isSubject: (e: A.Expr) => boolean,
+  constOf: (e: A.Expr) => number | undefined,
+): { op: Cmp; c: number }[] | undefined {
   if (e.kind === 'Binary' && e.op === '&&') {
     const l = comparisons(e.left, isSubject, constOf);
     const r = comparisons(e.right, isSubject, constOf);
@@ -42,10 +46,16 @@ export function comparisons(e: A.Expr, isSubject: (e: A.Expr) => boolean, constO
 export function narrow(iv: Interval, op: Cmp, c: number): Interval {
   const r = { ...iv };
   if (op === '<' || op === '<=' || op === '==') {
-    if (c < r.hi || (c === r.hi && op === '<')) { r.hi = c; r.hiStrict = op === '<'; }
+    if (c < r.hi || (c === r.hi && op === '<')) {
+      r.hi = c;
+      r.hiStrict = op === '<';
+    }
   }
   if (op === '>' || op === '>=' || op === '==') {
-    if (c > r.lo || (c === r.lo && op === '>')) { r.lo = c; r.loStrict = op === '>'; }
+    if (c > r.lo || (c === r.lo && op === '>')) {
+      r.lo = c;
+      r.loStrict = op === '>';
+    }
   }
   return r;
 }
@@ -55,10 +65,15 @@ export function decide(iv: Interval, op: Cmp, c: number): boolean | undefined {
   const allBelow = iv.hi < c || (iv.hi === c && iv.hiStrict); // every x < c
   const allAbove = iv.lo > c || (iv.lo === c && iv.loStrict); // every x > c
   switch (op) {
-    case '<': return allBelow ? true : iv.lo >= c ? false : undefined;
-    case '<=': return iv.hi <= c ? true : allAbove ? false : undefined;
-    case '>': return allAbove ? true : iv.hi <= c ? false : undefined;
-    case '>=': return iv.lo >= c ? true : allBelow ? false : undefined;
-    case '==': return iv.lo === c && iv.hi === c ? true : allBelow || allAbove ? false : undefined;
+    case '<':
+      return allBelow ? true : iv.lo >= c ? false : undefined;
+    case '<=':
+      return iv.hi <= c ? true : allAbove ? false : undefined;
+    case '>':
+      return allAbove ? true : iv.hi <= c ? false : undefined;
+    case '>=':
+      return iv.lo >= c ? true : allBelow ? false : undefined;
+    case '==':
+      return iv.lo === c && iv.hi === c ? true : allBelow || allAbove ? false : undefined;
   }
 }

@@ -22,7 +22,10 @@ function fieldLines(t: Ty): string {
 }
 
 /** The Cleat rendering of an OpenAPI document or CRD file, or an error message. */
-export function generateSchemaTypes(text: string, format: 'json' | 'yaml'): { ok: true; text: string } | { ok: false; message: string } {
+export function generateSchemaTypes(
+  text: string,
+  format: 'json' | 'yaml',
+): { ok: true; text: string } | { ok: false; message: string } {
   let docs: unknown[];
   try {
     docs = format === 'json' ? [JSON.parse(text) as unknown] : decodeDocuments(text, 'yaml').map(toJsonValue);

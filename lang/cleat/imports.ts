@@ -41,7 +41,10 @@ export class ModuleLoader {
   load(path: string, text: string, isEntry: boolean): ModuleCtx {
     const cached = this.modules.get(path);
     if (cached) return cached;
-    const file = new SourceFile(isEntry ? displayName(this.loader.root, path) : displayName(this.loader.root, path), text);
+    const file = new SourceFile(
+      isEntry ? displayName(this.loader.root, path) : displayName(this.loader.root, path),
+      text,
+    );
     const parsed = parseProgram(file);
     const ctx = newModuleCtx(path, file, parsed.program, isEntry);
     ctx.diagnostics.push(...parsed.diagnostics);
@@ -57,16 +60,26 @@ export class ModuleLoader {
   }
 
   private bindImport(ctx: ModuleCtx, it: A.Item & { kind: 'Import' }): void {
-    const err = (code: string, message: string, span = it.pathSpan): void => { ctx.diagnostics.push({ code, message, span }); };
+    const err = (code: string, message: string, span = it.pathSpan): void => {
+      ctx.diagnostics.push({ code, message, span });
+    };
     const form = it.form;
     if (form.kind === 'default' && it.attrType === undefined) {
       return err(CleatCodes.IMPORT, 'a default import needs `with { type: "yaml" | "json" | "text" }`', it.span);
     }
     if (form.kind !== 'default' && it.attrType !== undefined) {
-      return err(CleatCodes.IMPORT, 'a `type` attribute is only allowed on a default import (`import x from "f" with { type: ... }`)', it.attrSpan ?? it.span);
+      return err(
+        CleatCodes.IMPORT,
+        'a `type` attribute is only allowed on a default import (`import x from "f" with { type: ... }`)',
+        it.attrSpan ?? it.span,
+      );
     }
     if (it.attrType !== undefined && !['yaml', 'json', 'text'].includes(it.attrType)) {
-      return err(CleatCodes.IMPORT, `unknown import type ${JSON.stringify(it.attrType)}: use "yaml", "json" or "text"`, it.attrSpan ?? it.span);
+      return err(
+        CleatCodes.IMPORT,
+        `unknown import type ${JSON.stringify(it.attrType)}: use "yaml", "json" or "text"`,
+        it.attrSpan ?? it.span,
+      );
     }
     const resolved = resolveImportPath(this.loader.root, ctx.path, it.path);
     if ('error' in resolved) {
@@ -74,11 +87,14 @@ export class ModuleLoader {
     }
     const path = resolved.path;
     if (this.stack.includes(path)) {
-      const cycle = [...this.stack.slice(this.stack.indexOf(path)), path].map((p) => displayPath(this.loader.root, p)).join(' -> ');
+      const cycle = [...this.stack.slice(this.stack.indexOf(path)), path]
+        .map((p) => displayPath(this.loader.root, p))
+        .join(' -> ');
       return err(CleatCodes.IMPORT_CYCLE, `import cycle: ${cycle}`);
     }
     const text = this.read(path);
-    if (typeof text !== 'string') return err(CleatCodes.IMPORT, `cannot import ${JSON.stringify(it.path)}: ${text.error}`);
+    if (typeof text !== 'string')
+      return err(CleatCodes.IMPORT, `cannot import ${JSON.stringify(it.path)}: ${text.error}`);
 
     if (form.kind === 'default') {
       const value = this.decodeData(text, it.attrType!, it.path, (m) => err(CleatCodes.IMPORT, m));
@@ -92,16 +108,22 @@ export class ModuleLoader {
       const errors = mod.diagnostics;
       for (const d of errors.slice(0, 20)) {
         const where = d.span ? formatLocation(d.span) : displayPath(this.loader.root, path);
-        const md: Diagnostic = { code: d.code, message: `in imported module: ${where}: ${d.message}`, span: it.pathSpan };
+        const md: Diagnostic = {
+          code: d.code,
+          message: `in imported module: ${where}: ${d.message}`,
+          span: it.pathSpan,
+        };
         if (d.path) md.path = d.path;
         ctx.diagnostics.push(md);
       }
       ns = { kind: 'module', ctx: mod };
     } else {
       const docs = this.schemaDocuments(path, text);
-      if (typeof docs === 'string') return err(CleatCodes.IMPORT, `cannot read schema ${JSON.stringify(it.path)}: ${docs}`);
+      if (typeof docs === 'string')
+        return err(CleatCodes.IMPORT, `cannot read schema ${JSON.stringify(it.path)}: ${docs}`);
       const schema = schemaNamespace(docs);
-      if (typeof schema === 'string') return err(CleatCodes.IMPORT, `cannot read schema ${JSON.stringify(it.path)}: ${schema}`);
+      if (typeof schema === 'string')
+        return err(CleatCodes.IMPORT, `cannot read schema ${JSON.stringify(it.path)}: ${schema}`);
       ns = { kind: 'schema', schema };
     }
     if (form.kind === 'namespace') {
@@ -111,7 +133,8 @@ export class ModuleLoader {
     for (const n of form.names) {
       if (ns.kind === 'schema') {
         const r = lookupSchemaType(ns.schema, n.path);
-        if (typeof r === 'string') err(r.includes('ambiguous') ? CleatCodes.AMBIGUOUS_NAME : CleatCodes.UNKNOWN_NAME, r, n.span);
+        if (typeof r === 'string')
+          err(r.includes('ambiguous') ? CleatCodes.AMBIGUOUS_NAME : CleatCodes.UNKNOWN_NAME, r, n.span);
         else ctx.types.set(n.alias, { k: 'named', cell: r });
         continue;
       }
@@ -123,7 +146,12 @@ export class ModuleLoader {
       if (fn) ctx.fns.set(n.alias, fn);
       else if (g) ctx.globals.set(n.alias, g);
       else if (t) ctx.types.set(n.alias, t);
-      else err(CleatCodes.UNKNOWN_NAME, `module ${JSON.stringify(it.path)} has no \`${name}\`${didYouMean(name, [...m.fns.keys(), ...m.globals.keys(), ...m.types.keys()])}`, n.span);
+      else
+        err(
+          CleatCodes.UNKNOWN_NAME,
+          `module ${JSON.stringify(it.path)} has no \`${name}\`${didYouMean(name, [...m.fns.keys(), ...m.globals.keys(), ...m.types.keys()])}`,
+          n.span,
+        );
     }
   }
 

@@ -4,7 +4,14 @@
  * See docs/cleat.md for the API and the error codes.
  */
 export { check, exportProgram } from './program.js';
-export type { CheckResult, CleatSource, ComponentSummary, ExportOptions, ExportResult, InputSummary } from './program.js';
+export type {
+  CheckResult,
+  CleatSource,
+  ComponentSummary,
+  ExportOptions,
+  ExportResult,
+  InputSummary,
+} from './program.js';
 export type { CleatLoader } from './context.js';
 export type { InputSources } from './inputs.js';
 export { parseSet } from './inputs.js';

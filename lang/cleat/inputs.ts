@@ -51,27 +51,53 @@ export function parseSet(arg: string): { name: string; raw: string } {
 }
 
 /** Raw (unchecked) input values from every source, later sources winning. */
-export function collectInputs(decls: Map<string, InputDecl>, sources: InputSources, pred: (t: Extract<Ty, { k: 'refine' }>, v: Value) => boolean): Map<string, Value> {
+export function collectInputs(
+  decls: Map<string, InputDecl>,
+  sources: InputSources,
+  pred: (t: Extract<Ty, { k: 'refine' }>, v: Value) => boolean,
+): Map<string, Value> {
   const out = new Map<string, Value>();
   const known = (name: string, where: string): InputDecl => {
     const d = decls.get(name);
-    if (!d) throw new CleatError(CleatCodes.INPUT, `unknown input \`${name}\` (from ${where})${didYouMean(name, decls.keys())}`, undefined, name);
+    if (!d)
+      throw new CleatError(
+        CleatCodes.INPUT,
+        `unknown input \`${name}\` (from ${where})${didYouMean(name, decls.keys())}`,
+        undefined,
+        name,
+      );
     return d;
   };
   for (const f of sources.files ?? []) {
-    if (!isObject(f.value)) throw new CleatError(CleatCodes.INPUT, `input file ${f.name} must hold an object of inputs`);
-    for (const [k, v] of f.value.fields) { known(k, f.name); out.set(k, v); }
+    if (!isObject(f.value))
+      throw new CleatError(CleatCodes.INPUT, `input file ${f.name} must hold an object of inputs`);
+    for (const [k, v] of f.value.fields) {
+      known(k, f.name);
+      out.set(k, v);
+    }
   }
   if (sources.argocdParameters !== undefined) {
     let params: unknown;
-    try { params = JSON.parse(sources.argocdParameters); } catch { throw new CleatError(CleatCodes.INPUT, 'ARGOCD_APP_PARAMETERS is not valid JSON'); }
+    try {
+      params = JSON.parse(sources.argocdParameters);
+    } catch {
+      throw new CleatError(CleatCodes.INPUT, 'ARGOCD_APP_PARAMETERS is not valid JSON');
+    }
     if (!Array.isArray(params)) throw new CleatError(CleatCodes.INPUT, 'ARGOCD_APP_PARAMETERS must be a JSON array');
     for (const p of params as Record<string, unknown>[]) {
       const name = typeof p?.name === 'string' ? p.name : '';
       const d = known(name, 'Argo CD parameters');
       if (typeof p.string === 'string') out.set(name, setValue(p.string, d.type, pred));
-      else if (Array.isArray(p.array)) out.set(name, p.array.map((x) => String(x)));
-      else if (p.map && typeof p.map === 'object') out.set(name, new ObjectValue(new Map(Object.entries(p.map as Record<string, unknown>).map(([k, v]) => [k, String(v)]))));
+      else if (Array.isArray(p.array))
+        out.set(
+          name,
+          p.array.map((x) => String(x)),
+        );
+      else if (p.map && typeof p.map === 'object')
+        out.set(
+          name,
+          new ObjectValue(new Map(Object.entries(p.map as Record<string, unknown>).map(([k, v]) => [k, String(v)]))),
+        );
     }
   }
   for (const s of sources.sets ?? []) {

@@ -26,13 +26,66 @@ export interface Token {
 }
 
 export const KEYWORDS = new Set([
-  'type', 'input', 'let', 'fn', 'export', 'import', 'refine', 'after', 'from', 'as', 'with', 'where',
-  'if', 'then', 'else', 'match', 'for', 'in', 'null', 'true', 'false', 'self',
+  'type',
+  'input',
+  'let',
+  'fn',
+  'export',
+  'import',
+  'refine',
+  'after',
+  'from',
+  'as',
+  'with',
+  'where',
+  'if',
+  'then',
+  'else',
+  'match',
+  'for',
+  'in',
+  'null',
+  'true',
+  'false',
+  'self',
 ]);
 
 // Longest first so that `...` wins over `..` and `.`.
-const PUNCTS = ['...', '..', '=>', '->', '==', '!=', '<=', '>=', '&&', '||', '??', '+:',
-  '{', '}', '[', ']', '(', ')', ',', ':', ';', '.', '=', '<', '>', '+', '-', '*', '/', '%', '!', '|', '?'];
+const PUNCTS = [
+  '...',
+  '..',
+  '=>',
+  '->',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '&&',
+  '||',
+  '??',
+  '+:',
+  '{',
+  '}',
+  '[',
+  ']',
+  '(',
+  ')',
+  ',',
+  ':',
+  ';',
+  '.',
+  '=',
+  '<',
+  '>',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '!',
+  '|',
+  '?',
+];
 
 const isIdentStart = (c: string): boolean => /[A-Za-z_]/.test(c);
 const isIdentPart = (c: string): boolean => /[A-Za-z0-9_]/.test(c);
@@ -50,15 +103,26 @@ export function scan(file: SourceFile, diags: Diagnostic[], start = 0, end = fil
 
   while (i < end) {
     const c = text[i]!;
-    if (c === '\n') { nl = true; i++; continue; }
-    if (c === ' ' || c === '\t' || c === '\r') { i++; continue; }
+    if (c === '\n') {
+      nl = true;
+      i++;
+      continue;
+    }
+    if (c === ' ' || c === '\t' || c === '\r') {
+      i++;
+      continue;
+    }
     if (c === '/' && text[i + 1] === '/') {
       while (i < end && text[i] !== '\n') i++;
       continue;
     }
     if (c === '/' && text[i + 1] === '*') {
       const close = text.indexOf('*/', i + 2);
-      if (close < 0 || close + 2 > end) { err(i, i + 2, 'unterminated block comment'); i = end; continue; }
+      if (close < 0 || close + 2 > end) {
+        err(i, i + 2, 'unterminated block comment');
+        i = end;
+        continue;
+      }
       if (text.slice(i, close).includes('\n')) nl = true;
       i = close + 2;
       continue;
@@ -93,7 +157,13 @@ export function scan(file: SourceFile, diags: Diagnostic[], start = 0, end = fil
         while (i < end && isIdentPart(text[i]!)) i++;
         err(s, i, `malformed number \`${text.slice(s, i)}\``);
       }
-      tokens.push({ kind: isFloat ? 'float' : 'int', text: text.slice(s, numEnd).replace(/_/g, ''), start: s, end: i, nlBefore: nl });
+      tokens.push({
+        kind: isFloat ? 'float' : 'int',
+        text: text.slice(s, numEnd).replace(/_/g, ''),
+        start: s,
+        end: i,
+        nlBefore: nl,
+      });
       nl = false;
       continue;
     }
@@ -146,13 +216,26 @@ function interpolationEnd(text: string, i: number, end: number): number {
  * Decodes one escape at `i` (pointing at the backslash). Pushes text or an
  * interpolation onto `parts` and returns the offset after it.
  */
-function scanEscape(text: string, i: number, end: number, parts: StringPart[], push: (s: string) => void, err: ErrFn): number {
+function scanEscape(
+  text: string,
+  i: number,
+  end: number,
+  parts: StringPart[],
+  push: (s: string) => void,
+  err: ErrFn,
+): number {
   const e = text[i + 1];
   const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"', '0': '\0' };
-  if (e !== undefined && simple[e] !== undefined) { push(simple[e]!); return i + 2; }
+  if (e !== undefined && simple[e] !== undefined) {
+    push(simple[e]!);
+    return i + 2;
+  }
   if (e === '(') {
     const close = interpolationEnd(text, i + 2, end);
-    if (close < 0) { err(i, i + 2, 'unterminated interpolation `\\(`'); return end; }
+    if (close < 0) {
+      err(i, i + 2, 'unterminated interpolation `\\(`');
+      return end;
+    }
     parts.push({ kind: 'expr', start: i + 2, end: close });
     return close + 1;
   }
@@ -183,12 +266,20 @@ function scanString(file: SourceFile, start: number, end: number, err: ErrFn): S
   const text = file.text;
   const parts: StringPart[] = [];
   let buf = '';
-  const push = (s: string): void => { buf += s; };
-  const flush = (): void => { if (buf) parts.push({ kind: 'text', value: buf }); buf = ''; };
+  const push = (s: string): void => {
+    buf += s;
+  };
+  const flush = (): void => {
+    if (buf) parts.push({ kind: 'text', value: buf });
+    buf = '';
+  };
   let i = start + 1;
   while (i < end) {
     const c = text[i]!;
-    if (c === '"') { flush(); return { parts, end: i + 1 }; }
+    if (c === '"') {
+      flush();
+      return { parts, end: i + 1 };
+    }
     if (c === '\n') break;
     if (c === '\\') {
       if (text[i + 1] === '(') flush();
@@ -225,7 +316,11 @@ function scanBlockString(file: SourceFile, start: number, end: number, err: ErrF
   while (lineStart <= end) {
     let j = lineStart;
     while (j < end && (text[j] === ' ' || text[j] === '\t')) j++;
-    if (text.startsWith('"""', j) && j + 3 <= end) { closeLine = lineStart; closeQuote = j; break; }
+    if (text.startsWith('"""', j) && j + 3 <= end) {
+      closeLine = lineStart;
+      closeQuote = j;
+      break;
+    }
     const nl = text.indexOf('\n', lineStart);
     if (nl < 0 || nl >= end) break;
     lineStart = nl + 1;
@@ -237,8 +332,13 @@ function scanBlockString(file: SourceFile, start: number, end: number, err: ErrF
   const indent = text.slice(closeLine, closeQuote);
   const parts: StringPart[] = [];
   let buf = '';
-  const push = (s: string): void => { buf += s; };
-  const flush = (): void => { if (buf) parts.push({ kind: 'text', value: buf }); buf = ''; };
+  const push = (s: string): void => {
+    buf += s;
+  };
+  const flush = (): void => {
+    if (buf) parts.push({ kind: 'text', value: buf });
+    buf = '';
+  };
   const contentEnd = closeLine > contentStart ? closeLine - 1 : contentStart; // drop the last newline
   i = contentStart;
   let atLineStart = true;
@@ -249,12 +349,19 @@ function scanBlockString(file: SourceFile, start: number, end: number, err: ErrF
       const stop = lineEnd < 0 || lineEnd > contentEnd ? contentEnd : lineEnd;
       const line = text.slice(i, stop);
       if (line.startsWith(indent)) i += indent.length;
-      else if (line.trim() === '') { i = stop; continue; }
-      else err(i, stop, 'line is indented less than the closing """');
+      else if (line.trim() === '') {
+        i = stop;
+        continue;
+      } else err(i, stop, 'line is indented less than the closing """');
       continue;
     }
     const c = text[i]!;
-    if (c === '\n') { buf += '\n'; i++; atLineStart = true; continue; }
+    if (c === '\n') {
+      buf += '\n';
+      i++;
+      atLineStart = true;
+      continue;
+    }
     if (c === '\\') {
       if (text[i + 1] === '(') flush();
       i = scanEscape(text, i, contentEnd, parts, push, err);

@@ -63,14 +63,20 @@ export function lookupSchemaType(ns: SchemaNamespace, path: string[]): NamedCell
 /** Builds the namespace of an OpenAPI v2/v3 document, or of one or more CRDs. */
 export function schemaNamespace(docs: Json[]): SchemaNamespace | string {
   const ns: SchemaNamespace = { cells: new Map(), short: new Map(), ambiguous: new Map() };
-  const crds = docs.flatMap((d) => (isObj(d) && d.kind === 'List' && Array.isArray(d.items) ? d.items : [d])).filter((d) => isObj(d) && d.kind === 'CustomResourceDefinition');
+  const crds = docs
+    .flatMap((d) => (isObj(d) && d.kind === 'List' && Array.isArray(d.items) ? d.items : [d]))
+    .filter((d) => isObj(d) && d.kind === 'CustomResourceDefinition');
   if (crds.length > 0) {
     for (const crd of crds) addCrd(ns, crd as Obj);
     return ns;
   }
   const doc = docs[0];
   if (docs.length !== 1 || !isObj(doc)) return 'not an OpenAPI document or CustomResourceDefinition';
-  const defs = isObj(doc.definitions) ? doc.definitions : isObj(doc.components) && isObj(doc.components.schemas) ? doc.components.schemas : undefined;
+  const defs = isObj(doc.definitions)
+    ? doc.definitions
+    : isObj(doc.components) && isObj(doc.components.schemas)
+      ? doc.components.schemas
+      : undefined;
   if (!defs) return 'not an OpenAPI document: no `definitions` or `components.schemas`';
   const byDef = new Map<string, NamedCell>();
   const candidates = new Map<string, { qualified: string; rank: number[] }[]>();
@@ -130,16 +136,30 @@ function schemaType(s: Json, ref: (name: string) => NamedCell | undefined, nest:
   let t: Ty;
   switch (s.type) {
     case 'string':
-      t = Array.isArray(s.enum) && s.enum.length > 0 && s.enum.every((e) => typeof e === 'string') ? union(s.enum.map((e) => T.lit(e as string))) : T.str;
+      t =
+        Array.isArray(s.enum) && s.enum.length > 0 && s.enum.every((e) => typeof e === 'string')
+          ? union(s.enum.map((e) => T.lit(e as string)))
+          : T.str;
       break;
-    case 'integer': t = T.int; break;
-    case 'number': t = T.float; break;
-    case 'boolean': t = T.bool; break;
-    case 'array': t = T.list(schemaType(s.items, ref, nest, path)); break;
+    case 'integer':
+      t = T.int;
+      break;
+    case 'number':
+      t = T.float;
+      break;
+    case 'boolean':
+      t = T.bool;
+      break;
+    case 'array':
+      t = T.list(schemaType(s.items, ref, nest, path));
+      break;
     case 'object':
     case undefined: {
       if (!isObj(s.properties)) {
-        if (isObj(s.additionalProperties)) { t = T.map(schemaType(s.additionalProperties, ref, nest, path)); break; }
+        if (isObj(s.additionalProperties)) {
+          t = T.map(schemaType(s.additionalProperties, ref, nest, path));
+          break;
+        }
         t = s.type === 'object' ? T.map(T.json) : T.json;
         break;
       }
@@ -152,16 +172,23 @@ function schemaType(s: Json, ref: (name: string) => NamedCell | undefined, nest:
       } else t = objectType(s, ref, nest, path);
       break;
     }
-    default: t = T.json;
+    default:
+      t = T.json;
   }
   return s.nullable === true ? union([t, T.null]) : t;
 }
 
 function objectType(s: Obj, ref: (name: string) => NamedCell | undefined, nest: Namer, path: string): Ty {
-  const required = new Set(Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === 'string') : []);
+  const required = new Set(
+    Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === 'string') : [],
+  );
   const fields: Field[] = [];
   for (const [name, ps] of Object.entries(s.properties as Obj)) {
-    const f: Field = { name, type: schemaType(ps, ref, nest, `${path}${name[0]!.toUpperCase()}${name.slice(1)}`), optional: !required.has(name) };
+    const f: Field = {
+      name,
+      type: schemaType(ps, ref, nest, `${path}${name[0]!.toUpperCase()}${name.slice(1)}`),
+      optional: !required.has(name),
+    };
     if (isObj(ps) && typeof ps.description === 'string') f.doc = ps.description;
     fields.push(f);
   }
@@ -177,7 +204,11 @@ function addCrd(ns: SchemaNamespace, crd: Obj): void {
   const versions = Array.isArray(spec.versions) ? spec.versions.filter(isObj) : [];
   for (const v of versions) {
     const version = String(v.name);
-    const schema = isObj(v.schema) ? v.schema.openAPIV3Schema : isObj(spec.validation) ? spec.validation.openAPIV3Schema : undefined;
+    const schema = isObj(v.schema)
+      ? v.schema.openAPIV3Schema
+      : isObj(spec.validation)
+        ? spec.validation.openAPIV3Schema
+        : undefined;
     const nest: Namer = (path) => {
       const name = `${version}.${kind}${path}`;
       const cell: NamedCell = { name };
@@ -189,18 +220,32 @@ function addCrd(ns: SchemaNamespace, crd: Obj): void {
     ns.cells.set(rootName, root);
     const apiVersion = group ? `${group}/${version}` : version;
     root.resolve = () => {
-      const t = isObj(schema) && isObj(schema.properties) ? objectType(schema, () => undefined, nest, '') : T.record([], true);
+      const t =
+        isObj(schema) && isObj(schema.properties) ? objectType(schema, () => undefined, nest, '') : T.record([], true);
       if (t.k !== 'record') return t;
       const rest = t.fields.filter((f) => f.name !== 'apiVersion' && f.name !== 'kind' && f.name !== 'metadata');
-      return T.record([
-        { name: 'apiVersion', type: T.lit(apiVersion), optional: false },
-        { name: 'kind', type: T.lit(kind), optional: false },
-        { name: 'metadata', type: ns.cells.has('meta.v1.ObjectMeta') ? { k: 'named', cell: ns.cells.get('meta.v1.ObjectMeta')! } : T.map(T.json), optional: true },
-        ...rest,
-      ], t.open);
+      return T.record(
+        [
+          { name: 'apiVersion', type: T.lit(apiVersion), optional: false },
+          { name: 'kind', type: T.lit(kind), optional: false },
+          {
+            name: 'metadata',
+            type: ns.cells.has('meta.v1.ObjectMeta')
+              ? { k: 'named', cell: ns.cells.get('meta.v1.ObjectMeta')! }
+              : T.map(T.json),
+            optional: true,
+          },
+          ...rest,
+        ],
+        t.open,
+      );
     };
     // Nested cells are created while the root resolves; touch it now so they exist for lookups.
-    if (root.resolve) { const r = root.resolve; delete root.resolve; root.ty = r(); }
+    if (root.resolve) {
+      const r = root.resolve;
+      delete root.resolve;
+      root.ty = r();
+    }
     if (v.storage === true || versions.length === 1) ns.short.set(kind, rootName);
   }
   void group;

@@ -64,21 +64,36 @@ test('the whole grammar parses without diagnostics', () => {
 
 const ERRS: [string, string[]][] = [
   ['let = 1\nlet ok = 2\n', ['1:5 CLEAT_PARSE expected a name, found `=`']],
-  ['let a = (1\nlet b = 2\nlet c = ]\n', ['2:1 CLEAT_PARSE expected `)`, found `let`', '3:9 CLEAT_PARSE expected an expression, found `]`']],
+  [
+    'let a = (1\nlet b = 2\nlet c = ]\n',
+    ['2:1 CLEAT_PARSE expected `)`, found `let`', '3:9 CLEAT_PARSE expected an expression, found `]`'],
+  ],
   ['let a = "abc\n', ['1:9 CLEAT_LEX unterminated string']],
   ['let a = "\\q"\n', ['1:10 CLEAT_LEX unknown escape `\\q`']],
   ['let a = 1 < 2 < 3\n', ['1:15 CLEAT_PARSE comparisons do not chain; use `&&`, found `<`']],
-  ['let a = """abc\n"""\n', [
-    '1:9 CLEAT_LEX a """ string starts on the line after the opening quotes',
-    '2:1 CLEAT_LEX unterminated """ string',
-    '2:1 CLEAT_PARSE expected `type`, `input`, `let`, `fn`, `export`, `import` or `refine`, found `"""\n`',
-  ]],
+  [
+    'let a = """abc\n"""\n',
+    [
+      '1:9 CLEAT_LEX a """ string starts on the line after the opening quotes',
+      '2:1 CLEAT_LEX unterminated """ string',
+      '2:1 CLEAT_PARSE expected `type`, `input`, `let`, `fn`, `export`, `import` or `refine`, found `"""\n`',
+    ],
+  ],
   ['let a = """\n  x\n y\n  """\n', ['3:1 CLEAT_LEX line is indented less than the closing """']],
-  ['let a = if x then 1\n', ['2:1 CLEAT_PARSE expected `else` (an `if` expression needs both branches), found end of file']],
+  [
+    'let a = if x then 1\n',
+    ['2:1 CLEAT_PARSE expected `else` (an `if` expression needs both branches), found end of file'],
+  ],
   ['let a = 12abc\n', ['1:9 CLEAT_LEX malformed number `12abc`']],
   ['let a = 1 let b = 2\n', ['1:11 CLEAT_PARSE expected a new line after the item, found `let`']],
-  ['import x from "a" with { kind: "yaml" }\n', ['1:26 CLEAT_IMPORT unsupported import attribute `kind`: `type` is the only attribute']],
-  ['let a = #\n', ['1:9 CLEAT_LEX unexpected character `#`', '2:1 CLEAT_PARSE expected an expression, found end of file']],
+  [
+    'import x from "a" with { kind: "yaml" }\n',
+    ['1:26 CLEAT_IMPORT unsupported import attribute `kind`: `type` is the only attribute'],
+  ],
+  [
+    'let a = #\n',
+    ['1:9 CLEAT_LEX unexpected character `#`', '2:1 CLEAT_PARSE expected an expression, found end of file'],
+  ],
 ];
 
 test('syntax errors: codes, positions, recovery', () => {

@@ -53,18 +53,40 @@ class Parser {
   ) {}
 
   // ---- token helpers ----
-  private get tok(): Token { return this.toks[this.pos]!; }
-  private atEof(): boolean { return this.toks[this.pos]!.kind === 'eof'; }
-  private peek(n = 1): Token { return this.toks[Math.min(this.pos + n, this.toks.length - 1)]!; }
-  private next(): Token { const t = this.tok; if (t.kind !== 'eof') this.pos++; return t; }
-  private is(text: string): boolean { return (this.tok.kind === 'punct' || this.tok.kind === 'keyword') && this.tok.text === text; }
-  private eat(text: string): boolean { if (this.is(text)) { this.pos++; return true; } return false; }
+  private get tok(): Token {
+    return this.toks[this.pos]!;
+  }
+  private atEof(): boolean {
+    return this.toks[this.pos]!.kind === 'eof';
+  }
+  private peek(n = 1): Token {
+    return this.toks[Math.min(this.pos + n, this.toks.length - 1)]!;
+  }
+  private next(): Token {
+    const t = this.tok;
+    if (t.kind !== 'eof') this.pos++;
+    return t;
+  }
+  private is(text: string): boolean {
+    return (this.tok.kind === 'punct' || this.tok.kind === 'keyword') && this.tok.text === text;
+  }
+  private eat(text: string): boolean {
+    if (this.is(text)) {
+      this.pos++;
+      return true;
+    }
+    return false;
+  }
   private span(start: number, end = this.toks[Math.max(0, this.pos - 1)]!.end): Span {
     return { file: this.file, start, end: Math.max(start, end) };
   }
   private fail(message: string, t: Token = this.tok): never {
     const what = t.kind === 'eof' ? 'end of file' : `\`${t.text}\``;
-    this.diags.push({ code: CleatCodes.PARSE, message: `${message}, found ${what}`, span: { file: this.file, start: t.start, end: t.end } });
+    this.diags.push({
+      code: CleatCodes.PARSE,
+      message: `${message}, found ${what}`,
+      span: { file: this.file, start: t.start, end: t.end },
+    });
     throw new ParseAbort();
   }
   private expect(text: string, what = `\`${text}\``): Token {
@@ -75,11 +97,17 @@ class Parser {
     if (this.tok.kind !== 'ident') this.fail(`expected ${what}`);
     return this.next();
   }
-  expectEof(): void { if (this.tok.kind !== 'eof') this.fail('expected end of input'); }
+  expectEof(): void {
+    if (this.tok.kind !== 'eof') this.fail('expected end of input');
+  }
 
   /** Guards against stack exhaustion on pathological nesting. */
-  private enter(): void { if (++this.depth > 500) this.fail('nesting too deep'); }
-  private leave(): void { this.depth--; }
+  private enter(): void {
+    if (++this.depth > 500) this.fail('nesting too deep');
+  }
+  private leave(): void {
+    this.depth--;
+  }
 
   // ---- program ----
   program(): A.Program {
@@ -92,7 +120,8 @@ class Parser {
       } catch (e) {
         if (!(e instanceof ParseAbort)) throw e;
         if (this.pos === start) this.pos++;
-        while (!this.atEof() && !(this.tok.kind === 'keyword' && ITEM_KEYWORDS.has(this.tok.text) && this.tok.nlBefore)) this.pos++;
+        while (!this.atEof() && !(this.tok.kind === 'keyword' && ITEM_KEYWORDS.has(this.tok.text) && this.tok.nlBefore))
+          this.pos++;
         this.depth = 0;
       }
     }
@@ -102,7 +131,8 @@ class Parser {
   private item(): A.Item {
     const t = this.tok;
     const s = t.start;
-    if (t.kind !== 'keyword' || !ITEM_KEYWORDS.has(t.text)) this.fail('expected `type`, `input`, `let`, `fn`, `export`, `import` or `refine`');
+    if (t.kind !== 'keyword' || !ITEM_KEYWORDS.has(t.text))
+      this.fail('expected `type`, `input`, `let`, `fn`, `export`, `import` or `refine`');
     this.next();
     switch (t.text) {
       case 'type': {
@@ -125,9 +155,12 @@ class Parser {
         const value = this.expr();
         return { kind: 'LetDecl', name, ...(type ? { type } : {}), value, span: this.span(s) };
       }
-      case 'fn': return this.fnDecl(s);
-      case 'export': return this.exportItem(s);
-      case 'import': return this.importItem(s);
+      case 'fn':
+        return this.fnDecl(s);
+      case 'export':
+        return this.exportItem(s);
+      case 'import':
+        return this.importItem(s);
       default: {
         const target = this.dottedName();
         this.expect('with');
@@ -160,7 +193,11 @@ class Parser {
   private exportItem(s: number): A.Item {
     let name: string | undefined;
     const after: { name: string; span: Span }[] = [];
-    if (this.tok.kind === 'ident' && (this.peek().text === '=' || this.peek().text === 'after') && this.peek().kind !== 'string') {
+    if (
+      this.tok.kind === 'ident' &&
+      (this.peek().text === '=' || this.peek().text === 'after') &&
+      this.peek().kind !== 'string'
+    ) {
       name = this.next().text;
       if (this.eat('after')) {
         do {
@@ -205,7 +242,8 @@ class Parser {
       this.expect('{');
       while (!this.is('}')) {
         const key = this.tok;
-        if (key.kind !== 'ident' && key.kind !== 'keyword' && key.kind !== 'string') this.fail('expected an attribute name');
+        if (key.kind !== 'ident' && key.kind !== 'keyword' && key.kind !== 'string')
+          this.fail('expected an attribute name');
         this.next();
         const keyName = key.kind === 'string' ? this.plainString(key) : key.text;
         this.expect(':');
@@ -213,7 +251,11 @@ class Parser {
         if (vt.kind !== 'string') this.fail('expected a string attribute value');
         this.next();
         if (keyName !== 'type') {
-          this.diags.push({ code: CleatCodes.IMPORT, message: `unsupported import attribute \`${keyName}\`: \`type\` is the only attribute`, span: this.span(key.start, key.end) });
+          this.diags.push({
+            code: CleatCodes.IMPORT,
+            message: `unsupported import attribute \`${keyName}\`: \`type\` is the only attribute`,
+            span: this.span(key.start, key.end),
+          });
         } else attrType = this.plainString(vt);
         if (!this.eat(',')) break;
       }
@@ -221,8 +263,13 @@ class Parser {
       attrSpan = this.span(as);
     }
     return {
-      kind: 'Import', form, path, pathSpan: this.span(pt.start, pt.end),
-      ...(attrType !== undefined ? { attrType } : {}), ...(attrSpan ? { attrSpan } : {}), span: this.span(s),
+      kind: 'Import',
+      form,
+      path,
+      pathSpan: this.span(pt.start, pt.end),
+      ...(attrType !== undefined ? { attrType } : {}),
+      ...(attrSpan ? { attrSpan } : {}),
+      span: this.span(s),
     };
   }
 
@@ -230,7 +277,11 @@ class Parser {
     let out = '';
     for (const p of t.parts ?? []) {
       if (p.kind === 'expr') {
-        this.diags.push({ code: CleatCodes.PARSE, message: 'interpolation is not allowed here', span: this.span(p.start, p.end) });
+        this.diags.push({
+          code: CleatCodes.PARSE,
+          message: 'interpolation is not allowed here',
+          span: this.span(p.start, p.end),
+        });
       } else out += p.value;
     }
     return out;
@@ -238,7 +289,7 @@ class Parser {
 
   private dottedName(): string[] {
     const path = [this.ident().text];
-    while (this.is('.') && (this.peek().kind === 'ident')) {
+    while (this.is('.') && this.peek().kind === 'ident') {
       this.next();
       path.push(this.next().text);
     }
@@ -276,7 +327,10 @@ class Parser {
     this.enter();
     try {
       if (t.kind === 'ident') return { kind: 'TName', path: this.dottedName(), span: this.span(s) };
-      if (t.kind === 'string') { this.next(); return { kind: 'TLit', value: this.plainString(t), span: this.span(s) }; }
+      if (t.kind === 'string') {
+        this.next();
+        return { kind: 'TLit', value: this.plainString(t), span: this.span(s) };
+      }
       if (t.kind === 'int' || t.kind === 'float' || this.is('-')) {
         const value = this.numberLiteral();
         return { kind: 'TLit', value, span: this.span(s) };
@@ -297,7 +351,9 @@ class Parser {
           if (!this.eat(',')) break;
         }
         this.expect(')');
-        return elems.length === 1 && !this.toks[this.pos - 2]!.text.startsWith(',') ? elems[0]! : { kind: 'TTuple', elems, span: this.span(s) };
+        return elems.length === 1 && !this.toks[this.pos - 2]!.text.startsWith(',')
+          ? elems[0]!
+          : { kind: 'TTuple', elems, span: this.span(s) };
       }
       if (this.eat('{')) return this.recordType(s);
       this.fail('expected a type');
@@ -318,13 +374,19 @@ class Parser {
     const fields: A.FieldDecl[] = [];
     let open = false;
     while (!this.is('}')) {
-      if (this.eat('..')) { open = true; this.eat(','); break; }
+      if (this.eat('..')) {
+        open = true;
+        this.eat(',');
+        break;
+      }
       const ft = this.tok;
       const fs = ft.start;
       let name: string;
       if (ft.kind === 'ident' || ft.kind === 'keyword') name = this.next().text;
-      else if (ft.kind === 'string') { this.next(); name = this.plainString(ft); }
-      else this.fail('expected a field name');
+      else if (ft.kind === 'string') {
+        this.next();
+        name = this.plainString(ft);
+      } else this.fail('expected a field name');
       const nameSpan = this.span(ft.start, ft.end);
       const optional = this.eat('?');
       this.expect(':');
@@ -391,9 +453,12 @@ class Parser {
         }
       } else if (first || this.eat('.')) {
         const nt = this.tok;
-        if (nt.kind === 'ident' || nt.kind === 'keyword') segs.push({ kind: 'field', name: this.next().text, span: this.span(nt.start) });
-        else if (nt.kind === 'string') { this.next(); segs.push({ kind: 'field', name: this.plainString(nt), span: this.span(nt.start) }); }
-        else this.fail('expected a field name in the path');
+        if (nt.kind === 'ident' || nt.kind === 'keyword')
+          segs.push({ kind: 'field', name: this.next().text, span: this.span(nt.start) });
+        else if (nt.kind === 'string') {
+          this.next();
+          segs.push({ kind: 'field', name: this.plainString(nt), span: this.span(nt.start) });
+        } else this.fail('expected a field name in the path');
       } else break;
       first = false;
     }
@@ -429,7 +494,14 @@ class Parser {
     }
   }
 
-  private static readonly LEVELS: string[][] = [['??'], ['||'], ['&&'], ['==', '!=', '<', '<=', '>', '>='], ['+', '-'], ['*', '/', '%']];
+  private static readonly LEVELS: string[][] = [
+    ['??'],
+    ['||'],
+    ['&&'],
+    ['==', '!=', '<', '<=', '>', '>='],
+    ['+', '-'],
+    ['*', '/', '%'],
+  ];
 
   private binary(level: number, noStruct: boolean): A.Expr {
     if (level === Parser.LEVELS.length) return this.unary(noStruct);
@@ -441,7 +513,8 @@ class Parser {
       // `-` at the start of a new line in a `with` block is a removal, not subtraction.
       const right = op === '??' ? this.binary(level, noStruct) : this.binary(level + 1, noStruct);
       left = { kind: 'Binary', op, left, right, span: this.span(s) };
-      if (level === 3 && this.tok.kind === 'punct' && ops.includes(this.tok.text)) this.fail('comparisons do not chain; use `&&`');
+      if (level === 3 && this.tok.kind === 'punct' && ops.includes(this.tok.text))
+        this.fail('comparisons do not chain; use `&&`');
     }
     return left;
   }
@@ -475,14 +548,22 @@ class Parser {
     if (t.kind === 'int') {
       const v = BigInt(t.text) * (neg ? -1n : 1n);
       if (v > INT64_MAX || v < -INT64_MAX - 1n) {
-        this.diags.push({ code: CleatCodes.OVERFLOW, message: `integer literal ${neg ? '-' : ''}${t.text} does not fit in 64 bits`, span: this.span(t.start, t.end) });
+        this.diags.push({
+          code: CleatCodes.OVERFLOW,
+          message: `integer literal ${neg ? '-' : ''}${t.text} does not fit in 64 bits`,
+          span: this.span(t.start, t.end),
+        });
         return 0n;
       }
       return v;
     }
     const f = Number(t.text) * (neg ? -1 : 1);
     if (!Number.isFinite(f)) {
-      this.diags.push({ code: CleatCodes.NON_FINITE, message: `float literal ${t.text} is out of range`, span: this.span(t.start, t.end) });
+      this.diags.push({
+        code: CleatCodes.NON_FINITE,
+        message: `float literal ${t.text} is out of range`,
+        span: this.span(t.start, t.end),
+      });
       return 0;
     }
     return f;
@@ -513,7 +594,10 @@ class Parser {
         while (!this.is(')')) {
           const as = this.tok.start;
           let name: string | undefined;
-          if (this.tok.kind === 'ident' && this.peek().text === ':') { name = this.next().text; this.next(); }
+          if (this.tok.kind === 'ident' && this.peek().text === ':') {
+            name = this.next().text;
+            this.next();
+          }
           const value = this.expr();
           args.push({ ...(name !== undefined ? { name } : {}), value, span: this.span(as) });
           if (!this.eat(',')) break;
@@ -556,21 +640,33 @@ class Parser {
     const t = this.tok;
     const s = t.start;
     switch (t.kind) {
-      case 'int': case 'float': return { kind: 'Lit', value: this.numberLiteral(), span: this.span(s) };
-      case 'string': this.next(); return this.stringExpr(t);
-      case 'ident': this.next(); return { kind: 'Var', name: t.text, span: this.span(s) };
+      case 'int':
+      case 'float':
+        return { kind: 'Lit', value: this.numberLiteral(), span: this.span(s) };
+      case 'string':
+        this.next();
+        return this.stringExpr(t);
+      case 'ident':
+        this.next();
+        return { kind: 'Var', name: t.text, span: this.span(s) };
       case 'keyword':
         if (t.text === 'null' || t.text === 'true' || t.text === 'false') {
           this.next();
           return { kind: 'Lit', value: t.text === 'null' ? null : t.text === 'true', span: this.span(s) };
         }
-        if (t.text === 'self') { this.next(); return { kind: 'Self', span: this.span(s) }; }
+        if (t.text === 'self') {
+          this.next();
+          return { kind: 'Self', span: this.span(s) };
+        }
         if (t.text === 'match') return this.matchExpr();
         if (t.text === 'if' || t.text === 'let') return this.expr(noStruct);
         break;
       case 'punct':
         if (t.text === '[') return this.listExpr();
-        if (t.text === '{') { this.next(); return this.objectBody(s); }
+        if (t.text === '{') {
+          this.next();
+          return this.objectBody(s);
+        }
         if (t.text === '(') {
           this.next();
           const elems: A.Expr[] = [];
@@ -585,7 +681,8 @@ class Parser {
           return { kind: 'Tuple', elems, span: this.span(s) };
         }
         break;
-      default: break;
+      default:
+        break;
     }
     this.fail('expected an expression');
   }
@@ -605,7 +702,8 @@ class Parser {
         }
       }
     }
-    if (parts.every((x) => typeof x === 'string')) return { kind: 'Lit', value: parts.join(''), span: this.span(t.start, t.end) };
+    if (parts.every((x) => typeof x === 'string'))
+      return { kind: 'Lit', value: parts.join(''), span: this.span(t.start, t.end) };
     return { kind: 'Str', parts, span: this.span(t.start, t.end) };
   }
 
@@ -625,7 +723,14 @@ class Parser {
     if (this.eat('...')) return { kind: 'spread', value: this.expr(), span: this.span(s) };
     if (this.eat('for')) {
       const { key, name, source } = this.forHead();
-      return { kind: 'for', ...(key !== undefined ? { key } : {}), name, source, body: this.listItem(), span: this.span(s) };
+      return {
+        kind: 'for',
+        ...(key !== undefined ? { key } : {}),
+        name,
+        source,
+        body: this.listItem(),
+        span: this.span(s),
+      };
     }
     if (this.eat('if')) {
       const cond = this.expr();
@@ -641,7 +746,10 @@ class Parser {
     const first = this.ident('a loop variable').text;
     let key: string | undefined;
     let name = first;
-    if (this.eat(',')) { key = first; name = this.ident('a loop variable').text; }
+    if (this.eat(',')) {
+      key = first;
+      name = this.ident('a loop variable').text;
+    }
     this.expect('in');
     const source = this.expr(true);
     this.expect('=>');
@@ -671,13 +779,22 @@ class Parser {
     }
     if (this.eat('for')) {
       const { key, name, source } = this.forHead();
-      return { kind: 'for', ...(key !== undefined ? { key } : {}), name, source, body: this.expr(), span: this.span(s) };
+      return {
+        kind: 'for',
+        ...(key !== undefined ? { key } : {}),
+        name,
+        source,
+        body: this.expr(),
+        span: this.span(s),
+      };
     }
     const path: A.KeySeg[] = [];
     do {
       const t = this.tok;
-      if (t.kind === 'ident' || t.kind === 'keyword') { this.next(); path.push({ kind: 'name', name: t.text, span: this.span(t.start) }); }
-      else if (t.kind === 'string') {
+      if (t.kind === 'ident' || t.kind === 'keyword') {
+        this.next();
+        path.push({ kind: 'name', name: t.text, span: this.span(t.start) });
+      } else if (t.kind === 'string') {
         this.next();
         const e = this.stringExpr(t);
         if (e.kind === 'Lit' && typeof e.value === 'string') path.push({ kind: 'name', name: e.value, span: e.span });
@@ -719,15 +836,22 @@ class Parser {
       const type = this.eat(':') ? this.type() : undefined;
       return { kind: 'PBind', name: t.text, ...(type ? { type } : {}), span: this.span(s) };
     }
-    if (t.kind === 'string') { this.next(); return { kind: 'PLit', value: this.plainString(t), span: this.span(s) }; }
-    if (t.kind === 'int' || t.kind === 'float' || this.is('-')) return { kind: 'PLit', value: this.numberLiteral(), span: this.span(s) };
+    if (t.kind === 'string') {
+      this.next();
+      return { kind: 'PLit', value: this.plainString(t), span: this.span(s) };
+    }
+    if (t.kind === 'int' || t.kind === 'float' || this.is('-'))
+      return { kind: 'PLit', value: this.numberLiteral(), span: this.span(s) };
     if (this.is('true') || this.is('false') || this.is('null')) {
       this.next();
       return { kind: 'PLit', value: t.text === 'null' ? null : t.text === 'true', span: this.span(s) };
     }
     if (this.eat('(')) {
       const elems: A.Pattern[] = [];
-      while (!this.is(')')) { elems.push(this.pattern()); if (!this.eat(',')) break; }
+      while (!this.is(')')) {
+        elems.push(this.pattern());
+        if (!this.eat(',')) break;
+      }
       this.expect(')');
       return { kind: 'PTuple', elems, span: this.span(s) };
     }
@@ -735,7 +859,11 @@ class Parser {
       const fields: { name: string; pattern: A.Pattern; span: Span }[] = [];
       let open = false;
       while (!this.is('}')) {
-        if (this.eat('..')) { open = true; this.eat(','); break; }
+        if (this.eat('..')) {
+          open = true;
+          this.eat(',');
+          break;
+        }
         const ft = this.tok;
         if (ft.kind !== 'ident' && ft.kind !== 'string' && ft.kind !== 'keyword') this.fail('expected a field name');
         this.next();

@@ -13,8 +13,14 @@ import { isObject, kindOf, ObjectValue, showValue, valueEquals, type Value } fro
 /** Sets `key` in `m` following the duplicate-key rule of object literals. */
 export function setMember(m: Map<string, Value>, key: string, v: Value, span: Span, path: string): void {
   const old = m.get(key);
-  if (old === undefined) { m.set(key, v); return; }
-  if (isObject(old) && isObject(v)) { m.set(key, deepMergeStrict(old, v, span, joinPath(path, key))); return; }
+  if (old === undefined) {
+    m.set(key, v);
+    return;
+  }
+  if (isObject(old) && isObject(v)) {
+    m.set(key, deepMergeStrict(old, v, span, joinPath(path, key)));
+    return;
+  }
   throw new CleatError(CleatCodes.DUPLICATE_KEY, `duplicate key \`${key}\``, span, joinPath(path, key));
 }
 
@@ -70,7 +76,13 @@ export function applyPatch(v: Value, segs: RuntimeSeg[], op: PatchOp, span: Span
   };
   if (seg.kind === 'field') {
     if (v === null && op.op !== 'remove') v = new ObjectValue();
-    if (!isObject(v)) throw new CleatError(CleatCodes.TYPE_MISMATCH, `cannot patch field \`${seg.name}\` of ${kindOf(v)} ${showValue(v)}`, span, path);
+    if (!isObject(v))
+      throw new CleatError(
+        CleatCodes.TYPE_MISMATCH,
+        `cannot patch field \`${seg.name}\` of ${kindOf(v)} ${showValue(v)}`,
+        span,
+        path,
+      );
     const p = joinPath(path, seg.name);
     const m = new Map(v.fields);
     const old = m.get(seg.name);
@@ -84,15 +96,30 @@ export function applyPatch(v: Value, segs: RuntimeSeg[], op: PatchOp, span: Span
     }
     return new ObjectValue(m);
   }
-  if (!Array.isArray(v)) throw new CleatError(CleatCodes.TYPE_MISMATCH, `selector \`${segText(seg)}\` needs a list, found ${kindOf(v)}`, span, path);
+  if (!Array.isArray(v))
+    throw new CleatError(
+      CleatCodes.TYPE_MISMATCH,
+      `selector \`${segText(seg)}\` needs a list, found ${kindOf(v)}`,
+      span,
+      path,
+    );
   const hits: number[] = [];
   if (seg.kind === 'index') {
     const i = Number(seg.index);
-    if (seg.index < 0n || i >= v.length) throw new CleatError(CleatCodes.INDEX, `index ${seg.index} is out of bounds for a list of length ${v.length}`, span, path);
+    if (seg.index < 0n || i >= v.length)
+      throw new CleatError(
+        CleatCodes.INDEX,
+        `index ${seg.index} is out of bounds for a list of length ${v.length}`,
+        span,
+        path,
+      );
     hits.push(i);
   } else {
-    v.forEach((x, i) => { if (matchesSelector(x, seg.keys)) hits.push(i); });
-    if (hits.length === 0) throw new CleatError(CleatCodes.SELECTOR_NO_MATCH, `selector \`${seg.text}\` matches no element`, span, path);
+    v.forEach((x, i) => {
+      if (matchesSelector(x, seg.keys)) hits.push(i);
+    });
+    if (hits.length === 0)
+      throw new CleatError(CleatCodes.SELECTOR_NO_MATCH, `selector \`${seg.text}\` matches no element`, span, path);
   }
   const out: (Value | undefined)[] = [...v];
   for (const i of hits) {

@@ -27,7 +27,8 @@ export function isInsideRoot(root: string, path: string): boolean {
  */
 export function resolveImportPath(root: string, importer: string, spec: string): { path: string } | { error: string } {
   if (spec === '' || spec.includes('\0')) return { error: `invalid import path ${JSON.stringify(spec)}` };
-  if (spec.startsWith('/')) return { error: `import path ${JSON.stringify(spec)} is absolute; imports are relative to the importing file` };
+  if (spec.startsWith('/'))
+    return { error: `import path ${JSON.stringify(spec)} is absolute; imports are relative to the importing file` };
   const path = normalizePath(posix.join(posix.dirname(importer), spec));
   if (!isInsideRoot(root, path)) return { error: `import ${JSON.stringify(spec)} leaves the project root` };
   return { path };

@@ -106,7 +106,12 @@ export function check(source: CleatSource, loader: CleatLoader): CheckResult {
       return {
         ok: c.diagnostics.length === 0,
         diagnostics: c.diagnostics,
-        inputs: [...inputs.values()].map((d) => ({ name: d.name, type: showType(d.type), hasDefault: d.hasDefault, collection: collectionOf(d.type) })),
+        inputs: [...inputs.values()].map((d) => ({
+          name: d.name,
+          type: showType(d.type),
+          hasDefault: d.hasDefault,
+          collection: collectionOf(d.type),
+        })),
         components: c.components,
       };
     },
@@ -128,44 +133,55 @@ function inputDecls(entry: ModuleCtx): Map<string, InputDecl> {
 }
 
 /** `cleat export`: check, decode inputs, evaluate, apply the target. */
-export function exportProgram(source: CleatSource, loader: CleatLoader, sources: InputSources = {}, options: ExportOptions = {}): ExportResult {
-  return guard<ExportResult>(() => {
-    const c = checkInternal(source, loader);
-    if (c.diagnostics.length) return { ok: false, diagnostics: c.diagnostics };
-    const entry = c.entry;
-    const inputs = decodeInputs(entry, sources);
-    const ev = new Evaluator(inputs);
-    for (const it of entry.program.items) {
-      if (it.kind === 'LetDecl') {
-        const g = entry.globals.get(it.name);
-        if (g) ev.global(entry, it.name, g, it.span);
+export function exportProgram(
+  source: CleatSource,
+  loader: CleatLoader,
+  sources: InputSources = {},
+  options: ExportOptions = {},
+): ExportResult {
+  return guard<ExportResult>(
+    () => {
+      const c = checkInternal(source, loader);
+      if (c.diagnostics.length) return { ok: false, diagnostics: c.diagnostics };
+      const entry = c.entry;
+      const inputs = decodeInputs(entry, sources);
+      const ev = new Evaluator(inputs);
+      for (const it of entry.program.items) {
+        if (it.kind === 'LetDecl') {
+          const g = entry.globals.get(it.name);
+          if (g) ev.global(entry, it.name, g, it.span);
+        }
       }
-    }
-    const docsByComponent = new Map<string, Value[]>();
-    for (const ex of entry.exports) {
-      const v = ev.eval(ex.decl.value, { ctx: entry, vars: undefined });
-      const name = ex.decl.name ?? 'default';
-      const list = docsByComponent.get(name) ?? [];
-      if (Array.isArray(v)) list.push(...v);
-      else list.push(v);
-      docsByComponent.set(name, list);
-    }
-    const comps: ComponentOutput[] = c.components.map((s) => ({ ...s, documents: docsByComponent.get(s.name) ?? [] }));
-    const format = options.format ?? 'yaml';
-    const stream = (docs: Value[]): string => (format === 'json' ? toJsonStream(docs) : toYamlStream(docs));
-    if (options.target === 'flux') {
-      const out = fluxTarget(comps, options.flux);
-      return {
-        ok: true,
-        documents: out.kustomizations.map(toJsonValue),
-        text: stream(out.kustomizations),
-        components: c.components,
-        files: out.files.map((f) => ({ path: f.path, text: stream(f.documents) })),
-      };
-    }
-    const docs = options.target === 'argocd' ? argocdTarget(comps) : plainTarget(comps);
-    return { ok: true, documents: docs.map(toJsonValue), text: stream(docs), components: c.components };
-  }, (diagnostics) => ({ ok: false, diagnostics }));
+      const docsByComponent = new Map<string, Value[]>();
+      for (const ex of entry.exports) {
+        const v = ev.eval(ex.decl.value, { ctx: entry, vars: undefined });
+        const name = ex.decl.name ?? 'default';
+        const list = docsByComponent.get(name) ?? [];
+        if (Array.isArray(v)) list.push(...v);
+        else list.push(v);
+        docsByComponent.set(name, list);
+      }
+      const comps: ComponentOutput[] = c.components.map((s) => ({
+        ...s,
+        documents: docsByComponent.get(s.name) ?? [],
+      }));
+      const format = options.format ?? 'yaml';
+      const stream = (docs: Value[]): string => (format === 'json' ? toJsonStream(docs) : toYamlStream(docs));
+      if (options.target === 'flux') {
+        const out = fluxTarget(comps, options.flux);
+        return {
+          ok: true,
+          documents: out.kustomizations.map(toJsonValue),
+          text: stream(out.kustomizations),
+          components: c.components,
+          files: out.files.map((f) => ({ path: f.path, text: stream(f.documents) })),
+        };
+      }
+      const docs = options.target === 'argocd' ? argocdTarget(comps) : plainTarget(comps);
+      return { ok: true, documents: docs.map(toJsonValue), text: stream(docs), components: c.components };
+    },
+    (diagnostics) => ({ ok: false, diagnostics }),
+  );
 }
 
 /** Checks every input against its type (defaults filled), before any evaluation. */
@@ -189,7 +205,12 @@ function decodeInputs(entry: ModuleCtx, sources: InputSources): Map<string, Valu
     let v = raw.get(name);
     if (v === undefined) {
       if (!g.decl.default) {
-        throw new CleatError(CleatCodes.INPUT, `missing input \`${name}\` of type ${showType(d.type)}`, g.decl.span, name);
+        throw new CleatError(
+          CleatCodes.INPUT,
+          `missing input \`${name}\` of type ${showType(d.type)}`,
+          g.decl.span,
+          name,
+        );
       }
       v = ev.eval(g.decl.default, env);
     }
@@ -197,7 +218,12 @@ function decodeInputs(entry: ModuleCtx, sources: InputSources): Map<string, Valu
       out.set(name, ev.conformAt(v, d.type, g.decl.span, name, env));
     } catch (e) {
       if (e instanceof CleatError) {
-        throw new CleatError(e.code, `input \`${name}\` (${showType(d.type)}): ${e.message}`, g.decl.span, e.path ?? name);
+        throw new CleatError(
+          e.code,
+          `input \`${name}\` (${showType(d.type)}): ${e.message}`,
+          g.decl.span,
+          e.path ?? name,
+        );
       }
       throw e;
     }

@@ -9,9 +9,20 @@
 const cache = new Map<string, RegExp | string>();
 
 const POSIX: Record<string, string> = {
-  alnum: '0-9A-Za-z', alpha: 'A-Za-z', ascii: '\\x00-\\x7F', blank: '\\t ', cntrl: '\\x00-\\x1F\\x7F',
-  digit: '0-9', graph: '!-~', lower: 'a-z', print: ' -~', punct: '!-\\/:-@\\[-`{-~', space: '\\t\\n\\v\\f\\r ',
-  upper: 'A-Z', word: '0-9A-Za-z_', xdigit: '0-9A-Fa-f',
+  alnum: '0-9A-Za-z',
+  alpha: 'A-Za-z',
+  ascii: '\\x00-\\x7F',
+  blank: '\\t ',
+  cntrl: '\\x00-\\x1F\\x7F',
+  digit: '0-9',
+  graph: '!-~',
+  lower: 'a-z',
+  print: ' -~',
+  punct: '!-\\/:-@\\[-`{-~',
+  space: '\\t\\n\\v\\f\\r ',
+  upper: 'A-Z',
+  word: '0-9A-Za-z_',
+  xdigit: '0-9A-Fa-f',
 };
 
 const JS_SYNTAX = new Set('^$\\.*+?()[]{}|/'.split(''));
@@ -63,12 +74,25 @@ function translate(p: string): { source: string; flags: string } {
       depth++;
       if (p[i + 1] === '?') {
         const rest = p.slice(i + 2);
-        if (rest.startsWith(':')) { out += '(?:'; i += 3; continue; }
+        if (rest.startsWith(':')) {
+          out += '(?:';
+          i += 3;
+          continue;
+        }
         const named = /^P?<([A-Za-z_][A-Za-z0-9_]*)>/.exec(rest);
-        if (named) { out += `(?<${named[1]}>`; i += 2 + named[0].length; continue; }
-        if (/^[=!]|^<[=!]/.test(rest)) throw new Re2Error('invalid regular expression: lookaround `(?=`, `(?!`, `(?<=`, `(?<!` is not supported by RE2');
-        if (rest.startsWith('>')) throw new Re2Error('invalid regular expression: atomic groups are not supported by RE2');
-        if (/^[imsU-]+[:)]/.test(rest)) throw new Re2Error('RE2 flag groups are only supported at the start of the pattern, as `(?i)`');
+        if (named) {
+          out += `(?<${named[1]}>`;
+          i += 2 + named[0].length;
+          continue;
+        }
+        if (/^[=!]|^<[=!]/.test(rest))
+          throw new Re2Error(
+            'invalid regular expression: lookaround `(?=`, `(?!`, `(?<=`, `(?<!` is not supported by RE2',
+          );
+        if (rest.startsWith('>'))
+          throw new Re2Error('invalid regular expression: atomic groups are not supported by RE2');
+        if (/^[imsU-]+[:)]/.test(rest))
+          throw new Re2Error('RE2 flag groups are only supported at the start of the pattern, as `(?i)`');
         throw new Re2Error(`invalid regular expression: bad group \`(?${rest.slice(0, 2)}\``);
       }
       out += '(';
@@ -97,9 +121,15 @@ function translate(p: string): { source: string; flags: string } {
       i++;
       continue;
     }
-    if (c === '}') { out += '\\}'; i++; continue; }
-    if ((c === '*' || c === '+' || c === '?') && p[i + 1] === '+') throw new Re2Error('invalid regular expression: possessive repeats are not supported by RE2');
-    if ((c === '*' || c === '+' || c === '?') && /[*+]/.test(p[i + 1] ?? '')) throw new Re2Error(`invalid regular expression: bad repetition operator \`${c}${p[i + 1]}\``);
+    if (c === '}') {
+      out += '\\}';
+      i++;
+      continue;
+    }
+    if ((c === '*' || c === '+' || c === '?') && p[i + 1] === '+')
+      throw new Re2Error('invalid regular expression: possessive repeats are not supported by RE2');
+    if ((c === '*' || c === '+' || c === '?') && /[*+]/.test(p[i + 1] ?? ''))
+      throw new Re2Error(`invalid regular expression: bad repetition operator \`${c}${p[i + 1]}\``);
     out += c;
     i++;
   }
@@ -134,7 +164,8 @@ function escape(p: string, i: number, inClass: boolean): { text: string; next: n
     if (p[i + 2] === '{') {
       const end = p.indexOf('}', i + 3);
       const hex = end < 0 ? '' : p.slice(i + 3, end);
-      if (!/^[0-9A-Fa-f]{1,6}$/.test(hex) || parseInt(hex, 16) > 0x10ffff) throw new Re2Error('invalid regular expression: bad `\\x{...}` escape');
+      if (!/^[0-9A-Fa-f]{1,6}$/.test(hex) || parseInt(hex, 16) > 0x10ffff)
+        throw new Re2Error('invalid regular expression: bad `\\x{...}` escape');
       return { text: `\\u{${hex}}`, next: end + 1 };
     }
     const hex = p.slice(i + 2, i + 4);
@@ -158,7 +189,11 @@ function escape(p: string, i: number, inClass: boolean): { text: string; next: n
     const kind = (e === 'P') !== neg ? 'P' : 'p';
     if (name === 'Any') return { text: kind === 'p' ? '[\\s\\S]' : '[^\\s\\S]', next };
     const prop = name.length <= 2 ? name : `Script=${name}`;
-    try { new RegExp(`\\p{${prop}}`, 'u'); } catch { throw new Re2Error(`invalid regular expression: unknown Unicode class \`${name}\``); }
+    try {
+      new RegExp(`\\p{${prop}}`, 'u');
+    } catch {
+      throw new Re2Error(`invalid regular expression: unknown Unicode class \`${name}\``);
+    }
     return { text: `\\${kind}{${prop}}`, next };
   }
   if (/[A-Za-z0-9]/.test(e)) throw new Re2Error(`invalid regular expression: invalid escape \`\\${e}\``);
@@ -175,7 +210,10 @@ function literal(c: string): string {
 function charClass(p: string, i: number): { text: string; next: number } {
   let j = i + 1;
   let out = '[';
-  if (p[j] === '^') { out += '^'; j++; }
+  if (p[j] === '^') {
+    out += '^';
+    j++;
+  }
   let first = true;
   while (j < p.length) {
     const c = p[j]!;
@@ -186,7 +224,8 @@ function charClass(p: string, i: number): { text: string; next: number } {
       const name = end < 0 ? '' : p.slice(j + 2, end);
       const neg = name.startsWith('^');
       const body = POSIX[neg ? name.slice(1) : name];
-      if (body === undefined || neg) throw new Re2Error(`invalid regular expression: bad character class \`[:${name}:]\``);
+      if (body === undefined || neg)
+        throw new Re2Error(`invalid regular expression: bad character class \`[:${name}:]\``);
       out += body;
       j = end + 2;
       continue;
@@ -197,8 +236,16 @@ function charClass(p: string, i: number): { text: string; next: number } {
       j = r.next;
       continue;
     }
-    if (c === '[') { out += '\\['; j++; continue; }
-    if (c === '-') { out += '-'; j++; continue; }
+    if (c === '[') {
+      out += '\\[';
+      j++;
+      continue;
+    }
+    if (c === '-') {
+      out += '-';
+      j++;
+      continue;
+    }
     out += JS_SYNTAX.has(c) ? `\\${c}` : c;
     j++;
   }

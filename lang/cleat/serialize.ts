@@ -35,9 +35,11 @@ function json(v: Value, indent: number, pad: string): string {
   return `{${nl}${entries.join(`,${nl}`)}${nl}${pad}}`;
 }
 
-const YAML_WORDS = /^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE|y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|=|<<)$/;
+const YAML_WORDS =
+  /^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE|y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|=|<<)$/;
 const YAML_NUMBER = /^[-+]?(?:\.[0-9]+|[0-9][0-9_]*(?:\.[0-9_]*)?)(?:[eE][-+]?[0-9]+)?$/;
-const YAML_OTHER_NUMBER = /^[-+]?(?:0[xX][0-9a-fA-F_]+|0[oO]?[0-7_]+|0[bB][01_]+|\.(?:inf|Inf|INF)|[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?)$|^\.(?:nan|NaN|NAN)$/;
+const YAML_OTHER_NUMBER =
+  /^[-+]?(?:0[xX][0-9a-fA-F_]+|0[oO]?[0-7_]+|0[bB][01_]+|\.(?:inf|Inf|INF)|[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?)$|^\.(?:nan|NaN|NAN)$/;
 const YAML_DATE = /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}/;
 // YAML 1.1 float patterns are loose: `.`, `+.`, `1_0.` all read as numbers.
 const YAML_LOOSE_NUMBER = /^[-+]?[0-9_]*\.?[0-9_]*(?:[eE][-+]?[0-9]+)?$/;
@@ -47,11 +49,22 @@ const PLAIN_SAFE = /^[A-Za-z0-9_/.$][A-Za-z0-9_./@+=:,$()^ -]*$/;
 export function yamlNeedsQuotes(s: string): boolean {
   if (s === '' || !PLAIN_SAFE.test(s)) return true;
   if (s.endsWith(' ') || s.endsWith(':') || s.includes(': ') || s.includes(' #')) return true;
-  return YAML_WORDS.test(s) || YAML_NUMBER.test(s) || YAML_LOOSE_NUMBER.test(s) || YAML_OTHER_NUMBER.test(s) || YAML_DATE.test(s);
+  return (
+    YAML_WORDS.test(s) ||
+    YAML_NUMBER.test(s) ||
+    YAML_LOOSE_NUMBER.test(s) ||
+    YAML_OTHER_NUMBER.test(s) ||
+    YAML_DATE.test(s)
+  );
 }
 
 function yamlString(s: string, pad: string): string {
-  if (s.includes('\n') && !/[\r\u0000-\u0008\u000b-\u001f\u007f]/.test(s) && !s.startsWith(' ') && !s.startsWith('\n')) {
+  if (
+    s.includes('\n') &&
+    !/[\r\u0000-\u0008\u000b-\u001f\u007f]/.test(s) &&
+    !s.startsWith(' ') &&
+    !s.startsWith('\n')
+  ) {
     const trailing = /\n*$/.exec(s)![0].length;
     const chomp = trailing === 0 ? '-' : trailing === 1 ? '' : '+';
     const body = trailing === 1 ? s.slice(0, -1) : trailing > 1 ? s.slice(0, -1) : s;
@@ -85,11 +98,17 @@ export function toYamlText(v: Value): string {
 
 function emit(v: Value, pad: string, out: string[]): void {
   const s = yamlScalar(v, pad);
-  if (s !== undefined) { out.push(pad + s); return; }
+  if (s !== undefined) {
+    out.push(pad + s);
+    return;
+  }
   if (Array.isArray(v)) {
     for (const x of v) {
       const xs = yamlScalar(x, pad);
-      if (xs !== undefined) { out.push(`${pad}- ${xs}`); continue; }
+      if (xs !== undefined) {
+        out.push(`${pad}- ${xs}`);
+        continue;
+      }
       const sub: string[] = [];
       emit(x, `${pad}  `, sub);
       sub[0] = `${pad}- ${sub[0]!.slice(pad.length + 2)}`;
@@ -100,7 +119,10 @@ function emit(v: Value, pad: string, out: string[]): void {
   if (!isObject(v)) return;
   for (const [k, x] of v.fields) {
     const xs = yamlScalar(x, pad);
-    if (xs !== undefined) { out.push(`${pad}${yamlKey(k)}: ${xs}`); continue; }
+    if (xs !== undefined) {
+      out.push(`${pad}${yamlKey(k)}: ${xs}`);
+      continue;
+    }
     out.push(`${pad}${yamlKey(k)}:`);
     // Lists under a key are not indented further, as kubectl prints them.
     emit(x, Array.isArray(x) ? pad : `${pad}  `, out);
@@ -115,6 +137,12 @@ export function toYamlStream(docs: Value[]): string {
 /** JSON text for a set of documents: the document itself when there is one, else a v1 List. */
 export function toJsonStream(docs: Value[], indent = 2): string {
   if (docs.length === 1) return `${toJsonText(docs[0]!, indent)}\n`;
-  const list = new ObjectValue(new Map<string, Value>([['apiVersion', 'v1'], ['kind', 'List'], ['items', docs]]));
+  const list = new ObjectValue(
+    new Map<string, Value>([
+      ['apiVersion', 'v1'],
+      ['kind', 'List'],
+      ['items', docs],
+    ]),
+  );
   return `${toJsonText(list, indent)}\n`;
 }

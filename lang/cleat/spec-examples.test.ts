@@ -63,9 +63,14 @@ export SmallDeployment {
   const out = exportText(src, files);
   assert.match(out, /^---\napiVersion: apps\/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n/);
   assert.match(out, /  replicas: 2\n  revisionHistoryLimit: 3\n$/);
-  assert.equal(exportText(src, files, { sets: ['replicas=11'] }), 'ERROR\n10:8 CLEAT_REFINEMENT value 11 does not satisfy `where self <= 10` (at spec.replicas)');
+  assert.equal(
+    exportText(src, files, { sets: ['replicas=11'] }),
+    'ERROR\n10:8 CLEAT_REFINEMENT value 11 does not satisfy `where self <= 10` (at spec.replicas)',
+  );
   const withStatus = src.replace('spec.replicas: replicas,', 'spec.replicas: replicas,\n  status.replicas: 1,');
-  assert.deepEqual(checkText(withStatus, files), ['15:3 CLEAT_UNKNOWN_FIELD unknown field `status` in `SmallDeployment` (at status)']);
+  assert.deepEqual(checkText(withStatus, files), [
+    '15:3 CLEAT_UNKNOWN_FIELD unknown field `status` in `SmallDeployment` (at status)',
+  ]);
 });
 
 test('§4.2 refine: the NodePort policy error', needsSchema, () => {
@@ -74,7 +79,9 @@ refine k8s.ServiceSpec with { type: "ClusterIP" | "LoadBalancer" }   // project 
 let s = k8s.Service { spec.type: "NodePort" }
 let ok = k8s.Service { spec.type: "ClusterIP" }
 `;
-  assert.deepEqual(checkText(src, files), ['3:34 CLEAT_TYPE_MISMATCH expected `"ClusterIP" | "LoadBalancer"`, found `"NodePort"` (at spec.type)']);
+  assert.deepEqual(checkText(src, files), [
+    '3:34 CLEAT_TYPE_MISMATCH expected `"ClusterIP" | "LoadBalancer"`, found `"NodePort"` (at spec.type)',
+  ]);
 });
 
 test('§4.2 refine applies at run time too, and stacks in source order', needsSchema, () => {
@@ -85,9 +92,15 @@ input t: Json
 export k8s.Service { metadata.name: "s", spec.type: t }
 `;
   assert.deepEqual(checkText(src, files), ['3:1 CLEAT_UNKNOWN_NAME unknown type `ServiceSpec2`']);
-  const ok = src.replace('refine ServiceSpec2 with { type: "ClusterIP" }\n', 'refine k8s.ServiceSpec with { type: "ClusterIP" | "NodePort" }\n');
+  const ok = src.replace(
+    'refine ServiceSpec2 with { type: "ClusterIP" }\n',
+    'refine k8s.ServiceSpec with { type: "ClusterIP" | "NodePort" }\n',
+  );
   assert.match(exportText(ok, files, { sets: ['t=NodePort'] }), /type: NodePort/);
-  assert.equal(exportText(ok, files, { sets: ['t=LoadBalancer'] }), 'ERROR\n5:8 CLEAT_TYPE_MISMATCH expected "ClusterIP" | "NodePort", found "LoadBalancer" (at spec.type)');
+  assert.equal(
+    exportText(ok, files, { sets: ['t=LoadBalancer'] }),
+    'ERROR\n5:8 CLEAT_TYPE_MISMATCH expected "ClusterIP" | "NodePort", found "LoadBalancer" (at spec.type)',
+  );
 });
 
 test('§1 exact records: replcias is an error with a suggestion', needsSchema, () => {
@@ -109,7 +122,9 @@ let b = Deployment { metadata.name: "b", spec.selector: {}, spec.template: {} }
 let c = Event { metadata.name: "e", involvedObject: {} }
 let e = k8s.Event { }
 `;
-  assert.deepEqual(checkText(src, files), ['6:9 CLEAT_AMBIGUOUS_NAME `Event` is ambiguous: use one of `core.v1.Event`, `events.v1.Event`']);
+  assert.deepEqual(checkText(src, files), [
+    '6:9 CLEAT_AMBIGUOUS_NAME `Event` is ambiguous: use one of `core.v1.Event`, `events.v1.Event`',
+  ]);
 });
 
 test('§4 program example exports', () => {
@@ -124,11 +139,23 @@ fn port_name(p: Int) -> Str = "http-\\(p)"   // functions; the body is one expre
 
 export { kind: "ConfigMap", metadata.name: name, data: { env: env, port: port_name(8080), replicas: str(replicas) } }
 `;
-  assert.equal(exportText(src, {}, { sets: ['env=prod'] }), '---\nkind: ConfigMap\nmetadata:\n  name: api\ndata:\n  env: prod\n  port: http-8080\n  replicas: "2"\n');
-  assert.equal(exportText(src, {}, { sets: ['env=test'] }), 'ERROR\n3:1 CLEAT_TYPE_MISMATCH input `env` (Env): expected "dev" | "staging" | "prod", found "test" (at env)');
+  assert.equal(
+    exportText(src, {}, { sets: ['env=prod'] }),
+    '---\nkind: ConfigMap\nmetadata:\n  name: api\ndata:\n  env: prod\n  port: http-8080\n  replicas: "2"\n',
+  );
+  assert.equal(
+    exportText(src, {}, { sets: ['env=test'] }),
+    'ERROR\n3:1 CLEAT_TYPE_MISMATCH input `env` (Env): expected "dev" | "staging" | "prod", found "test" (at env)',
+  );
   assert.equal(exportText(src, {}, {}), 'ERROR\n3:1 CLEAT_INPUT missing input `env` of type Env (at env)');
-  assert.equal(exportText(src, {}, { sets: ['env=dev', 'replicas=0'] }), 'ERROR\n4:1 CLEAT_REFINEMENT input `replicas` (Int where …): value 0 does not satisfy `where self >= 1` (at replicas)');
-  assert.equal(exportText(src, {}, { sets: ['env=dev', 'replcias=3'] }), 'ERROR\nCLEAT_INPUT unknown input `replcias` (from --set); did you mean `replicas`? (at replcias)');
+  assert.equal(
+    exportText(src, {}, { sets: ['env=dev', 'replicas=0'] }),
+    'ERROR\n4:1 CLEAT_REFINEMENT input `replicas` (Int where …): value 0 does not satisfy `where self >= 1` (at replicas)',
+  );
+  assert.equal(
+    exportText(src, {}, { sets: ['env=dev', 'replcias=3'] }),
+    'ERROR\nCLEAT_INPUT unknown input `replcias` (from --set); did you mean `replicas`? (at replcias)',
+  );
 });
 
 test('§5.3 discriminated union narrowing in match', needsSchema, () => {
@@ -144,7 +171,7 @@ fn bad(r: k8s.Deployment | k8s.Service) -> Int = match r {
 export { total: count(k8s.Deployment { metadata.name: "a", spec.replicas: 4, spec.selector: {}, spec.template: {} }) }
 `;
   assert.deepEqual(checkText(src, files), ['8:40 CLEAT_UNKNOWN_FIELD `core.v1.ServiceSpec` has no field `replicas`']);
-  assert.equal(exportText(src.replace(/fn bad[\s\S]*?\n}\n/, ''), files), "---\ntotal: 4\n");
+  assert.equal(exportText(src.replace(/fn bad[\s\S]*?\n}\n/, ''), files), '---\ntotal: 4\n');
 });
 
 test('§5.3 literal patterns make a match exhaustive', () => {
@@ -190,7 +217,9 @@ export base.app("api", image) with {
 `;
   const fs = { ...files, 'base.cleat': base };
   assert.deepEqual(checkText(prod, fs), []);
-  assert.equal(exportText(prod, fs), `---
+  assert.equal(
+    exportText(prod, fs),
+    `---
 apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -225,15 +254,21 @@ spec:
   ports:
   - port: 80
   type: LoadBalancer
-`);
-  const typo = prod.replace('[kind: "Service"]', '[kind: "Servce"]').replace('spec.replicas: 3', 'spec.replcias: 3').replace('-[kind: "Deployment"].spec.strategy', '-[kind: "Deployment"].spec.selector');
+`,
+  );
+  const typo = prod
+    .replace('[kind: "Service"]', '[kind: "Servce"]')
+    .replace('spec.replicas: 3', 'spec.replcias: 3')
+    .replace('-[kind: "Deployment"].spec.strategy', '-[kind: "Deployment"].spec.selector');
   assert.deepEqual(checkText(typo, fs), [
     '4:29 CLEAT_UNKNOWN_FIELD unknown field `replcias` in `apps.v1.DeploymentSpec`; did you mean `replicas`? (at [kind: "Deployment"].spec.replcias)',
     '7:3 CLEAT_SELECTOR_NO_MATCH selector `[kind: "Servce"]` matches no element of `[apps.v1.Deployment | core.v1.Service]`',
     '8:3 CLEAT_BAD_WITH cannot remove the required field `selector` (at [kind: "Deployment"].spec.selector)',
   ]);
-  assert.equal(exportText(prod.replace('name: "api"]', 'name: "apii"]'), fs),
-    'ERROR\n6:3 CLEAT_SELECTOR_NO_MATCH selector `[name: "apii"]` matches no element (at [0].spec.template.spec.containers)');
+  assert.equal(
+    exportText(prod.replace('name: "api"]', 'name: "apii"]'), fs),
+    'ERROR\n6:3 CLEAT_SELECTOR_NO_MATCH selector `[name: "apii"]` matches no element (at [0].spec.template.spec.containers)',
+  );
 });
 
 test('§5.4 anonymous objects are updated structurally', () => {
@@ -254,11 +289,14 @@ export app after db, config = [ api_deployment, api_service ]
   const out = exportText(src, {}, {}, { target: 'argocd' });
   const waves = [...out.matchAll(/sync-wave: "(\d)"/g)].map((m) => m[1]);
   assert.deepEqual(waves, ['0', '0', '0', '1', '1']);
-  assert.deepEqual(checkText(`export a after b = []\nexport b after a = []\nexport c after c = []\nexport d after nope = []\n`), [
-    '1:1 CLEAT_COMPONENT_CYCLE component cycle: a -> b -> a',
-    '3:16 CLEAT_COMPONENT_CYCLE component `c` cannot depend on itself',
-    '4:16 CLEAT_COMPONENT unknown component `nope`',
-  ]);
+  assert.deepEqual(
+    checkText(`export a after b = []\nexport b after a = []\nexport c after c = []\nexport d after nope = []\n`),
+    [
+      '1:1 CLEAT_COMPONENT_CYCLE component cycle: a -> b -> a',
+      '3:16 CLEAT_COMPONENT_CYCLE component `c` cannot depend on itself',
+      '4:16 CLEAT_COMPONENT unknown component `nope`',
+    ],
+  );
 });
 
 test('§5 strings: interpolation, shell ${VAR} untouched, """ blocks', () => {
@@ -270,8 +308,13 @@ let conf = """
     """
 export { conf: conf, cmd: "echo \${HOME} \\(port)", s: "\\(1.5) \\(true)" }
 `;
-  assert.equal(exportText(src), '---\nconf: |-\n  server {\n    listen 8080;\n  }\ncmd: "echo ${HOME} 8080"\ns: 1.5 true\n');
-  assert.deepEqual(checkText('let x = "a \\([1])"\n'), ['1:14 CLEAT_TYPE_MISMATCH only Str, Int, Float or Bool can be interpolated, found `[Int]`']);
+  assert.equal(
+    exportText(src),
+    '---\nconf: |-\n  server {\n    listen 8080;\n  }\ncmd: "echo ${HOME} 8080"\ns: 1.5 true\n',
+  );
+  assert.deepEqual(checkText('let x = "a \\([1])"\n'), [
+    '1:14 CLEAT_TYPE_MISMATCH only Str, Int, Float or Bool can be interpolated, found `[Int]`',
+  ]);
 });
 
 test('§6 refinement examples: DnsLabel, Port, clamp', () => {
@@ -291,7 +334,15 @@ let e = clamp(hi: 3, lo: 2, x: 1)
     '6:15 CLEAT_REFINEMENT value 0 does not satisfy `where 1 <= self && self <= 65535`',
     '9:19 CLEAT_REFINEMENT value 1 does not satisfy `where hi >= lo` (at hi)',
   ]);
-  assert.equal(exportText(`${src.split('\n').filter((l) => !/^let [bpd][: ]/.test(l)).join('\n')}export { c: c, e: e }\n`), '---\nc: 10\ne: 2\n');
+  assert.equal(
+    exportText(
+      `${src
+        .split('\n')
+        .filter((l) => !/^let [bpd][: ]/.test(l))
+        .join('\n')}export { c: c, e: e }\n`,
+    ),
+    '---\nc: 10\ne: 2\n',
+  );
 });
 
 test('§6 known facts: path conditions and input refinements decide VCs', () => {
@@ -305,5 +356,8 @@ let c: Small = m
   assert.deepEqual(checkText(src), ['4:16 CLEAT_REFINEMENT `n` can never satisfy `where self <= 10` (known: >= 20)']);
   const runtime = `${src.replace('let a: Small = n\n', '')}export { b: b, c: c }\n`;
   assert.equal(exportText(runtime, {}, { sets: ['n=20', 'm=3'] }), '---\nb: 3\nc: 3\n');
-  assert.equal(exportText(runtime, {}, { sets: ['n=20', 'm=11'] }), 'ERROR\n5:16 CLEAT_REFINEMENT value 11 does not satisfy `where self <= 10`');
+  assert.equal(
+    exportText(runtime, {}, { sets: ['n=20', 'm=11'] }),
+    'ERROR\n5:16 CLEAT_REFINEMENT value 11 does not satisfy `where self <= 10`',
+  );
 });

@@ -23,11 +23,24 @@ export function plainTarget(components: ComponentOutput[]): Value[] {
 }
 
 function withAnnotation(doc: Value, key: string, value: string, where: string): Value {
-  if (!isObject(doc)) throw new CleatError(CleatCodes.COMPONENT, `component \`${where}\`: an Argo CD document must be an object`);
+  if (!isObject(doc))
+    throw new CleatError(CleatCodes.COMPONENT, `component \`${where}\`: an Argo CD document must be an object`);
   const meta = doc.get('metadata');
-  if (meta !== undefined && meta !== null && !isObject(meta)) throw new CleatError(CleatCodes.COMPONENT, `component \`${where}\`: metadata must be an object`, undefined, 'metadata');
+  if (meta !== undefined && meta !== null && !isObject(meta))
+    throw new CleatError(
+      CleatCodes.COMPONENT,
+      `component \`${where}\`: metadata must be an object`,
+      undefined,
+      'metadata',
+    );
   const ann = meta ? meta.get('annotations') : undefined;
-  if (ann !== undefined && ann !== null && !isObject(ann)) throw new CleatError(CleatCodes.COMPONENT, `component \`${where}\`: annotations must be an object`, undefined, 'metadata.annotations');
+  if (ann !== undefined && ann !== null && !isObject(ann))
+    throw new CleatError(
+      CleatCodes.COMPONENT,
+      `component \`${where}\`: annotations must be an object`,
+      undefined,
+      'metadata.annotations',
+    );
   if (ann && ann.has(key)) return doc;
   const newAnn = new ObjectValue(new Map([...(ann ? ann.fields : []), [key, value]]));
   const newMeta = new ObjectValue(new Map([...(meta ? meta.fields : []), ['annotations', newAnn]]));
@@ -69,13 +82,25 @@ export function fluxTarget(components: ComponentOutput[], options: FluxOptions =
       ['path', `${base}/${c.name}`],
       ['prune', true],
       ['wait', true],
-      ['sourceRef', obj([['kind', source.kind], ['name', source.name]])],
+      [
+        'sourceRef',
+        obj([
+          ['kind', source.kind],
+          ['name', source.name],
+        ]),
+      ],
     ];
     if (c.after.length) spec.push(['dependsOn', c.after.map((a) => obj([['name', a]]))]);
     return obj([
       ['apiVersion', 'kustomize.toolkit.fluxcd.io/v1'],
       ['kind', 'Kustomization'],
-      ['metadata', obj([['name', c.name], ['namespace', options.namespace ?? 'flux-system']])],
+      [
+        'metadata',
+        obj([
+          ['name', c.name],
+          ['namespace', options.namespace ?? 'flux-system'],
+        ]),
+      ],
       ['spec', obj(spec)],
     ]);
   });

@@ -23,7 +23,12 @@ export function memoryLoader(files: Record<string, string>, root = ROOT): CleatL
   };
 }
 
-export function short(d: { code: string; message: string; span?: { file: { position(o: number): { line: number; column: number } }; start: number }; path?: string }): string {
+export function short(d: {
+  code: string;
+  message: string;
+  span?: { file: { position(o: number): { line: number; column: number } }; start: number };
+  path?: string;
+}): string {
   const p = d.span ? d.span.file.position(d.span.start) : undefined;
   return `${p ? `${p.line}:${p.column} ` : ''}${d.code} ${d.message}${d.path ? ` (at ${d.path})` : ''}`;
 }
@@ -33,7 +38,12 @@ export function checkText(text: string, files: Record<string, string> = {}): str
   return r.diagnostics.map(short);
 }
 
-export function exportText(text: string, files: Record<string, string> = {}, inputs: InputSources = {}, options: ExportOptions = {}): string {
+export function exportText(
+  text: string,
+  files: Record<string, string> = {},
+  inputs: InputSources = {},
+  options: ExportOptions = {},
+): string {
   const r = exportProgram({ path: `${ROOT}/main.cleat`, text }, memoryLoader(files), inputs, options);
   if (!r.ok) return `ERROR\n${r.diagnostics.map(short).join('\n')}`;
   return r.text;

@@ -8,7 +8,7 @@ import { baseOf, fieldOmittable, isSubtype, litEq, members, resolve, T, union, t
 
 /** Assignability for static checks: subtyping, with Json accepted anywhere (checked at run time) and refinements left to VCs. */
 export function assignable(a: Ty, b: Ty): boolean {
-  return isSubtype(stripForCheck(a), stripForCheck(b)) || containsJson(a) && shapeCompatible(a, b);
+  return isSubtype(stripForCheck(a), stripForCheck(b)) || (containsJson(a) && shapeCompatible(a, b));
 }
 
 export function stripForCheck(t: Ty): Ty {
@@ -18,7 +18,8 @@ export function stripForCheck(t: Ty): Ty {
   if (r.k === 'list') return T.list(stripForCheck(r.elem));
   if (r.k === 'map') return T.map(stripForCheck(r.value));
   if (r.k === 'tuple') return T.tuple(r.elems.map(stripForCheck));
-  if (r.k === 'record' && t.k !== 'named') return { ...r, fields: r.fields.map((f) => ({ ...f, type: stripForCheck(f.type) })) };
+  if (r.k === 'record' && t.k !== 'named')
+    return { ...r, fields: r.fields.map((f) => ({ ...f, type: stripForCheck(f.type) })) };
   if (r.k === 'record') return stripNamedRecord(t, r);
   return t;
 }
@@ -28,7 +29,11 @@ function stripNamedRecord(t: Ty, r: Ty & { k: 'record' }): Ty {
   // Named (schema) records are compared by their refinement-free shape; cache per resolved record.
   const hit = stripCache.get(r);
   if (hit) return hit;
-  const hasRefine = r.fields.some((f) => resolve(f.type).k === 'refine' || (resolve(f.type).k === 'union' && members(f.type).some((m) => resolve(m).k === 'refine')));
+  const hasRefine = r.fields.some(
+    (f) =>
+      resolve(f.type).k === 'refine' ||
+      (resolve(f.type).k === 'union' && members(f.type).some((m) => resolve(m).k === 'refine')),
+  );
   if (!hasRefine) return t;
   const out: Ty = { ...r, fields: r.fields.map((f) => ({ ...f, type: stripForCheck(f.type) })) };
   stripCache.set(r, out);
@@ -51,17 +56,21 @@ export function shapeCompatible(a: Ty, b: Ty): boolean {
   const ra = baseOf(a);
   const rb = baseOf(b);
   if (ra.k === 'json' || rb.k === 'json') return true;
-  if (ra.k === 'union') return ra.members.every((m) => shapeCompatible(m, b) || isSubtype(stripForCheck(m), stripForCheck(b)));
+  if (ra.k === 'union')
+    return ra.members.every((m) => shapeCompatible(m, b) || isSubtype(stripForCheck(m), stripForCheck(b)));
   if (rb.k === 'union') return rb.members.some((m) => shapeCompatible(a, m));
-  if (ra.k === 'list' && rb.k === 'list') return shapeCompatible(ra.elem, rb.elem) || isSubtype(stripForCheck(ra.elem), stripForCheck(rb.elem));
+  if (ra.k === 'list' && rb.k === 'list')
+    return shapeCompatible(ra.elem, rb.elem) || isSubtype(stripForCheck(ra.elem), stripForCheck(rb.elem));
   if (ra.k === 'map' && (rb.k === 'map' || rb.k === 'record')) return true;
   if (ra.k === 'record' && (rb.k === 'record' || rb.k === 'map')) {
     if (rb.k === 'map') return true;
-    return ra.fields.every((f) => {
-      const g = rb.fields.find((x) => x.name === f.name);
-      if (!g) return rb.open;
-      return isSubtype(stripForCheck(f.type), stripForCheck(g.type)) || shapeCompatible(f.type, g.type);
-    }) && rb.fields.every((g) => fieldOmittable(g) || ra.fields.some((f) => f.name === g.name));
+    return (
+      ra.fields.every((f) => {
+        const g = rb.fields.find((x) => x.name === f.name);
+        if (!g) return rb.open;
+        return isSubtype(stripForCheck(f.type), stripForCheck(g.type)) || shapeCompatible(f.type, g.type);
+      }) && rb.fields.every((g) => fieldOmittable(g) || ra.fields.some((f) => f.name === g.name))
+    );
   }
   return isSubtype(stripForCheck(ra), stripForCheck(rb));
 }
@@ -92,14 +101,30 @@ export function overlaps(a: Ty, b: Ty): boolean {
   if (ra.k === 'record' && rb.k === 'record') {
     for (const f of ra.fields) {
       const g = rb.fields.find((x) => x.name === f.name);
-      if (!g) { if (!rb.open && !f.optional) return false; continue; }
+      if (!g) {
+        if (!rb.open && !f.optional) return false;
+        continue;
+      }
       const fa = baseOf(f.type);
       const fb = baseOf(g.type);
       if (fa.k === 'lit' && fb.k === 'lit' && !litEq(fa.v, fb.v)) return false;
     }
     return true;
   }
-  const kindOfTy = (r: Ty): string => (r.k === 'lit' ? (typeof r.v === 'string' ? 'str' : typeof r.v === 'boolean' ? 'bool' : 'float') : r.k === 'int' ? 'float' : r.k === 'tuple' ? 'list' : r.k === 'map' ? 'record' : r.k);
+  const kindOfTy = (r: Ty): string =>
+    r.k === 'lit'
+      ? typeof r.v === 'string'
+        ? 'str'
+        : typeof r.v === 'boolean'
+          ? 'bool'
+          : 'float'
+      : r.k === 'int'
+        ? 'float'
+        : r.k === 'tuple'
+          ? 'list'
+          : r.k === 'map'
+            ? 'record'
+            : r.k;
   return kindOfTy(ra) === kindOfTy(rb);
 }
 
@@ -141,7 +166,8 @@ export function replaceFieldType(t: Ty, path: string[], v: Ty): Ty {
   const [head, ...rest] = path;
   const i = r.fields.findIndex((f) => f.name === head);
   const fields = [...r.fields];
-  if (i < 0) fields.push({ name: head!, type: rest.length ? replaceFieldType(T.record([]), rest, v) : v, optional: false });
+  if (i < 0)
+    fields.push({ name: head!, type: rest.length ? replaceFieldType(T.record([]), rest, v) : v, optional: false });
   else fields[i] = { ...fields[i]!, type: replaceFieldType(fields[i]!.type, rest, v) };
   return T.record(fields, r.open);
 }

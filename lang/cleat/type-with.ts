@@ -17,7 +17,12 @@ export interface WithEntryResolved {
 }
 
 /** Applies the entries in order; errors are reported through `report` with the entry they concern. */
-export function applyTypeWith(base: Ty, entries: WithEntryResolved[], report: (entry: TypeWithEntry, message: string) => void, scope?: unknown): Ty {
+export function applyTypeWith(
+  base: Ty,
+  entries: WithEntryResolved[],
+  report: (entry: TypeWithEntry, message: string) => void,
+  scope?: unknown,
+): Ty {
   let t = base;
   for (const e of entries) {
     try {
@@ -33,7 +38,10 @@ export function applyTypeWith(base: Ty, entries: WithEntryResolved[], report: (e
 class WithError extends Error {}
 
 function pathText(path: PathSeg[], upto: number): string {
-  return path.slice(0, upto + 1).map((s, i) => (s.kind === 'field' ? `${i ? '.' : ''}${s.name}` : '[]')).join('');
+  return path
+    .slice(0, upto + 1)
+    .map((s, i) => (s.kind === 'field' ? `${i ? '.' : ''}${s.name}` : '[]'))
+    .join('');
 }
 
 function applyOne(t: Ty, path: PathSeg[], i: number, e: WithEntryResolved, scope: unknown): Ty {
@@ -50,8 +58,10 @@ function applyOne(t: Ty, path: PathSeg[], i: number, e: WithEntryResolved, scope
   const seg = path[i]!;
   const last = i === path.length - 1;
   if (seg.kind === 'each') {
-    if (r.k === 'list') return T.list(last ? leaf(r.elem, e, undefined, path, i, scope) : applyOne(r.elem, path, i + 1, e, scope));
-    if (r.k === 'map') return T.map(last ? leaf(r.value, e, undefined, path, i, scope) : applyOne(r.value, path, i + 1, e, scope));
+    if (r.k === 'list')
+      return T.list(last ? leaf(r.elem, e, undefined, path, i, scope) : applyOne(r.elem, path, i + 1, e, scope));
+    if (r.k === 'map')
+      return T.map(last ? leaf(r.value, e, undefined, path, i, scope) : applyOne(r.value, path, i + 1, e, scope));
     throw new WithError(`\`[]\` needs a list or map, found ${showType(t)} at \`${pathText(path, i)}\``);
   }
   if (seg.kind !== 'field') throw new WithError('type refinements take field names and `[]` only');
@@ -63,7 +73,12 @@ function applyOne(t: Ty, path: PathSeg[], i: number, e: WithEntryResolved, scope
       if (e.entry.default) f.default = { expr: e.entry.default, scope };
       return { ...r, fields: [...r.fields, f] };
     }
-    throw new WithError(`unknown field \`${pathText(path, i)}\`${didYouMean(seg.name, r.fields.map((f) => f.name))}`);
+    throw new WithError(
+      `unknown field \`${pathText(path, i)}\`${didYouMean(
+        seg.name,
+        r.fields.map((f) => f.name),
+      )}`,
+    );
   }
   const f = r.fields[idx]!;
   let nf: Field | undefined;
@@ -80,12 +95,22 @@ function applyOne(t: Ty, path: PathSeg[], i: number, e: WithEntryResolved, scope
   return { ...r, fields };
 }
 
-function leaf(old: Ty, e: WithEntryResolved, alias: string | undefined, path: PathSeg[], i: number, scope: unknown): Ty {
+function leaf(
+  old: Ty,
+  e: WithEntryResolved,
+  alias: string | undefined,
+  path: PathSeg[],
+  i: number,
+  scope: unknown,
+): Ty {
   const entry = e.entry;
   if (entry.kind === 'predicate') return refineWith(old, entry.pred, alias, scope);
   if (entry.kind === 'replace') {
     const nt = e.type!;
-    if (!isSubtype(nt, old)) throw new WithError(`\`${pathText(path, i)}\`: ${showType(nt)} is not a subtype of ${showType(old)}; \`with\` only narrows`);
+    if (!isSubtype(nt, old))
+      throw new WithError(
+        `\`${pathText(path, i)}\`: ${showType(nt)} is not a subtype of ${showType(old)}; \`with\` only narrows`,
+      );
     return nt;
   }
   throw new WithError('`[]` elements cannot be removed');

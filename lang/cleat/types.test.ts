@@ -14,7 +14,10 @@ import { isSubtype, normalize, showType, T, union, type Ty } from './types.js';
 import { ObjectValue, type Value } from './value.js';
 
 const rec = (fields: [string, Ty, boolean?][], open = false): Ty =>
-  T.record(fields.map(([name, type, optional]) => ({ name, type, optional: optional ?? false })), open);
+  T.record(
+    fields.map(([name, type, optional]) => ({ name, type, optional: optional ?? false })),
+    open,
+  );
 
 const SUB: [string, Ty, Ty, boolean][] = [
   ['Int <: Float', T.int, T.float, true],
@@ -35,10 +38,42 @@ const SUB: [string, Ty, Ty, boolean][] = [
   ['[Int] </: (Int,)', T.list(T.int), T.tuple([T.int]), false],
   ['(Int, Int) </: (Int,)', T.tuple([T.int, T.int]), T.tuple([T.int]), false],
   ['{a: Int} <: {a: Float}', rec([['a', T.int]]), rec([['a', T.float]]), true],
-  ['{a: Int} </: {a: Int, b: Int}', rec([['a', T.int]]), rec([['a', T.int], ['b', T.int]]), false],
-  ['{a: Int} <: {a: Int, b?: Int}', rec([['a', T.int]]), rec([['a', T.int], ['b', T.int, true]]), true],
-  ['{a: Int, b: Int} </: {a: Int} (exact)', rec([['a', T.int], ['b', T.int]]), rec([['a', T.int]]), false],
-  ['{a: Int, b: Int} <: {a: Int, ..}', rec([['a', T.int], ['b', T.int]]), rec([['a', T.int]], true), true],
+  [
+    '{a: Int} </: {a: Int, b: Int}',
+    rec([['a', T.int]]),
+    rec([
+      ['a', T.int],
+      ['b', T.int],
+    ]),
+    false,
+  ],
+  [
+    '{a: Int} <: {a: Int, b?: Int}',
+    rec([['a', T.int]]),
+    rec([
+      ['a', T.int],
+      ['b', T.int, true],
+    ]),
+    true,
+  ],
+  [
+    '{a: Int, b: Int} </: {a: Int} (exact)',
+    rec([
+      ['a', T.int],
+      ['b', T.int],
+    ]),
+    rec([['a', T.int]]),
+    false,
+  ],
+  [
+    '{a: Int, b: Int} <: {a: Int, ..}',
+    rec([
+      ['a', T.int],
+      ['b', T.int],
+    ]),
+    rec([['a', T.int]], true),
+    true,
+  ],
   ['{a: Int, ..} </: {a: Int}', rec([['a', T.int]], true), rec([['a', T.int]]), false],
   ['{a?: Int} </: {a: Int}', rec([['a', T.int, true]]), rec([['a', T.int]]), false],
   ['{a: Int} <: {[Str]: Int}', rec([['a', T.int]]), T.map(T.int), true],
@@ -82,7 +117,9 @@ const arbValue: fc.Arbitrary<Value> = fc.letrec((tie) => ({
     fc.double({ noNaN: true, noDefaultInfinity: true }),
     fc.string(),
     fc.array(tie('v'), { maxLength: 4 }),
-    fc.dictionary(fc.string(), tie('v'), { maxKeys: 4 }).map((o) => new ObjectValue(new Map(Object.entries(o) as [string, Value][]))),
+    fc
+      .dictionary(fc.string(), tie('v'), { maxKeys: 4 })
+      .map((o) => new ObjectValue(new Map(Object.entries(o) as [string, Value][]))),
   ),
 })).v as fc.Arbitrary<Value>;
 
@@ -94,13 +131,18 @@ const arbType: fc.Arbitrary<Ty> = fc.letrec((tie) => ({
     tie('t').map((e) => T.list(e as Ty)),
     tie('t').map((e) => T.map(e as Ty)),
     fc.array(tie('t'), { maxLength: 3 }).map((ms) => union(ms as Ty[])),
-    fc.tuple(fc.constantFrom('a', 'b'), tie('t'), fc.boolean(), fc.boolean()).map(([n, t, opt, open]) => rec([[n, t as Ty, opt]], open)),
+    fc
+      .tuple(fc.constantFrom('a', 'b'), tie('t'), fc.boolean(), fc.boolean())
+      .map(([n, t, opt, open]) => rec([[n, t as Ty, opt]], open)),
   ),
 })).t as fc.Arbitrary<Ty>;
 
 const accepts = (v: Value, t: Ty): boolean => {
   try {
-    conform(v, t, '', { predicate: (r, x) => typeof x === 'bigint' ? x >= 0n : r !== undefined, fieldDefault: () => null });
+    conform(v, t, '', {
+      predicate: (r, x) => (typeof x === 'bigint' ? x >= 0n : r !== undefined),
+      fieldDefault: () => null,
+    });
     return true;
   } catch (e) {
     if (e instanceof CleatError) return false;
@@ -110,22 +152,31 @@ const accepts = (v: Value, t: Ty): boolean => {
 
 test('property: a value of a refined type is a value of the original type', () => {
   const pred = parseExpression(new SourceFile('p', 'self >= 0')).expr!;
-  fc.assert(fc.property(arbValue, arbType, (v, t) => {
-    const refined: Ty = { k: 'refine', base: t, pred };
-    if (accepts(v, refined)) assert.ok(accepts(v, t));
-  }), { numRuns: 300 });
+  fc.assert(
+    fc.property(arbValue, arbType, (v, t) => {
+      const refined: Ty = { k: 'refine', base: t, pred };
+      if (accepts(v, refined)) assert.ok(accepts(v, t));
+    }),
+    { numRuns: 300 },
+  );
 });
 
 test('property: subtyping is sound for the values conform() accepts', () => {
-  fc.assert(fc.property(arbValue, arbType, arbType, (v, a, b) => {
-    if (isSubtype(a, b) && accepts(v, a)) assert.ok(accepts(v, b), `${showType(a)} <: ${showType(b)}`);
-  }), { numRuns: 500 });
+  fc.assert(
+    fc.property(arbValue, arbType, arbType, (v, a, b) => {
+      if (isSubtype(a, b) && accepts(v, a)) assert.ok(accepts(v, b), `${showType(a)} <: ${showType(b)}`);
+    }),
+    { numRuns: 500 },
+  );
 });
 
 test('property: normalization keeps the set of values', () => {
-  fc.assert(fc.property(arbValue, fc.array(arbType, { maxLength: 3 }), (v, ms) => {
-    const raw: Ty = { k: 'union', members: ms };
-    const anyAccepts = ms.some((m) => accepts(v, m));
-    assert.equal(accepts(v, normalize(raw)), anyAccepts);
-  }), { numRuns: 300 });
+  fc.assert(
+    fc.property(arbValue, fc.array(arbType, { maxLength: 3 }), (v, ms) => {
+      const raw: Ty = { k: 'union', members: ms };
+      const anyAccepts = ms.some((m) => accepts(v, m));
+      assert.equal(accepts(v, normalize(raw)), anyAccepts);
+    }),
+    { numRuns: 300 },
+  );
 });

@@ -36,7 +36,12 @@ export type Ty =
   | { k: 'list'; elem: Ty }
   | { k: 'tuple'; elems: Ty[] }
   | { k: 'map'; value: Ty }
-  | { k: 'record'; fields: Field[]; open: boolean; /** display name of a narrowed copy of a named type */ name?: string }
+  | {
+      k: 'record';
+      fields: Field[];
+      open: boolean;
+      /** display name of a narrowed copy of a named type */ name?: string;
+    }
   | { k: 'union'; members: Ty[] }
   | { k: 'refine'; base: Ty; pred: Expr; alias?: string; scope?: unknown }
   | { k: 'named'; cell: NamedCell };
@@ -156,7 +161,13 @@ export function isSubtype(a: Ty, b: Ty, seen: Set<string> = new Set()): boolean 
   if (ra.k === 'never') return true;
   if (rb.k === 'json') return true;
   if (ra.k === 'union') return ra.members.every((m) => isSubtype(m, rb, seen));
-  if (ra.k === 'bool' && rb.k === 'union' && rb.members.some((m) => isLit(m, true)) && rb.members.some((m) => isLit(m, false))) return true;
+  if (
+    ra.k === 'bool' &&
+    rb.k === 'union' &&
+    rb.members.some((m) => isLit(m, true)) &&
+    rb.members.some((m) => isLit(m, false))
+  )
+    return true;
   if (rb.k === 'union') return rb.members.some((m) => isSubtype(ra, m, seen));
   if (rb.k === 'refine') {
     if (ra.k === 'refine' && ra.pred === rb.pred) return isSubtype(ra.base, rb.base, seen);
@@ -165,12 +176,18 @@ export function isSubtype(a: Ty, b: Ty, seen: Set<string> = new Set()): boolean 
   }
   if (ra.k === 'refine') return isSubtype(ra.base, rb, seen);
   switch (ra.k) {
-    case 'json': return false;
-    case 'null': return rb.k === 'null';
-    case 'bool': return rb.k === 'bool';
-    case 'int': return rb.k === 'int' || rb.k === 'float';
-    case 'float': return rb.k === 'float';
-    case 'str': return rb.k === 'str';
+    case 'json':
+      return false;
+    case 'null':
+      return rb.k === 'null';
+    case 'bool':
+      return rb.k === 'bool';
+    case 'int':
+      return rb.k === 'int' || rb.k === 'float';
+    case 'float':
+      return rb.k === 'float';
+    case 'str':
+      return rb.k === 'str';
     case 'lit': {
       if (rb.k === 'lit') return litEq(ra.v, rb.v);
       const v = ra.v;
@@ -183,12 +200,19 @@ export function isSubtype(a: Ty, b: Ty, seen: Set<string> = new Set()): boolean 
       return rb.k === 'list' && isSubtype(ra.elem, rb.elem, seen);
     case 'tuple':
       if (rb.k === 'list') return ra.elems.every((e) => isSubtype(e, rb.elem, seen));
-      return rb.k === 'tuple' && rb.elems.length === ra.elems.length && ra.elems.every((e, i) => isSubtype(e, rb.elems[i]!, seen));
+      return (
+        rb.k === 'tuple' &&
+        rb.elems.length === ra.elems.length &&
+        ra.elems.every((e, i) => isSubtype(e, rb.elems[i]!, seen))
+      );
     case 'map':
       if (rb.k === 'map') return isSubtype(ra.value, rb.value, seen);
       return rb.k === 'record' && rb.open && rb.fields.every((f) => f.optional) && isSubtype(ra.value, T.json, seen);
     case 'record': {
-      if (rb.k === 'map') return (!ra.open || resolve(rb.value).k === 'json') && ra.fields.every((f) => isSubtype(f.type, rb.value, seen));
+      if (rb.k === 'map')
+        return (
+          (!ra.open || resolve(rb.value).k === 'json') && ra.fields.every((f) => isSubtype(f.type, rb.value, seen))
+        );
       if (rb.k !== 'record') return false;
       if (ra.open && !rb.open) return false;
       for (const fb of rb.fields) {
@@ -204,7 +228,8 @@ export function isSubtype(a: Ty, b: Ty, seen: Set<string> = new Set()): boolean 
       if (!rb.open) for (const fa of ra.fields) if (!rb.fields.some((f) => f.name === fa.name)) return false;
       return true;
     }
-    default: return false;
+    default:
+      return false;
   }
 }
 
@@ -226,26 +251,43 @@ const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export function showType(t: Ty, depth = 0): string {
   if (depth > 6) return '…';
   switch (t.k) {
-    case 'never': return 'Never';
-    case 'null': return 'null';
-    case 'bool': return 'Bool';
-    case 'int': return 'Int';
-    case 'float': return 'Float';
-    case 'str': return 'Str';
-    case 'json': return 'Json';
-    case 'lit': return showLit(t.v);
-    case 'list': return `[${showType(t.elem, depth + 1)}]`;
-    case 'tuple': return `(${t.elems.map((e) => showType(e, depth + 1)).join(', ')}${t.elems.length === 1 ? ',' : ''})`;
-    case 'map': return `{ [Str]: ${showType(t.value, depth + 1)} }`;
+    case 'never':
+      return 'Never';
+    case 'null':
+      return 'null';
+    case 'bool':
+      return 'Bool';
+    case 'int':
+      return 'Int';
+    case 'float':
+      return 'Float';
+    case 'str':
+      return 'Str';
+    case 'json':
+      return 'Json';
+    case 'lit':
+      return showLit(t.v);
+    case 'list':
+      return `[${showType(t.elem, depth + 1)}]`;
+    case 'tuple':
+      return `(${t.elems.map((e) => showType(e, depth + 1)).join(', ')}${t.elems.length === 1 ? ',' : ''})`;
+    case 'map':
+      return `{ [Str]: ${showType(t.value, depth + 1)} }`;
     case 'record': {
       if (t.name) return t.name;
-      const fs = t.fields.map((f) => `${IDENT.test(f.name) ? f.name : JSON.stringify(f.name)}${f.optional ? '?' : ''}: ${showType(f.type, depth + 1)}`);
+      const fs = t.fields.map(
+        (f) =>
+          `${IDENT.test(f.name) ? f.name : JSON.stringify(f.name)}${f.optional ? '?' : ''}: ${showType(f.type, depth + 1)}`,
+      );
       if (t.open) fs.push('..');
       return fs.length ? `{ ${fs.join(', ')} }` : '{}';
     }
-    case 'union': return t.members.map((m) => showType(m, depth + 1)).join(' | ');
-    case 'refine': return `${showType(t.base, depth + 1)} where …`;
-    case 'named': return t.cell.name;
+    case 'union':
+      return t.members.map((m) => showType(m, depth + 1)).join(' | ');
+    case 'refine':
+      return `${showType(t.base, depth + 1)} where …`;
+    case 'named':
+      return t.cell.name;
   }
 }
 

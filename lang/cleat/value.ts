@@ -10,8 +10,12 @@ export type Value = null | boolean | bigint | number | string | Value[] | Object
 
 export class ObjectValue {
   constructor(readonly fields: Map<string, Value> = new Map()) {}
-  get(key: string): Value | undefined { return this.fields.get(key); }
-  has(key: string): boolean { return this.fields.has(key); }
+  get(key: string): Value | undefined {
+    return this.fields.get(key);
+  }
+  has(key: string): boolean {
+    return this.fields.has(key);
+  }
 }
 
 export const INT_MIN = -(1n << 63n);
@@ -34,7 +38,9 @@ export function kindOf(v: Value): string {
 /** Structural equality; Int and Float compare by numeric value (1 == 1.0). */
 export function valueEquals(a: Value, b: Value): boolean {
   if ((typeof a === 'bigint' || typeof a === 'number') && (typeof b === 'bigint' || typeof b === 'number')) {
-    return typeof a === typeof b ? a === b : Number(a) === Number(b) && (typeof a === 'bigint' ? a === BigInt(b as number) : BigInt(a as number) === b);
+    return typeof a === typeof b
+      ? a === b
+      : Number(a) === Number(b) && (typeof a === 'bigint' ? a === BigInt(b as number) : BigInt(a as number) === b);
   }
   if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => valueEquals(x, b[i]!));
   if (isObject(a)) {
@@ -63,7 +69,8 @@ export function toJsonValue(v: Value): JsonValue {
 export function fromJsonValue(v: JsonValue): Value {
   if (typeof v === 'number') return Number.isInteger(v) && Number.isSafeInteger(v) ? BigInt(v) : v;
   if (Array.isArray(v)) return v.map(fromJsonValue);
-  if (v !== null && typeof v === 'object') return new ObjectValue(new Map(Object.keys(v).map((k) => [k, fromJsonValue(v[k]!)])));
+  if (v !== null && typeof v === 'object')
+    return new ObjectValue(new Map(Object.keys(v).map((k) => [k, fromJsonValue(v[k]!)])));
   return v;
 }
 

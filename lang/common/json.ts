@@ -16,7 +16,8 @@ export interface JsonObject {
 export function jsonObject(entries: Iterable<readonly [string, JsonValue]>): JsonObject {
   const obj: JsonObject = {};
   for (const [k, v] of entries) {
-    if (k === '__proto__') Object.defineProperty(obj, k, { value: v, enumerable: true, writable: true, configurable: true });
+    if (k === '__proto__')
+      Object.defineProperty(obj, k, { value: v, enumerable: true, writable: true, configurable: true });
     else obj[k] = v;
   }
   return obj;
@@ -24,7 +25,8 @@ export function jsonObject(entries: Iterable<readonly [string, JsonValue]>): Jso
 
 /** Sets one key safely (see jsonObject). */
 export function setJsonKey(obj: JsonObject, key: string, value: JsonValue): void {
-  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
   else obj[key] = value;
 }
 

@@ -12,4 +12,11 @@ export {
 } from './archive.js';
 export { loadChart, loadChartArchive, ChartError, type Chart, type ChartFile, type Dependency } from './chart.js';
 export { coalesceChartValues, processDependencies, valuesFromJson, type Values } from './values.js';
-export { DEFAULT_API_VERSIONS, parseHelmChart, renderChart, renderTemplates, parseManifests, type RenderOptions } from './render.js';
+export {
+  DEFAULT_API_VERSIONS,
+  parseHelmChart,
+  renderChart,
+  renderTemplates,
+  parseManifests,
+  type RenderOptions,
+} from './render.js';

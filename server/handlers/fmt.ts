@@ -4,6 +4,11 @@ import type { OutputSink } from '../command-runner.js';
 import type { DaemonContext } from '../daemon-context.js';
 import { runCommandMethod } from './run-command.js';
 
-export function fmt(ctx: DaemonContext, params: CommandParams, sink: OutputSink, signal: AbortSignal): Promise<CommandResult> {
+export function fmt(
+  ctx: DaemonContext,
+  params: CommandParams,
+  sink: OutputSink,
+  signal: AbortSignal,
+): Promise<CommandResult> {
   return runCommandMethod(ctx, 'fmt', params, sink, signal);
 }
