@@ -258,6 +258,17 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
   },
   {
+    name: 'yaklfmt',
+    summary: 'Format YAKL files (feature yakl): the Jsonnet of each expression as jsonnetfmt does',
+    usage: 'kubecfg --features=yakl yaklfmt [flags] FILE...',
+    args: 'atLeastOne',
+    method: 'render/yaklfmt',
+    flags: [
+      { name: 'in-place', short: 'i', kind: 'bool', help: 'Update the files in place (atomically)' },
+      { name: 'test', kind: 'bool', help: 'Exit with 1 and list the files that are not formatted' },
+    ],
+  },
+  {
     name: 'fmt',
     summary: 'Format Jsonnet files as jsonnetfmt does',
     usage: 'kubecfg fmt [flags] FILE...',

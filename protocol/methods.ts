@@ -229,6 +229,7 @@ export const Methods = {
   jsonnet: method<CommandParams, CommandResult>('render/jsonnet', true, commandParams(commandSpec('jsonnet'))),
   features: method<CommandParams, CommandResult>('render/features', true, commandParams(commandSpec('features'))),
   fmt: method<CommandParams, CommandResult>('render/fmt', true, commandParams(commandSpec('fmt'))),
+  yaklfmt: method<CommandParams, CommandResult>('render/yaklfmt', true, commandParams(commandSpec('yaklfmt'))),
   cleatCheck: method<CommandParams, CommandResult>(
     'render/cleat-check',
     true,

@@ -1,6 +1,7 @@
 /**
  * `kubecfg fmt [-i] [--test] FILE...`: jsonnetfmt's output for each file
- * (lang/jsonnet/fmt), with jsonnetfmt's options. Without -i/--test the
+ * (lang/jsonnet/fmt), with jsonnetfmt's options; `kubecfg yaklfmt` does the
+ * same for .yakl files (lang/yakl formatYakl, feature yakl). Without -i/--test the
  * formatted text is printed; -i rewrites each changed file atomically (a temp
  * file in the same directory, then rename, so a crash never leaves half a
  * file); --test changes nothing and exits 1 listing the files that are not
@@ -12,6 +13,8 @@ import { renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { DependencyRecorder } from '../../cache/index.js';
 import { formatJsonnet, type FormatOptions } from '../../lang/jsonnet/fmt/index.js';
+import { formatYakl } from '../../lang/yakl/index.js';
+import { gatesFor } from './features.js';
 import type { CommandParams } from '../../protocol/index.js';
 import type { CommandOutcome } from '../worker/messages.js';
 import { describeError } from './errors.js';
@@ -69,24 +72,52 @@ function writeAtomically(path: string, text: string): void {
 
 export function runFmt(params: CommandParams, _ctx: RunContext): CommandOutcome {
   const flags = new Flags('fmt', params);
+  let options: FormatOptions;
+  try {
+    options = formatOptionsFrom(flags);
+  } catch (err) {
+    return { exitCode: 1, stdout: '', stderr: `ERROR ${describeError(err)}\n`, deps: [], cacheable: false };
+  }
+  return formatFiles(flags, params, (name, text) => formatJsonnet(name, text, options));
+}
+
+export function runYaklfmt(params: CommandParams, ctx: RunContext): CommandOutcome {
+  const flags = new Flags('yaklfmt', params);
+  try {
+    const gates = gatesFor(flags, ctx.rc);
+    for (const arg of params.args) gates.require('yakl', arg);
+  } catch (err) {
+    return { exitCode: 1, stdout: '', stderr: `ERROR ${describeError(err)}\n`, deps: [], cacheable: true };
+  }
+  return formatFiles(flags, params, formatYakl);
+}
+
+/** The file loop both formatters share: print, rewrite in place (-i) or test (--test). */
+function formatFiles(
+  flags: Flags,
+  params: CommandParams,
+  format: (fileName: string, text: string) => string,
+): CommandOutcome {
   const recorder = new DependencyRecorder();
   let stdout = '';
   let stderr = '';
   let exitCode = 0;
   const inPlace = flags.bool('in-place');
   const testOnly = flags.bool('test');
-  let options: FormatOptions;
-  try {
-    if (inPlace && testOnly) throw new Error('--in-place and --test cannot be used together');
-    options = formatOptionsFrom(flags);
-  } catch (err) {
-    return { exitCode: 1, stdout, stderr: `ERROR ${describeError(err)}\n`, deps: [], cacheable: false };
+  if (inPlace && testOnly) {
+    return {
+      exitCode: 1,
+      stdout,
+      stderr: 'ERROR --in-place and --test cannot be used together\n',
+      deps: [],
+      cacheable: false,
+    };
   }
   for (const arg of params.args) {
     const abs = resolve(params.cwd, arg);
     try {
       const text = new TextDecoder('utf-8').decode(recorder.readFile(abs));
-      const formatted = formatJsonnet(arg, text, options);
+      const formatted = format(arg, text);
       if (testOnly) {
         if (formatted !== text) {
           stdout += `${arg}\n`;

@@ -17,7 +17,7 @@ import { renderClusterObjects } from './cluster-render.js';
 import { describeError } from './errors.js';
 import { runEval } from './eval.js';
 import { runFeatures } from './features.js';
-import { runFmt } from './fmt.js';
+import { runFmt, runYaklfmt } from './fmt.js';
 import { runJsonnet } from './jsonnet.js';
 import { colorEnabled, CommandOutput } from './output.js';
 import { applyRcFile, type RcSettings } from './rc.js';
@@ -39,6 +39,8 @@ function dispatch(command: CommandName, params: CommandParams, ctx: RunContext):
       return runFeatures(params, ctx);
     case 'fmt':
       return runFmt(params, ctx);
+    case 'yaklfmt':
+      return runYaklfmt(params, ctx);
     case 'cleat-check':
       return runCleatCheck(params, ctx);
     case 'cleat-export':

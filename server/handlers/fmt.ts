@@ -1,4 +1,4 @@
-/** `render/fmt`: runs `kubecfg fmt` in a render worker. */
+/** `render/fmt` and `render/yaklfmt`: run `kubecfg fmt` / `kubecfg yaklfmt` in a render worker. */
 import type { CommandParams, CommandResult } from '../../protocol/index.js';
 import type { OutputSink } from '../command-runner.js';
 import type { DaemonContext } from '../daemon-context.js';
@@ -11,4 +11,14 @@ export function fmt(
   signal: AbortSignal,
 ): Promise<CommandResult> {
   return runCommandMethod(ctx, 'fmt', params, sink, signal);
+}
+
+/** `render/yaklfmt`: runs `kubecfg yaklfmt` in a render worker. */
+export function yaklfmt(
+  ctx: DaemonContext,
+  params: CommandParams,
+  sink: OutputSink,
+  signal: AbortSignal,
+): Promise<CommandResult> {
+  return runCommandMethod(ctx, 'yaklfmt', params, sink, signal);
 }

@@ -21,7 +21,7 @@ import { cleatCheck, cleatExport, cleatGen } from '../handlers/cleat.js';
 import { clusterHandler } from '../handlers/cluster.js';
 import { evalCommand } from '../handlers/eval.js';
 import { features } from '../handlers/features.js';
-import { fmt } from '../handlers/fmt.js';
+import { fmt, yaklfmt } from '../handlers/fmt.js';
 import { hello } from '../handlers/hello.js';
 import { jsonnet } from '../handlers/jsonnet.js';
 import { show } from '../handlers/show.js';
@@ -44,6 +44,7 @@ export const STREAMING: ReadonlyMap<
   [Methods.jsonnet.method, { descriptor: Methods.jsonnet, handler: jsonnet }],
   [Methods.features.method, { descriptor: Methods.features, handler: features }],
   [Methods.fmt.method, { descriptor: Methods.fmt, handler: fmt }],
+  [Methods.yaklfmt.method, { descriptor: Methods.yaklfmt, handler: yaklfmt }],
   [Methods.cleatCheck.method, { descriptor: Methods.cleatCheck, handler: cleatCheck }],
   [Methods.cleatExport.method, { descriptor: Methods.cleatExport, handler: cleatExport }],
   [Methods.cleatGen.method, { descriptor: Methods.cleatGen, handler: cleatGen }],

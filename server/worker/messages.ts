@@ -6,7 +6,16 @@ import type { FileDep } from '../../cache/index.js';
 import type { CommandParams } from '../../protocol/index.js';
 
 export type CommandName =
-  'show' | 'eval' | 'jsonnet' | 'features' | 'fmt' | 'cleat-check' | 'cleat-export' | 'cleat-gen' | ClusterCommandName;
+  | 'show'
+  | 'eval'
+  | 'jsonnet'
+  | 'features'
+  | 'fmt'
+  | 'yaklfmt'
+  | 'cleat-check'
+  | 'cleat-export'
+  | 'cleat-gen'
+  | ClusterCommandName;
 /** Commands that render in a worker, then talk to the cluster from the main thread (never cached). */
 export type ClusterCommandName = 'diff' | 'update' | 'delete' | 'validate';
 
