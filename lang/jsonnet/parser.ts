@@ -471,22 +471,27 @@ class Parser {
 
   private stringLiteral(tok: Token): LiteralString {
     const span = this.span(tok.start, tok.end);
-    const base = { type: 'String' as const, span, fodder: tok.fodder, ctx: '' };
+    let value = tok.data;
+    let style: LiteralString['style'];
     switch (tok.kind) {
       case 'STRING_DOUBLE':
-      case 'STRING_SINGLE': {
-        const value = unescapeString(tok.data, (m) => {
+      case 'STRING_SINGLE':
+        value = unescapeString(tok.data, (m) => {
           throw this.err(m, tok);
         });
-        return { ...base, value, style: tok.kind === 'STRING_DOUBLE' ? 'double' : 'single' };
-      }
+        style = tok.kind === 'STRING_DOUBLE' ? 'double' : 'single';
+        break;
       case 'STRING_BLOCK':
-        return { ...base, value: tok.data, style: 'block' };
+        style = 'block';
+        break;
       case 'VERBATIM_STRING_DOUBLE':
-        return { ...base, value: tok.data, style: 'verbatimDouble' };
+        style = 'verbatimDouble';
+        break;
       default:
-        return { ...base, value: tok.data, style: 'verbatimSingle' };
+        style = 'verbatimSingle';
     }
+    // One literal shape instead of an object spread: spreads were a tenth of parse time (parse leg).
+    return { type: 'String', span, fodder: tok.fodder, ctx: '', value, style };
   }
 
   private parseTerminal(): Node {
