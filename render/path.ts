@@ -6,32 +6,10 @@
  * rule is go-jsonnet's IsValidIdentifier, reproduced here.
  */
 
+import { isJsonnetIdentifier } from '../lang/jsonnet/lexer.js';
 import { goQuote } from './go/go-text.js';
 
-const JSONNET_KEYWORDS = new Set([
-  'assert',
-  'else',
-  'error',
-  'false',
-  'for',
-  'function',
-  'if',
-  'import',
-  'importstr',
-  'importbin',
-  'in',
-  'local',
-  'null',
-  'tailstrict',
-  'then',
-  'self',
-  'super',
-  'true',
-]);
-
-export function isJsonnetIdentifier(s: string): boolean {
-  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(s) && !JSONNET_KEYWORDS.has(s);
-}
+export { isJsonnetIdentifier };
 
 /** The accessor appended to a path for an object field. */
 export function fieldAccessor(field: string): string {

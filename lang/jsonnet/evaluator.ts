@@ -33,7 +33,7 @@ import {
   typeName,
 } from './value.js';
 import type { JsonValue } from '../common/json.js';
-import { setJsonKey, jsonObject } from '../common/json.js';
+import { compareCodepoints, setJsonKey, jsonObject } from '../common/json.js';
 
 /** A pending call returned from a tail position (trampolined by callClosure). */
 class TailCall {
@@ -1286,22 +1286,8 @@ function traceFrame(e: Node | string | null): TraceFrame {
   return { span: e.span, name: e.ctx };
 }
 
-/** Orders strings by Unicode code point (Go/Jsonnet string order). */
-export function compareStrings(a: string, b: string): number {
-  if (a === b) return 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) {
-      const xs = x >= 0xd800 && x <= 0xdfff;
-      const ys = y >= 0xd800 && y <= 0xdfff;
-      if (xs !== ys) return xs ? 1 : -1;
-      return x < y ? -1 : 1;
-    }
-  }
-  return a.length < b.length ? -1 : 1;
-}
+/** Orders strings by Unicode code point (Go/Jsonnet string order); the one definition lives in lang/common. */
+export const compareStrings = compareCodepoints;
 
 /** Go's reflect type names, as go-jsonnet prints them for "Value non indexable". */
 function goTypeName(v: Value): string {

@@ -65,7 +65,8 @@ export interface Token {
   blockTermIndent?: string;
 }
 
-const KEYWORDS: ReadonlySet<string> = new Set([
+/** Jsonnet's keywords: the one list the lexer, formatter, YAKL and render/ share. */
+export const KEYWORDS: ReadonlySet<string> = new Set([
   'assert',
   'else',
   'error',
@@ -85,6 +86,11 @@ const KEYWORDS: ReadonlySet<string> = new Set([
   'then',
   'true',
 ]);
+
+/** go-jsonnet's IsValidIdentifier: a name usable as a bare field or variable. */
+export function isJsonnetIdentifier(s: string): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(s) && !KEYWORDS.has(s);
+}
 
 const HAS_CONTENT: ReadonlySet<TokenKind> = new Set<TokenKind>([
   'IDENTIFIER',

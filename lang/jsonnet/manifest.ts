@@ -5,7 +5,7 @@
  * escaped as go-jsonnet's unparseString (control chars and U+007F..U+009F as
  * \u00XX). Pure functions over JsonValue.
  */
-import type { JsonValue } from '../common/json.js';
+import { sortedKeys, type JsonValue } from '../common/json.js';
 import { unparseNumber } from './std/pure/go-number.js';
 
 /**
@@ -64,26 +64,6 @@ export function quoteString(s: string): string {
   return out + s.slice(start) + '"';
 }
 
-function sortedKeysOf(o: { [k: string]: JsonValue }): string[] {
-  return Object.keys(o).sort(cmpCodepoints);
-}
-
-function cmpCodepoints(a: string, b: string): number {
-  if (a === b) return 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) {
-      const xs = x >= 0xd800 && x <= 0xdfff;
-      const ys = y >= 0xd800 && y <= 0xdfff;
-      if (xs !== ys) return xs ? 1 : -1;
-      return x < y ? -1 : 1;
-    }
-  }
-  return a.length < b.length ? -1 : 1;
-}
-
 /** go-jsonnet's serializeJSON; `multiline` false gives `{"a": 1, "b": [1, 2]}`. */
 export function serializeJson(v: JsonValue, multiline = true, indent = ''): string {
   // String concatenation (V8 ropes) allocates far less than collecting parts.
@@ -107,7 +87,7 @@ export function serializeJson(v: JsonValue, multiline = true, indent = ''): stri
     }
     return out + (multiline ? '\n' : '') + indent + ']';
   }
-  const keys = sortedKeysOf(v);
+  const keys = sortedKeys(v);
   if (keys.length === 0) return '{ }';
   let out = multiline ? '{\n' : '{';
   for (let i = 0; i < keys.length; i++) {

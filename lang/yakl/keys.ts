@@ -6,37 +6,18 @@
  * its quoting.
  */
 
-export const JSONNET_KEYWORDS: ReadonlySet<string> = new Set([
-  'assert',
-  'else',
-  'error',
-  'false',
-  'for',
-  'function',
-  'if',
-  'import',
-  'importstr',
-  'importbin',
-  'in',
-  'local',
-  'null',
-  'self',
-  'super',
-  'tailstrict',
-  'then',
-  'true',
-]);
+import { isJsonnetIdentifier, KEYWORDS } from '../jsonnet/lexer.js';
+
+export const JSONNET_KEYWORDS: ReadonlySet<string> = KEYWORDS;
 
 export const RESERVED_PREFIX = 'yakl__';
 
 /** A Jsonnet variable name that YAKL may declare as a local (not a keyword, not std). */
 export function isLocalName(name: string): boolean {
-  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !JSONNET_KEYWORDS.has(name) && name !== 'std';
+  return isJsonnetIdentifier(name) && name !== 'std';
 }
 
-export function isIdentifier(name: string): boolean {
-  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !JSONNET_KEYWORDS.has(name);
-}
+export const isIdentifier = isJsonnetIdentifier;
 
 export interface Modifiers {
   plus: boolean;

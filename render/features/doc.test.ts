@@ -1,19 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { featuresDoc } from './doc.js';
 import { FEATURES } from './registry.js';
-
-function repoRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json')) || existsSync(join(dir, 'build-id.json'))) dir = dirname(dir);
-  return dir;
-}
+import { repoRoot } from '../../test/support/repo-root.js';
 
 test('docs/features.md is generated from the registry and up to date', () => {
-  const page = readFileSync(join(repoRoot(), 'docs/features.md'), 'utf8');
+  const page = readFileSync(join(repoRoot(import.meta.url), 'docs/features.md'), 'utf8');
   assert.equal(page, featuresDoc(), 'run `npm run gen:features-doc`');
   for (const f of FEATURES) assert.ok(page.includes(`\`${f.name}\``), f.name);
 });
@@ -21,7 +15,7 @@ test('docs/features.md is generated from the registry and up to date', () => {
 test('no GA feature has an enabled-check left in the source', () => {
   const ga = FEATURES.filter((f) => f.stage === 'GA').map((f) => f.name);
   if (ga.length === 0) return;
-  const root = repoRoot();
+  const root = repoRoot(import.meta.url);
   const offenders: string[] = [];
   const walk = (dir: string) => {
     for (const name of readdirSync(dir)) {

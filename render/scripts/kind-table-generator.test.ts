@@ -1,21 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { generateKindTable } from './kind-table-generator.js';
+import { repoRoot } from '../../test/support/repo-root.js';
 
 const OPENAPI = '/work/shared/data/kubernetes-openapi-v2.json';
-/** The repository root (tests also run from dist/, where data files are not copied). */
-function repoRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) {
-    if (dirname(dir) === dir) throw new Error('repository root not found');
-    dir = dirname(dir);
-  }
-  return dir;
-}
-const TABLE = join(repoRoot(), 'render/order/builtin-kinds.ts');
+const TABLE = join(repoRoot(import.meta.url), 'render/order/builtin-kinds.ts');
 
 test('the committed kind table is what the generator makes from the OpenAPI document', (t) => {
   if (!existsSync(OPENAPI)) {

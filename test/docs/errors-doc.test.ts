@@ -1,17 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-function repoRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) dir = dirname(dir);
-  return dir;
-}
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../support/repo-root.js';
 
 test('docs/errors.md lists every error code used in the source', async () => {
-  const root = repoRoot();
+  const root = repoRoot(import.meta.url);
   const { codesInSource } = (await import(join(root, 'scripts/gen-errors-doc.mjs'))) as {
     codesInSource(root: string): string[];
   };

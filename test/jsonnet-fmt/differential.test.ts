@@ -7,23 +7,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { formatJsonnet } from '../../lang/jsonnet/fmt/index.js';
 import { OPTION_VARIANTS } from './option-variants.js';
+import { repoRoot } from '../support/repo-root.js';
 
 const ORACLE = '/usr/bin/jsonnetfmt';
 
-function repoRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) {
-    if (dirname(dir) === dir) throw new Error('repository root not found');
-    dir = dirname(dir);
-  }
-  return dir;
-}
-
-const corpusDir = join(repoRoot(), 'test/jsonnet-fmt/corpus');
+const corpusDir = join(repoRoot(import.meta.url), 'test/jsonnet-fmt/corpus');
 const corpus = readdirSync(corpusDir)
   .filter((f) => f.endsWith('.jsonnet'))
   .sort();

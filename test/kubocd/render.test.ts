@@ -6,23 +6,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { loadChart } from '../../lang/helm/index.js';
 import { dumpPackage, renderRelease, type ReleaseRenderInput } from '../../lang/kubocd/index.js';
+import { repoRoot } from '../support/repo-root.js';
 
-/** The repository root (tests also run from dist/, where fixtures are not copied). */
-function repoRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) {
-    if (dirname(dir) === dir) throw new Error('repository root not found');
-    dir = dirname(dir);
-  }
-  return dir;
-}
-
-const fixtures = join(repoRoot(), 'test/kubocd/fixtures');
+const fixtures = join(repoRoot(import.meta.url), 'test/kubocd/fixtures');
 const read = (name: string): string => readFileSync(join(fixtures, name), 'utf8');
 
 function chartFiles(dir: string): Map<string, Uint8Array> {

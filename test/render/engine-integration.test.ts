@@ -5,24 +5,15 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { SourceFile } from '../../lang/common/source.js';
 import { evaluate, parseModule } from '../../lang/jsonnet/index.js';
 import type { Importer } from '../../lang/jsonnet/index.js';
 import { findObjects, formatYamlDocuments, kubecfgLibsonnet, kubecfgNatives } from '../../render/index.js';
+import { repoRoot } from '../support/repo-root.js';
 
-/** The repository root (tests also run from dist/, where data files are not copied). */
-function repoRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) {
-    if (dirname(dir) === dir) throw new Error('repository root not found');
-    dir = dirname(dir);
-  }
-  return dir;
-}
-const dir = join(repoRoot(), 'test/render/fixtures/spec/');
+const dir = join(repoRoot(import.meta.url), 'test/render/fixtures/spec/');
 
 const libraryImporter: Importer = {
   load(_from, path) {

@@ -7,22 +7,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { JsonValue } from '../../lang/common/json.js';
 import { addProvenance, findObjects, formatEval, formatJsonObjects, formatYamlDocuments } from '../../render/index.js';
+import { repoRoot } from '../support/repo-root.js';
 
-/** The repository root (tests also run from dist/, where data files are not copied). */
-function repoRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) {
-    if (dirname(dir) === dir) throw new Error('repository root not found');
-    dir = dirname(dir);
-  }
-  return dir;
-}
-const dir = join(repoRoot(), 'test/render/fixtures/spec/');
+const dir = join(repoRoot(import.meta.url), 'test/render/fixtures/spec/');
 const read = (name: string): string => readFileSync(dir + name, 'utf8');
 const source = (name: string): JsonValue => JSON.parse(read(name)) as JsonValue;
 /** The spec block with exactly one final newline. */

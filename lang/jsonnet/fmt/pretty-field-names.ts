@@ -4,34 +4,12 @@
  * {'a': 1} -> {a: 1}, when the raw literal text is an identifier (keywords
  * and names that need escapes keep their quotes).
  */
+import { isJsonnetIdentifier } from '../lexer.js';
 import { fodderMoveFront } from './fodder.js';
 import type { LiteralString, Node, ObjectField } from './tree.js';
 import { transformTree } from './walk.js';
 
-const KEYWORDS: ReadonlySet<string> = new Set([
-  'assert',
-  'else',
-  'error',
-  'false',
-  'for',
-  'function',
-  'if',
-  'import',
-  'importstr',
-  'importbin',
-  'in',
-  'local',
-  'null',
-  'self',
-  'super',
-  'tailstrict',
-  'then',
-  'true',
-]);
-
-export function isIdentifier(s: string): boolean {
-  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(s) && !KEYWORDS.has(s);
-}
+export const isIdentifier = isJsonnetIdentifier;
 
 function prettyField(field: ObjectField): void {
   if (field.kind === 'expr' && field.expr1?.type === 'string') {
