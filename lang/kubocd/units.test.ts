@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatGoDuration, parseGoDuration } from './duration.js';
+import { durationString as formatGoDuration, parseGoDuration } from '../gotemplate/sprig/gotime.js';
 import { printfBound } from './size-bound.js';
 import { unescapeActions } from './parameters.js';
 import { applyDefaults, normalizeSchema, validateSchema } from './schema.js';

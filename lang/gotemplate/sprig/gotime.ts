@@ -490,34 +490,54 @@ const units: Record<string, bigint> = {
   h: 3600000000000n,
 };
 
-/** time.ParseDuration → nanoseconds. */
-export function parseDuration(s: string): bigint {
-  const orig = s;
+const MAX_INT64 = (1n << 63n) - 1n;
+
+/**
+ * time.ParseDuration's grammar with exact integer arithmetic (as Go does it):
+ * nanoseconds, or undefined when the text is not a duration or overflows int64.
+ */
+export function parseGoDuration(text: string): bigint | undefined {
+  let s = text;
   let neg = false;
   if (s.startsWith('-') || s.startsWith('+')) {
     neg = s[0] === '-';
     s = s.slice(1);
   }
   if (s === '0') return 0n;
-  if (s === '') throw new Error(`time: invalid duration ${JSON.stringify(orig)}`);
-  let total = 0;
+  if (s === '') return undefined;
+  let total = 0n;
+  const re = /^(\d*)(?:\.(\d*))?(ns|us|µs|μs|ms|s|m|h)/u;
   while (s !== '') {
-    const m = /^(\d*)(?:\.(\d*))?(ns|us|µs|μs|ms|s|m|h)/.exec(s);
-    if (!m || (m[1] === '' && (m[2] ?? '') === '')) {
-      if (/^[\d.]+$/.test(s)) throw new Error(`time: missing unit in duration ${JSON.stringify(orig)}`);
-      const u = /^[\d.]*([^\d.]*)/.exec(s);
-      throw new Error(
-        u && u[1] && /^[\d.]/.test(s)
-          ? `time: unknown unit ${JSON.stringify(u[1].replace(/\d.*$/, ''))} in duration ${JSON.stringify(orig)}`
-          : `time: invalid duration ${JSON.stringify(orig)}`,
-      );
-    }
-    const unit = Number(units[m[3]!]!);
-    total += Number(m[1] || '0') * unit + (m[2] ? Number('0.' + m[2]) * unit : 0);
+    const m = re.exec(s);
+    if (!m || (m[1] === '' && (m[2] === undefined || m[2] === ''))) return undefined;
+    const unit = units[m[3]!]!;
+    let ns = BigInt(m[1] || '0') * unit;
+    if (m[2]) ns += (BigInt(m[2]) * unit) / 10n ** BigInt(m[2].length);
+    total += ns;
+    if (total > MAX_INT64 + (neg ? 1n : 0n)) return undefined;
     s = s.slice(m[0].length);
   }
-  const ns = BigInt(Math.round(total));
-  return neg ? -ns : ns;
+  return neg ? -total : total;
+}
+
+/** time.ParseDuration → nanoseconds, throwing Go's error text. */
+export function parseDuration(text: string): bigint {
+  const ns = parseGoDuration(text);
+  if (ns !== undefined) return ns;
+  let s = text.startsWith('-') || text.startsWith('+') ? text.slice(1) : text;
+  while (s !== '') {
+    const m = /^(\d*)(?:\.(\d*))?(ns|us|µs|μs|ms|s|m|h)/u.exec(s);
+    if (!m || (m[1] === '' && (m[2] ?? '') === '')) break;
+    s = s.slice(m[0].length);
+  }
+  if (s !== '' && /^[\d.]+$/.test(s)) throw new Error(`time: missing unit in duration ${JSON.stringify(text)}`);
+  const u = /^[\d.]*([^\d.]*)/.exec(s);
+  if (s !== '' && u && u[1] && /^[\d.]/.test(s)) {
+    throw new Error(
+      `time: unknown unit ${JSON.stringify(u[1].replace(/\d.*$/, ''))} in duration ${JSON.stringify(text)}`,
+    );
+  }
+  throw new Error(`time: invalid duration ${JSON.stringify(text)}`);
 }
 
 function fmtFrac(v: bigint, prec: number): [string, bigint] {
