@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatFloatShortest, formatFloatPrecisionG, formatJsonNumber, formatJsonnetNumber } from './float-format.js';
+import { formatFloatShortest, formatFloatPrecisionG, formatJsonNumber } from './float-format.js';
+import { unparseNumber } from '../../lang/jsonnet/std/pure/go-number.js';
 
 test('strconv.FormatFloat(x, g, -1, 64) as go-yaml v2 prints floats', () => {
   const cases: [number, string][] = [
@@ -55,7 +56,7 @@ test('%.17g rounds half to even on the exact binary value', () => {
   assert.equal(formatFloatPrecisionG(0.3, 17), '0.29999999999999999');
 });
 
-test('go-jsonnet unparseNumber', () => {
+test("go-jsonnet unparseNumber (the engine's, which eval -o json prints)", () => {
   const cases: [number, string][] = [
     [1, '1'],
     [-0, '-0'],
@@ -64,5 +65,5 @@ test('go-jsonnet unparseNumber', () => {
     [3.14, '3.1400000000000001'],
     [-1e-7, '-9.9999999999999995e-08'],
   ];
-  for (const [x, want] of cases) assert.equal(formatJsonnetNumber(x), want, String(x));
+  for (const [x, want] of cases) assert.equal(unparseNumber(x), want, String(x));
 });

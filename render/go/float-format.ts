@@ -142,12 +142,3 @@ export function formatJsonNumber(x: number): string {
   }
   return formatFloatShortest(x, 'f');
 }
-
-/** go-jsonnet's unparseNumber: integral values with "%.0f", others with "%.17g". */
-export function formatJsonnetNumber(x: number): string {
-  if (Number.isFinite(x) && Math.floor(x) === x) {
-    if (Object.is(x, -0)) return '-0';
-    return BigInt(x).toString();
-  }
-  return formatFloatPrecisionG(x, 17);
-}

@@ -11,7 +11,7 @@
  */
 import type { JsonValue } from '../../../common/json.js';
 import { sortedKeys } from '../../../common/json.js';
-import { goShortestFixed, unparseNumber } from './go-number.js';
+import { goShortestFixed } from './go-number.js';
 import { wantString } from './values.js';
 
 const HEX = '0123456789abcdef';
@@ -31,31 +31,6 @@ function isLoneSurrogate(s: string, i: number): boolean {
     return !(p >= 0xd800 && p <= 0xdbff);
   }
   return false;
-}
-
-/** go-jsonnet's unparseString: the quoted form used by std.escapeStringJson and toString. */
-export function unparseString(s: string): string {
-  let out = '"';
-  let start = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    let rep: string | undefined;
-    if (c === 0x22) rep = '\\"';
-    else if (c === 0x5c) rep = '\\\\';
-    else if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) {
-      if (c === 8) rep = '\\b';
-      else if (c === 12) rep = '\\f';
-      else if (c === 10) rep = '\\n';
-      else if (c === 13) rep = '\\r';
-      else if (c === 9) rep = '\\t';
-      else rep = u4(c);
-    } else if (c >= 0xd800 && c <= 0xdfff && isLoneSurrogate(s, i)) rep = '\ufffd';
-    if (rep !== undefined) {
-      out += s.slice(start, i) + rep;
-      start = i + 1;
-    }
-  }
-  return out + s.slice(start) + '"';
 }
 
 /** Go encoding/json string encoding with SetEscapeHTML(false) (Go >= 1.22: \b and \f short forms). */
@@ -85,52 +60,12 @@ export function goJsonString(s: string): string {
 }
 
 /**
- * go-jsonnet's serializeJSON. One line (`multiline` false) is std.toString's
- * form: `[1, 2]`, `{"a": 1}`. Multi-line is the jsonnet CLI output form with
- * three-space indentation. `indent` is the current indentation.
+ * go-jsonnet's serializeJSON and unparseString: one implementation, the
+ * engine's (lang/jsonnet/manifest.ts), serves the CLI output, std.toString
+ * and these functions.
  */
-export function serializeJson(v: JsonValue, multiline: boolean, indent = ''): string {
-  const parts: string[] = [];
-  writeJson(v, multiline, indent, parts);
-  return parts.join('');
-}
-
-function writeJson(v: JsonValue, multiline: boolean, indent: string, out: string[]): void {
-  if (v === null) out.push('null');
-  else if (typeof v === 'boolean') out.push(v ? 'true' : 'false');
-  else if (typeof v === 'number') out.push(unparseNumber(v));
-  else if (typeof v === 'string') out.push(unparseString(v));
-  else if (Array.isArray(v)) {
-    if (v.length === 0) {
-      out.push('[ ]');
-      return;
-    }
-    const inner = multiline ? indent + '   ' : indent;
-    let prefix = multiline ? '[\n' : '[';
-    for (const el of v) {
-      out.push(prefix, inner);
-      writeJson(el, multiline, inner, out);
-      prefix = multiline ? ',\n' : ', ';
-    }
-    if (multiline) out.push('\n');
-    out.push(indent, ']');
-  } else {
-    const keys = sortedKeys(v);
-    if (keys.length === 0) {
-      out.push('{ }');
-      return;
-    }
-    const inner = multiline ? indent + '   ' : indent;
-    let prefix = multiline ? '{\n' : '{';
-    for (const k of keys) {
-      out.push(prefix, inner, unparseString(k), ': ');
-      writeJson(v[k]!, multiline, inner, out);
-      prefix = multiline ? ',\n' : ', ';
-    }
-    if (multiline) out.push('\n');
-    out.push(indent, '}');
-  }
-}
+export { serializeJson, quoteString as unparseString } from '../../manifest.js';
+import { serializeJson } from '../../manifest.js';
 
 /** std.toString: strings as they are, anything else as one-line JSON. */
 export function toStringValue(v: JsonValue): string {
