@@ -10,7 +10,7 @@
 import type { JsonValue } from '../../lang/common/json.js';
 import { jsonObject, setJsonKey } from '../../lang/common/json.js';
 import { goQuote } from '../go/go-text.js';
-import { wellFormed } from '../go/well-formed.js';
+import { wellFormed } from '../../lang/common/well-formed.js';
 
 const MAX_DEPTH = 10000;
 

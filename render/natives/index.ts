@@ -15,7 +15,7 @@ import type { RenderErrorCode } from '../errors.js';
 import { goJsonUnmarshal } from './go-json-parse.js';
 import { goParseYamlStream } from './go-yaml-parse.js';
 import { goManifestJson, goManifestYaml } from './manifest.js';
-import { goMatchString, goQuoteMeta, goReplaceAllString } from './regex/go-regexp.js';
+import { goMatchString, goQuoteMeta, goReplaceAllString } from '../../lang/common/re2/go-regexp.js';
 import { goTypeName } from '../go/go-text.js';
 import { parseHelmChartNative } from './helm-chart.js';
 import { makeResolveImageNative } from './resolve-image.js';

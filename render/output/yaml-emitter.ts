@@ -17,7 +17,7 @@ import { isJsonObject } from '../../lang/common/json.js';
 import { resolvesToNonString, isBase60Float } from './yaml-resolve.js';
 import { sortYamlKeys } from './yaml-key-order.js';
 import { formatFloatShortest } from '../go/float-format.js';
-import { wellFormed } from '../go/well-formed.js';
+import { wellFormed } from '../../lang/common/well-formed.js';
 import {
   analyzeScalar,
   codePointCount,

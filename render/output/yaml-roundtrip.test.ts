@@ -11,7 +11,7 @@ import type { JsonValue } from '../../lang/common/json.js';
 import { jsonObject } from '../../lang/common/json.js';
 import { formatYamlDocuments } from './yaml.js';
 import { goParseYamlStream } from '../natives/go-yaml-parse.js';
-import { wellFormed } from '../go/well-formed.js';
+import { wellFormed } from '../../lang/common/well-formed.js';
 
 const tricky = fc.constantFrom(
   'yes',

@@ -1,6 +1,6 @@
 /**
  * Sprig regex functions (https://masterminds.github.io/sprig/strings.html#regexmatch):
- * patterns use Go's RE2 syntax (translated by re2.ts). FindAll and Split use
+ * patterns use Go's RE2 syntax (lang/common/re2, shared with kubecfg's natives and Cleat). FindAll and Split use
  * Go's rule that an empty match right after the previous match is skipped,
  * and replacements expand `$1`, `${1}`, `$name`, `${name}` and `$$` as Go's
  * Regexp.Expand does (a name is the longest run of letters, digits and `_`).
@@ -8,7 +8,7 @@
 
 import { type FuncDef, pure } from '../function.js';
 import { tagType } from '../value.js';
-import { compileRe2 } from './re2.js';
+import { compileGoRegexp } from '../../common/re2/go-regexp.js';
 
 interface Match {
   index: number;
@@ -19,7 +19,7 @@ interface Match {
 
 /** Go's FindAll: at most n matches (n < 0: all), skipping empty matches adjacent to the previous one. */
 export function findAll(pattern: string, s: string, n: number): Match[] {
-  const re = compileRe2(pattern);
+  const { regex: re, groupNames } = compileGoRegexp(pattern);
   const out: Match[] = [];
   let pos = 0;
   let prevEnd = -1;
@@ -30,7 +30,13 @@ export function findAll(pattern: string, s: string, n: number): Match[] {
     const end = m.index + m[0].length;
     let accept = true;
     if (m[0].length === 0 && m.index === prevEnd) accept = false;
-    if (accept) out.push({ index: m.index, end, groups: [...m], named: { ...(m.groups ?? {}) } });
+    if (accept) {
+      const named: Record<string, string | undefined> = {};
+      groupNames.forEach((name, i) => {
+        if (name !== '' && !(name in named)) named[name] = m[i];
+      });
+      out.push({ index: m.index, end, groups: [...m], named });
+    }
     if (m[0].length === 0) {
       // Advance one code point past an empty match.
       const cp = s.codePointAt(m.index);

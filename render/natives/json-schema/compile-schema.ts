@@ -12,7 +12,7 @@
  */
 
 import type { JsonValue } from '../../../lang/common/json.js';
-import { compileGoRegexp } from '../regex/go-regexp.js';
+import { compileGoRegexp } from '../../../lang/common/re2/go-regexp.js';
 import { goQuote } from '../../go/go-text.js';
 import { pointerToken, quoteSingle } from './go-text.js';
 

@@ -10,8 +10,8 @@
 
 import type { JsonValue } from '../../../lang/common/json.js';
 import { compareCodepoints } from '../../../lang/common/json.js';
-import { compileGoRegexp } from '../regex/go-regexp.js';
-import { wellFormed } from '../../go/well-formed.js';
+import { compileGoRegexp } from '../../../lang/common/re2/go-regexp.js';
+import { wellFormed } from '../../../lang/common/well-formed.js';
 import type { CompiledSchema } from './compile-schema.js';
 import { draftKnows, jsonTypeName, schemaUrl } from './compile-schema.js';
 import { compareDecimal, isMultipleOf } from './decimal.js';

@@ -10,7 +10,7 @@
 
 import { parseRe2, Re2SyntaxError } from './re2-parse.js';
 import { toJsSource } from './re2-to-js.js';
-import { wellFormed } from '../../go/well-formed.js';
+import { wellFormed } from '../well-formed.js';
 
 export interface GoRegexp {
   /** A fresh-state JS regex with flags `gu`; callers set lastIndex before exec. */
