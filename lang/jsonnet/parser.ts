@@ -24,8 +24,9 @@ import { describeKind, describeToken, lex, type Token, type TokenKind } from './
 
 export const MAX_NESTING = 1000;
 
-const MAX_PREC = 16;
-const BINARY_PREC: Record<string, number> = {
+/** Jsonnet's operator precedences (lower binds tighter): shared with the formatter's parser. */
+export const MAX_PREC = 16;
+export const BINARY_PREC: Readonly<Record<string, number>> = {
   '*': 5,
   '/': 5,
   '%': 5,
@@ -46,7 +47,7 @@ const BINARY_PREC: Record<string, number> = {
   '&&': 13,
   '||': 14,
 };
-const UNARY_OPS: ReadonlySet<string> = new Set(['!', '~', '+', '-']);
+export const UNARY_OPS: ReadonlySet<string> = new Set(['!', '~', '+', '-']);
 
 /** Decodes the escapes of a "..." or '...' literal (go-jsonnet's StringUnescape). */
 export function unescapeString(s: string, fail: (msg: string) => never): string {

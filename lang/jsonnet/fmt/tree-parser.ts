@@ -9,7 +9,7 @@
 import type { SourceFile } from '../../common/source.js';
 import { staticError } from '../errors.js';
 import { lex, type Token, type TokenKind } from '../lexer.js';
-import { parse as validate } from '../parser.js';
+import { BINARY_PREC, MAX_PREC, parse as validate, UNARY_OPS } from '../parser.js';
 import type { Fodder } from './fodder.js';
 import { tokenFodders } from './fodder-lexer.js';
 import type {
@@ -30,29 +30,6 @@ import type {
 
 const APPLY_PREC = 2;
 const UNARY_PREC = 4;
-const MAX_PREC = 16;
-const BINARY_PREC: Readonly<Record<string, number>> = {
-  '*': 5,
-  '/': 5,
-  '%': 5,
-  '+': 6,
-  '-': 6,
-  '<<': 7,
-  '>>': 7,
-  '>': 8,
-  '>=': 8,
-  '<': 8,
-  '<=': 8,
-  in: 8,
-  '==': 9,
-  '!=': 9,
-  '&': 10,
-  '^': 11,
-  '|': 12,
-  '&&': 13,
-  '||': 14,
-};
-const UNARY_OPS: ReadonlySet<string> = new Set(['!', '~', '+', '-']);
 const STRING_KINDS: Readonly<Partial<Record<TokenKind, LiteralString['kind']>>> = {
   STRING_SINGLE: 'single',
   STRING_DOUBLE: 'double',
