@@ -4,7 +4,7 @@
  * the daemon (or to a one-shot child with --no-daemon). Imports only
  * protocol/ and node built-ins, so the bundle starts fast.
  */
-import { COMMANDS, PROTOCOL_VERSION, type FlagValue } from '../protocol/index.js';
+import { PROTOCOL_VERSION, type FlagValue } from '../protocol/index.js';
 import { checkArgCount, parseArgs, UsageError, type ParsedArgs } from './args.js';
 import { cliBuildId, KUBECFG_VERSION } from './build-info.js';
 import { completionScript } from './completion.js';
@@ -58,10 +58,12 @@ async function run(argv: string[]): Promise<number> {
       return runDaemonCommand(sub, paths, flags);
   }
 
-  const method = COMMANDS.find((c) => c.name === top)?.method;
+  // The deepest command named on the line carries the method (`cleat export` → render/cleat-export);
+  // a bare group such as `kubecfg cleat` prints its help.
+  const method = parsed.command.method;
   if (!method) {
-    process.stderr.write(`Error: unknown command "${top}" for "kubecfg"\n`);
-    return 1;
+    process.stdout.write(helpText(parsed.commandPath, parsed.command));
+    return parsed.command.subcommands?.length ? 0 : 1;
   }
   const params = buildCommandParams(parsed.args, flags, process.env);
   if (flags['no-daemon'] === true) return runOneshot(method, params);

@@ -296,52 +296,60 @@ export const COMMANDS: readonly CommandSpec[] = [
       { name: 'no-sort-imports', kind: 'bool', help: 'Leave top-level imports in their order' },
     ],
   },
-  // Cleat (docs/cleat.md). Top-level `cleat-*` commands rather than `cleat check`: the CLI sends
-  // only top-level commands to the daemon (subcommands are for the CLI-run `daemon` group).
+  // Cleat (docs/cleat.md): a command group; each subcommand names the method the CLI forwards.
   {
-    name: 'cleat-check',
-    summary: 'Type-check a Cleat program without inputs and print its diagnostics',
-    usage: 'kubecfg cleat-check [flags] FILE',
-    args: 'exactlyOne',
-    method: 'render/cleat-check',
-    flags: [cleatRootFlag],
-  },
-  {
-    name: 'cleat-export',
-    summary: 'Evaluate a Cleat program with its inputs and print the documents',
-    usage: 'kubecfg cleat-export [flags] FILE',
-    args: 'exactlyOne',
-    method: 'render/cleat-export',
-    flags: [
-      cleatRootFlag,
+    name: 'cleat',
+    summary: 'Check, export and generate Cleat programs',
+    usage: 'kubecfg cleat check|export|gen [flags] FILE',
+    args: 'none',
+    flags: [],
+    subcommands: [
       {
-        name: 'input',
-        kind: 'stringArray',
-        filename: true,
-        help: 'JSON or YAML file holding an object of inputs (inside the root; later files win). May be repeated.',
+        name: 'check',
+        summary: 'Type-check a Cleat program without inputs and print its diagnostics',
+        usage: 'kubecfg cleat check [flags] FILE',
+        args: 'exactlyOne',
+        method: 'render/cleat-check',
+        flags: [cleatRootFlag],
       },
       {
-        name: 'set',
-        kind: 'stringArray',
-        help: 'Set an input: name=value (the string if the type takes it, else JSON). May be repeated.',
+        name: 'export',
+        summary: 'Evaluate a Cleat program with its inputs and print the documents',
+        usage: 'kubecfg cleat export [flags] FILE',
+        args: 'exactlyOne',
+        method: 'render/cleat-export',
+        flags: [
+          cleatRootFlag,
+          {
+            name: 'input',
+            kind: 'stringArray',
+            filename: true,
+            help: 'JSON or YAML file holding an object of inputs (inside the root; later files win). May be repeated.',
+          },
+          {
+            name: 'set',
+            kind: 'stringArray',
+            help: 'Set an input: name=value (the string if the type takes it, else JSON). May be repeated.',
+          },
+          formatFlag,
+          {
+            name: 'target',
+            kind: 'string',
+            default: 'plain',
+            values: ['plain', 'argocd', 'flux'],
+            help: 'Output target: plain, argocd (sync-wave annotations) or flux (Kustomizations and manifests files)',
+          },
+        ],
       },
-      formatFlag,
       {
-        name: 'target',
-        kind: 'string',
-        default: 'plain',
-        values: ['plain', 'argocd', 'flux'],
-        help: 'Output target: plain, argocd (sync-wave annotations) or flux (Kustomizations and manifests files)',
+        name: 'gen',
+        summary: 'Print the Cleat types of an OpenAPI document or CRDs (JSON or YAML)',
+        usage: 'kubecfg cleat gen SCHEMA.json|SCHEMA.yaml',
+        args: 'exactlyOne',
+        method: 'render/cleat-gen',
+        flags: [],
       },
     ],
-  },
-  {
-    name: 'cleat-gen',
-    summary: 'Print the Cleat types of an OpenAPI document or CRDs (JSON or YAML)',
-    usage: 'kubecfg cleat-gen SCHEMA.json|SCHEMA.yaml',
-    args: 'exactlyOne',
-    method: 'render/cleat-gen',
-    flags: [],
   },
   {
     name: 'daemon',
@@ -516,8 +524,24 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
 ];
 
+/**
+ * A command by its dashed path: `show`, or `cleat-export` for the subcommand `export` of the
+ * `cleat` group. The daemon names commands this way (one word per method).
+ */
 export function findCommand(name: string): CommandSpec | undefined {
-  return COMMANDS.find((c) => c.name === name);
+  for (const c of COMMANDS) {
+    if (c.name === name) return c;
+    for (const sub of c.subcommands ?? []) if (`${c.name}-${sub.name}` === name) return sub;
+  }
+  return undefined;
+}
+
+/** Every command that runs in the daemon, keyed by its dashed path (see findCommand). */
+export function daemonCommandNames(): string[] {
+  return COMMANDS.flatMap((c) => [
+    ...(c.method ? [c.name] : []),
+    ...(c.subcommands ?? []).filter((s) => s.method).map((s) => `${c.name}-${s.name}`),
+  ]);
 }
 
 /** The env variable a global flag maps to: `ext-str` → `KUBECFG_EXT_STR`. */

@@ -7,7 +7,7 @@
  * commands) answer with an NDJSON body: zero or more `stream/output`
  * notifications, then exactly one JSON-RPC response as the last line.
  */
-import { COMMANDS, FLAG_VALUE_LIMIT, flagsOf, type CommandSpec } from './commands.js';
+import { daemonCommandNames, FLAG_VALUE_LIMIT, findCommand, flagsOf, type CommandSpec } from './commands.js';
 import {
   arrayOf,
   bool,
@@ -214,7 +214,7 @@ function commandParams(command: CommandSpec): Validator<CommandParams> {
 }
 
 function commandSpec(name: string): CommandSpec {
-  const spec = COMMANDS.find((c) => c.name === name);
+  const spec = findCommand(name);
   if (!spec) throw new Error(`protocol: no command ${name} in the catalog`);
   return spec;
 }
@@ -260,7 +260,7 @@ export function findMethod(name: string): AnyMethod | undefined {
 
 /** The command name a streaming method runs (`render/show` → `show`). */
 export function commandOfMethod(name: string): string | undefined {
-  return COMMANDS.find((c) => c.method === name)?.name;
+  return daemonCommandNames().find((c) => findCommand(c)?.method === name);
 }
 
 /** What `kubecfg --no-daemon` writes to the one-shot runner's stdin: one JSON document. */

@@ -21,6 +21,8 @@ import { isJsonObject, jsonObject, type JsonValue } from '../../lang/common/json
 import { evaluateSnippet, ImportError, type Importer } from '../../lang/jsonnet/index.js';
 import {
   COMMANDS,
+  daemonCommandNames,
+  findCommand,
   flagsOf,
   type CommandParams,
   type CommandSpec,
@@ -150,15 +152,12 @@ export function applyRcFile(
   const file = locateRcFile(command, params, recorder);
   if (file === undefined) return { params, features: [] };
   const rcDir = dirname(file);
-  const value = evaluateSnippet(
-    '<kubecfgrc>',
-    rcOverlaySnippet(
-      COMMANDS.filter((c) => c.method !== undefined).map((c) => c.name),
-      file,
-    ),
-    { importer: rcImporter(rcDir, recorder), natives: kubecfgNatives, shouldStop },
-  );
-  const spec = COMMANDS.find((c) => c.name === command);
+  const value = evaluateSnippet('<kubecfgrc>', rcOverlaySnippet(daemonCommandNames(), file), {
+    importer: rcImporter(rcDir, recorder),
+    natives: kubecfgNatives,
+    shouldStop,
+  });
+  const spec = findCommand(command);
   const allFlagNames = new Set(allCommands().flatMap((c) => flagsOf(c).map((f) => f.name)));
   const result = flagsFromRc(withoutInheritedCommand(value, command), {
     rcFile: shown(params.cwd, file),

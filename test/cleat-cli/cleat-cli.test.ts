@@ -1,6 +1,6 @@
 /**
- * The Cleat commands through the built CLI (`cleat-check`, `cleat-export`,
- * `cleat-gen`), with --no-daemon and through the daemon: a type error printed
+ * The Cleat commands through the built CLI (`cleat check`, `cleat export`,
+ * `cleat gen`), with --no-daemon and through the daemon: a type error printed
  * at its file:line:col with exit 1, an export to YAML and JSON with `--input`
  * and `--set`, the flux target's files, and the project-root rule: a lexical
  * `../` import, a symlink leading out, an out-and-back symlink and an
@@ -64,23 +64,23 @@ describe('Cleat through the CLI', { skip: !BUILT && 'run npm run build first', t
     };
 
     it(`${mode.name}: cleat-check prints a type error at file:line:col and exits 1`, async () => {
-      const bad = await run(['cleat-check', 'bad.cleat']);
+      const bad = await run(['cleat', 'check', 'bad.cleat']);
       assert.equal(bad.code, 1);
       assert.equal(bad.stdout, '');
       assert.match(bad.stderr, /^bad\.cleat:2:13: CLEAT_TYPE_MISMATCH: /m);
-      const good = await run(['cleat-check', 'main.cleat']);
+      const good = await run(['cleat', 'check', 'main.cleat']);
       assert.equal(good.code, 0, good.stderr);
       assert.equal(good.stderr, '');
     });
 
     it(`${mode.name}: cleat-export to YAML and JSON, --input then --set`, async () => {
-      const yaml = await run(['cleat-export', 'main.cleat', '--input', 'values.yaml', '--set', 'replicas=3']);
+      const yaml = await run(['cleat', 'export', 'main.cleat', '--input', 'values.yaml', '--set', 'replicas=3']);
       assert.equal(yaml.code, 0, yaml.stderr);
       assert.equal(
         yaml.stdout,
         '---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-file\n  labels:\n    app: web\ndata:\n  replicas: 3\n',
       );
-      const json = await run(['cleat-export', '-o', 'json', '--set', 'name=web', 'main.cleat']);
+      const json = await run(['cleat', 'export', '-o', 'json', '--set', 'name=web', 'main.cleat']);
       assert.equal(json.code, 0, json.stderr);
       assert.deepEqual(JSON.parse(json.stdout), {
         apiVersion: 'v1',
@@ -88,13 +88,13 @@ describe('Cleat through the CLI', { skip: !BUILT && 'run npm run build first', t
         metadata: { name: 'web', labels: { app: 'web' } },
         data: { replicas: 1 },
       });
-      const missing = await run(['cleat-export', 'main.cleat']);
+      const missing = await run(['cleat', 'export', 'main.cleat']);
       assert.equal(missing.code, 1);
       assert.match(missing.stderr, /^main\.cleat:2:1: CLEAT_INPUT: missing input `name`/m);
     });
 
     it(`${mode.name}: the flux target prints the Kustomization then each component's file`, async () => {
-      const r = await run(['cleat-export', '--target', 'flux', '--set', 'name=web', 'main.cleat']);
+      const r = await run(['cleat', 'export', '--target', 'flux', '--set', 'name=web', 'main.cleat']);
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /^---\napiVersion: kustomize\.toolkit\.fluxcd\.io\/v1\nkind: Kustomization\n/);
       assert.match(r.stdout, /\n# Source: \.\/default\/manifests\.yaml\n---\napiVersion: v1\nkind: ConfigMap\n/);
@@ -102,15 +102,18 @@ describe('Cleat through the CLI', { skip: !BUILT && 'run npm run build first', t
 
     it(`${mode.name}: imports and --input files stay inside the project root`, async () => {
       const refused: Array<[string[], RegExp]> = [
-        [['cleat-export', 'lexical-escape.cleat'], /^lexical-escape\.cleat:1:20: CLEAT_IMPORT_OUTSIDE_ROOT: /m],
-        [['cleat-export', 'link-escape.cleat'], /^link-escape\.cleat:1:20: CLEAT_IMPORT: .*outside the project root/m],
+        [['cleat', 'export', 'lexical-escape.cleat'], /^lexical-escape\.cleat:1:20: CLEAT_IMPORT_OUTSIDE_ROOT: /m],
         [
-          ['cleat-export', 'out-and-back.cleat'],
+          ['cleat', 'export', 'link-escape.cleat'],
+          /^link-escape\.cleat:1:20: CLEAT_IMPORT: .*outside the project root/m,
+        ],
+        [
+          ['cleat', 'export', 'out-and-back.cleat'],
           /^out-and-back\.cleat:1:20: CLEAT_IMPORT: .*outside the project root/m,
         ],
-        [['cleat-export', 'evil.cleat'], /^ERROR evil\.cleat: .*outside the project root/m],
+        [['cleat', 'export', 'evil.cleat'], /^ERROR evil\.cleat: .*outside the project root/m],
         [
-          ['cleat-export', 'main.cleat', '--input', '../secret.yaml'],
+          ['cleat', 'export', 'main.cleat', '--input', '../secret.yaml'],
           /^ERROR --input \.\.\/secret\.yaml: outside the project root/m,
         ],
       ];
@@ -120,11 +123,11 @@ describe('Cleat through the CLI', { skip: !BUILT && 'run npm run build first', t
         assert.match(r.stderr, want);
         noCanary(r);
       }
-      const inside = await run(['cleat-export', 'link-inside.cleat']);
+      const inside = await run(['cleat', 'export', 'link-inside.cleat']);
       assert.equal(inside.code, 0, inside.stderr);
       assert.equal(inside.stdout, '---\na:\n  app: web\n');
       // --root widens the root on purpose: then the file outside is allowed.
-      const widened = await run(['cleat-export', '--root', '..', 'lexical-escape.cleat']);
+      const widened = await run(['cleat', 'export', '--root', '..', 'lexical-escape.cleat']);
       assert.equal(widened.code, 0, widened.stderr);
       assert.match(widened.stdout, new RegExp(CANARY));
     });
@@ -132,18 +135,18 @@ describe('Cleat through the CLI', { skip: !BUILT && 'run npm run build first', t
     it(`${mode.name}: an edit of an imported module is seen by the next export`, async () => {
       writeFileSync(join(sb.work, 'edit.cleat'), 'import * as m from "./lib/edit.cleat"\nexport { v: m.v }\n');
       writeFileSync(join(sb.work, 'lib', 'edit.cleat'), 'let v = 1\n');
-      const first = await run(['cleat-export', 'edit.cleat']);
+      const first = await run(['cleat', 'export', 'edit.cleat']);
       assert.equal(first.stdout, '---\nv: 1\n', first.stderr);
       writeFileSync(join(sb.work, 'lib', 'edit.cleat'), 'let v = 22\n');
-      const second = await run(['cleat-export', 'edit.cleat']);
+      const second = await run(['cleat', 'export', 'edit.cleat']);
       assert.equal(second.stdout, '---\nv: 22\n', second.stderr);
     });
 
     it(`${mode.name}: cleat-gen prints the Cleat types of a CRD`, async () => {
-      const r = await run(['cleat-gen', 'schema.yaml']);
+      const r = await run(['cleat', 'gen', 'schema.yaml']);
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /type v1\.Widget = \{\n  apiVersion: "example\.com\/v1",/);
-      const missing = await run(['cleat-gen', 'nope.yaml']);
+      const missing = await run(['cleat', 'gen', 'nope.yaml']);
       assert.equal(missing.code, 1);
       assert.match(missing.stderr, /nope\.yaml/);
     });
