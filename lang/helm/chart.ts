@@ -10,6 +10,7 @@
 import { readYaml } from '../gotemplate/index.js';
 import { isMap } from '../gotemplate/value.js';
 import { extractChartArchive } from './archive.js';
+import { HelmIgnore } from './helmignore.js';
 
 export class ChartError extends Error {
   override name = 'ChartError';
@@ -27,12 +28,20 @@ export interface ChartFile {
   data: Uint8Array;
 }
 
+/** One `import-values` entry: `child` table of the subchart's values copied to `parent` in the parent's. */
+export interface ImportValue {
+  child: string;
+  parent: string;
+}
+
 export interface Dependency {
   name: string;
   alias?: string;
   condition?: string;
   tags?: string[];
   enabled?: boolean;
+  /** `import-values`, the string form already turned into `{ child: 'exports.<s>', parent: '.' }`. */
+  importValues?: ImportValue[];
 }
 
 export interface Chart {
@@ -47,6 +56,8 @@ export interface Chart {
   dependencies: Chart[];
   /** Dependency declarations from Chart.yaml (v2) or requirements.yaml (v1). */
   requirements: Dependency[];
+  /** values.schema.json as found (validated against the final values at render time). */
+  schema?: Uint8Array;
 }
 
 const text = new TextDecoder();
@@ -76,6 +87,22 @@ function topDir(files: Map<string, Uint8Array>): string {
   throw new ChartError('Chart.yaml file is missing');
 }
 
+function importValues(list: unknown, dep: string): ImportValue[] | undefined {
+  if (!Array.isArray(list)) return undefined;
+  const out: ImportValue[] = [];
+  for (const iv of list) {
+    if (typeof iv === 'string') out.push({ child: `exports.${iv}`, parent: '.' });
+    else if (isMap(iv) && typeof iv.child === 'string' && typeof iv.parent === 'string')
+      out.push({ child: iv.child, parent: iv.parent });
+    else
+      // Helm would panic on its type assertion; a chart is untrusted input, so say why instead.
+      throw new ChartError(
+        `dependency ${dep}: import-values entries must be strings or maps with string "child" and "parent"`,
+      );
+  }
+  return out;
+}
+
 function deps(list: unknown): Dependency[] {
   if (!Array.isArray(list)) return [];
   return list.filter(isMap).map((d) => ({
@@ -83,6 +110,7 @@ function deps(list: unknown): Dependency[] {
     alias: typeof d.alias === 'string' ? d.alias : undefined,
     condition: typeof d.condition === 'string' ? d.condition : undefined,
     tags: Array.isArray(d.tags) ? d.tags.map(String) : undefined,
+    importValues: importValues(d['import-values'], String(d.name ?? '')),
   }));
 }
 
@@ -145,7 +173,32 @@ export function loadChart(files: Map<string, Uint8Array>, root?: string): Chart 
     if (!own.has(`charts/${d}/Chart.yaml`)) continue;
     dependencies.push(loadChart(own, `charts/${d}`));
   }
-  return { metadata, name: metadata.name, values, templates, files: other, dependencies, requirements };
+  const schema = own.get('values.schema.json');
+  return {
+    metadata,
+    name: metadata.name,
+    values,
+    templates,
+    files: other,
+    dependencies,
+    requirements,
+    ...(schema ? { schema } : {}),
+  };
+}
+
+/**
+ * Loads a chart read from a directory (path → bytes, the chart directory as
+ * top folder or as root), dropping what its `.helmignore` ignores, as Helm's
+ * LoadDir does. Use loadChart/loadChartArchive for .tgz contents.
+ */
+export function loadChartDirectory(files: Map<string, Uint8Array>): Chart {
+  const base = topDir(files);
+  const prefix = base === '' ? '' : base + '/';
+  const own = new Map<string, Uint8Array>();
+  for (const [p, d] of files) if (p.startsWith(prefix)) own.set(p.slice(prefix.length), d);
+  const ignoreFile = own.get('.helmignore');
+  const kept = new HelmIgnore(ignoreFile ? text.decode(ignoreFile) : '').filter(own);
+  return loadChart(kept, '');
 }
 
 /** Loads a chart from .tgz bytes. */

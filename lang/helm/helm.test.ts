@@ -239,7 +239,8 @@ test('parseHelmChart: JSON values become float64 like Go json.Unmarshal', () => 
     ),
   ];
   const out = parseHelmChart(tgz(files), 'r', 'n', { replicas: 5, big: 2000000 });
-  assert.deepEqual(out, { 'c/templates/t.yaml': [{ r: 5, t: 'float64', big: 2000000 }] });
+  // kubecfg also gives every object without a namespace the release namespace.
+  assert.deepEqual(out, { 'c/templates/t.yaml': [{ r: 5, t: 'float64', big: 2000000, metadata: { namespace: 'n' } }] });
 });
 
 test('library subcharts contribute only partials', () => {

@@ -10,13 +10,26 @@ export {
   MAX_DECOMPRESSED_CHART_SIZE,
   MAX_DECOMPRESSED_FILE_SIZE,
 } from './archive.js';
-export { loadChart, loadChartArchive, ChartError, type Chart, type ChartFile, type Dependency } from './chart.js';
-export { coalesceChartValues, processDependencies, valuesFromJson, type Values } from './values.js';
 export {
-  DEFAULT_API_VERSIONS,
-  parseHelmChart,
-  renderChart,
-  renderTemplates,
-  parseManifests,
-  type RenderOptions,
-} from './render.js';
+  loadChart,
+  loadChartArchive,
+  loadChartDirectory,
+  ChartError,
+  type Chart,
+  type ChartFile,
+  type Dependency,
+  type ImportValue,
+} from './chart.js';
+export { HelmIgnore } from './helmignore.js';
+export { validateValuesSchemas } from './schema.js';
+export { parseHelmChart, renderChartForKubecfg, loadChartArchiveCached, type HelmCapabilities } from './kubecfg.js';
+export {
+  helmCacheStats,
+  clearHelmCaches,
+  configureHelmCaches,
+  DEFAULT_CHART_CACHE_BYTES,
+  DEFAULT_RENDER_CACHE_BYTES,
+  type HelmCacheStats,
+} from './cache.js';
+export { coalesceChartValues, processDependencies, valuesFromJson, type Values } from './values.js';
+export { DEFAULT_API_VERSIONS, renderChart, renderTemplates, parseManifests, type RenderOptions } from './render.js';

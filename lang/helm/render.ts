@@ -12,10 +12,18 @@
 import { parseAllDocuments } from 'yaml';
 import type { JsonValue } from '../common/json.js';
 import { jsonObject } from '../common/json.js';
-import { goYamlTags, helmErrorMessage, profiles, TemplateError, TemplateSet } from '../gotemplate/index.js';
+import {
+  goYamlTags,
+  helmErrorMessage,
+  profiles,
+  seededRandom,
+  TemplateError,
+  TemplateSet,
+} from '../gotemplate/index.js';
 import { GoObject, isMap, mapSet } from '../gotemplate/value.js';
-import { type Chart, ChartError, type ChartFile, loadChartArchive } from './chart.js';
-import { processDependencies, coalesceChartValues, type Values, valuesFromJson } from './values.js';
+import { type Chart, ChartError, type ChartFile } from './chart.js';
+import { processDependencies, coalesceChartValues, type Values } from './values.js';
+import { validateValuesSchemas } from './schema.js';
 import { marshalYaml } from '../gotemplate/index.js';
 
 export interface RenderOptions {
@@ -29,6 +37,8 @@ export interface RenderOptions {
   apiVersions?: string[];
   /** Output cap per template (default 4 MiB). */
   maxOutputBytes?: number;
+  /** Seed of `rand*`/`uuidv4`/key generators (default 0); callers derive it from the chart and values. */
+  seed?: number;
 }
 
 export const DEFAULT_API_VERSIONS = [
@@ -251,6 +261,7 @@ export function renderTemplates(chart0: Chart, opts: RenderOptions): Map<string,
   const user = opts.values ?? {};
   const chart = processDependencies(chart0, user);
   const values = coalesceChartValues(chart, user);
+  validateValuesSchemas(chart, values);
   const release = jsonObject([
     ['Name', opts.releaseName],
     ['Namespace', opts.namespace],
@@ -271,6 +282,7 @@ export function renderTemplates(chart0: Chart, opts: RenderOptions): Map<string,
     functions: profiles.helm,
     missingKey: 'zero',
     maxOutputBytes: opts.maxOutputBytes,
+    ...(opts.seed !== undefined ? { random: seededRandom(opts.seed) } : {}),
   });
   for (const it of items) {
     try {
@@ -351,19 +363,4 @@ export function renderChart(chart: Chart, opts: RenderOptions): Record<string, J
   const result: Record<string, JsonValue[]> = {};
   for (const [path, body] of rendered) mapSet(result, path, parseManifests(path, body));
   return result;
-}
-
-/**
- * kubecfg's `parseHelmChart(chartData, releaseName, namespace, values)`:
- * a .tgz chart rendered with JSON values (numbers become float64, as in Go).
- */
-export function parseHelmChart(
-  tgz: Uint8Array,
-  releaseName: string,
-  namespace: string,
-  values: JsonValue,
-): Record<string, JsonValue[]> {
-  const v = valuesFromJson(values ?? {});
-  if (!isMap(v)) throw new ChartError('parseHelmChart: values must be an object', 'HELM_VALUES');
-  return renderChart(loadChartArchive(tgz), { releaseName, namespace, values: v });
 }

@@ -129,7 +129,61 @@ export function processDependencies(chart: Chart, user: Values): Chart {
   }
   for (const d of chart.dependencies)
     if (!used.has(d)) kept.push(processDependencies(d, isMap(user[d.name]) ? (user[d.name] as Values) : {}));
-  return { ...chart, dependencies: kept };
+  return importDependencyValues({ ...chart, dependencies: kept });
+}
+
+/** Values.Table: the map at a dotted path, or undefined when a step is missing or not a map. */
+function table(v: Values, path: string): Values | undefined {
+  let cur: unknown = v;
+  for (const p of path.split('.')) {
+    if (p === '') continue;
+    if (!isMap(cur) || !hasKey(cur, p)) return undefined;
+    cur = cur[p];
+  }
+  return isMap(cur) ? cur : undefined;
+}
+
+function underPath(path: string, data: Values): Values {
+  if (path === '.') return data;
+  let cur: Values = data;
+  const parts = path.split('.').filter((p) => p !== '');
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const m: Values = {};
+    mapSet(m, parts[i]!, cur);
+    cur = m;
+  }
+  return cur;
+}
+
+function withoutNulls(v: Values): Values {
+  const out: Values = {};
+  for (const k of Object.keys(v)) {
+    const x = v[k];
+    if (x === null) continue;
+    mapSet(out, k, isMap(x) ? withoutNulls(x) : x);
+  }
+  return out;
+}
+
+/**
+ * Helm's processImportValues (subcharts already processed): the chart's
+ * values become its coalesced tree plus the imported tables, the chart's
+ * own values winning over imported ones. A missing child table is skipped
+ * (Helm only logs a warning). The child path starts at the dependency's
+ * name, not its alias, as in Helm.
+ */
+function importDependencyValues(chart: Chart): Chart {
+  if (!chart.requirements.some((r) => r.importValues && r.importValues.length > 0)) return chart;
+  const cvals = withoutNulls(coalesceChartValues(chart, {}));
+  let imported: Values = {};
+  for (const req of chart.requirements) {
+    for (const iv of req.importValues ?? []) {
+      const child = table(cvals, `${req.name}.${iv.child}`);
+      if (!child) continue;
+      imported = coalesceTables(imported, underPath(iv.parent, copyValues(child)), false);
+    }
+  }
+  return { ...chart, values: coalesceTables(cvals, imported, false) };
 }
 
 /**

@@ -17,7 +17,7 @@ import { parseAllDocuments, isAlias, isMap, isPair, isScalar, isSeq } from 'yaml
 import type { Document, Node as YamlNode } from 'yaml';
 import type { JsonObject, JsonValue } from '../../lang/common/json.js';
 import { jsonObject, setJsonKey } from '../../lang/common/json.js';
-import { isGoYamlTimestamp, parseGoInteger } from '../output/yaml-resolve.js';
+import { isGoYamlTimestamp, parseGoInteger } from '../../lang/common/goyaml/index.js';
 import { formatFloatShortest } from '../go/float-format.js';
 import { Buffer } from 'node:buffer';
 

@@ -6,7 +6,9 @@
  * is read as kubecfg reads it: `KubeVersion: {Version, Major, Minor}` sets
  * `.Capabilities.KubeVersion`, `APIVersions: [...]` is added to the default
  * list, `HelmVersion` is ignored. Chart bytes are untrusted: the archive reader
- * enforces path checks and size caps (hazards 6-8).
+ * enforces path checks and size caps (hazards 6-8). As in kubecfg, CRDs of
+ * `crds/` are included and objects without a namespace get `namespace`.
+ * Parsed charts and results are cached by content in lang/helm (cache.ts).
  *
  * The declared parameter names are kubecfg's own, in kubecfg's order
  * (releaseName, namespace, chartData, ...), although kubecfg reads the
@@ -15,7 +17,7 @@
  */
 import type { JsonValue } from '../../lang/common/json.js';
 import { isJsonObject } from '../../lang/common/json.js';
-import { DEFAULT_API_VERSIONS, loadChartArchive, renderChart, valuesFromJson } from '../../lang/helm/index.js';
+import { DEFAULT_API_VERSIONS, parseHelmChart } from '../../lang/helm/index.js';
 import { RenderError } from '../errors.js';
 import type { NativeFunction } from './index.js';
 
@@ -65,10 +67,7 @@ export const parseHelmChartNative: NativeFunction = {
       }
       apiVersions = [...DEFAULT_API_VERSIONS, ...(caps.APIVersions as string[])];
     }
-    const rendered = renderChart(loadChartArchive(tgz), {
-      releaseName: name,
-      namespace: ns,
-      values: valuesFromJson(values ?? {}) as never,
+    const rendered = parseHelmChart(tgz, name, ns, values ?? {}, {
       ...(kubeVersion ? { kubeVersion } : {}),
       ...(apiVersions ? { apiVersions } : {}),
     });

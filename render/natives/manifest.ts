@@ -9,8 +9,8 @@
 
 import type { JsonValue } from '../../lang/common/json.js';
 import { goMarshalIndent } from '../output/json.js';
-import { marshalYaml, goFloatYamlText } from '../output/yaml-emitter.js';
-import { parseGoInteger } from '../output/yaml-resolve.js';
+import { marshalYaml, parseGoInteger } from '../../lang/common/goyaml/index.js';
+import { goFloatYamlText } from '../output/yaml.js';
 import { formatJsonNumber } from '../go/float-format.js';
 
 export function goManifestJson(value: JsonValue, indent: number): string {

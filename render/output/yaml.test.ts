@@ -7,8 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { JsonValue } from '../../lang/common/json.js';
 import { jsonObject } from '../../lang/common/json.js';
-import { formatYamlDocuments, marshalKubecfgYaml } from './yaml.js';
-import { marshalYaml, goFloatYamlText } from './yaml-emitter.js';
+import { formatYamlDocuments, goFloatYamlText, marshalKubecfgYaml } from './yaml.js';
+import { marshalYaml } from '../../lang/common/goyaml/index.js';
 
 const words = (n: number, w = 'abcd'): string => Array(n).fill(w).join(' ');
 

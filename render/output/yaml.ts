@@ -7,8 +7,17 @@
  */
 
 import type { JsonValue } from '../../lang/common/json.js';
-import { marshalYaml, goFloatYamlText } from './yaml-emitter.js';
+import { marshalYaml } from '../../lang/common/goyaml/index.js';
+import { formatFloatShortest } from '../go/float-format.js';
 import { guardDepth } from '../errors.js';
+
+/** Numbers as they reach go-yaml in kubecfg show/eval: float64 printed with strconv 'g' shortest. */
+export function goFloatYamlText(n: number): string {
+  if (Number.isNaN(n)) return '.nan';
+  if (n === Infinity) return '.inf';
+  if (n === -Infinity) return '-.inf';
+  return formatFloatShortest(n, 'g');
+}
 
 const KUBECFG_YAML = { numberText: goFloatYamlText, digitRunFix: true } as const;
 

@@ -11,6 +11,7 @@ import { SourceFile } from '../../lang/common/source.js';
 import { kubecfgLibsonnet, kubecfgNatives, findObjects } from '../../render/index.js';
 import { writeTar } from '../../oci/tar-writer.js';
 import { gzipDeterministic } from '../../oci/gzip.js';
+import { clearHelmCaches, helmCacheStats } from '../../lang/helm/index.js';
 
 const enc = new TextEncoder();
 
@@ -134,3 +135,24 @@ for (const version of ['4.6.1', '4.7.1']) {
     assert.equal(labels.extra, version === '4.7.1' ? 'label' : undefined);
   });
 }
+
+test('the daemon renders one chart once: a second evaluation is a render cache hit', () => {
+  clearHelmCaches();
+  const run = (): unknown => {
+    const module = parseModule(new SourceFile('/chart-test/show.jsonnet', program));
+    return evaluate(module, {
+      importer: importer(),
+      natives: kubecfgNatives,
+      extVars: { version: { kind: 'string', value: '4.7.1' } },
+    });
+  };
+  const first = run();
+  assert.deepEqual(
+    [helmCacheStats().chartMisses, helmCacheStats().renderMisses, helmCacheStats().renderHits],
+    [1, 1, 0],
+  );
+  const second = run();
+  assert.equal(helmCacheStats().renderHits, 1);
+  assert.equal(helmCacheStats().chartMisses, 1);
+  assert.deepEqual(second, first);
+});

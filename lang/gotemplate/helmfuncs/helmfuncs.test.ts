@@ -69,6 +69,16 @@ const yamlCases: [string, unknown, string][] = [
   ['long single-quoted folds', { k: "'" + 'a'.repeat(85) + ' b' }, `k: '''${'a'.repeat(85)}\n  b'\n`],
   ['large integral float stays int', new GoFloat(1e15), '1000000000000000\n'],
   ['huge float', new GoFloat(1e21), '1e+21\n'],
+  // go-yaml v2 sorts keys in its natural order (digit runs as numbers), not by code point;
+  // sigs.k8s.io/yaml's fork has no digit-run fix, so `a1_` comes before `a1b`.
+  [
+    'natural key order of yaml.v2',
+    { b: 0, a10: 0, a9: 0, A: 0, _x: 0, '1': 0, a1b: 0, a1_: 0 },
+    '_x: 0\n"1": 0\nA: 0\na1_: 0\na1b: 0\na9: 0\na10: 0\nb: 0\n',
+  ],
+  ['int64 beyond 2^53 keeps its digits', { num: 9007199254740993n }, 'num: 9007199254740993\n'],
+  ['float with an integral JSON text reads back as an int', { f: new GoFloat(3) }, 'f: 3\n'],
+  ['long key uses the ? form', { ['k'.repeat(130)]: 1 }, `? ${'k'.repeat(130)}\n: 1\n`],
 ];
 
 for (const [name, value, want] of yamlCases) {

@@ -14,8 +14,13 @@
 
 import type { JsonValue } from '../../../lang/common/json.js';
 import { RenderError } from '../../errors.js';
-import { compileSchema, SchemaCompileError } from './compile-schema.js';
-import { ValidationDepthError, Validator, violationText } from './validate.js';
+import {
+  compileSchema,
+  SchemaCompileError,
+  ValidationDepthError,
+  Validator,
+  violationText,
+} from '../../../lang/common/jsonschema/index.js';
 
 /** True when `obj` satisfies `schema`; otherwise throws a RenderError with kubecfg's message. */
 export function validateJsonSchema(obj: JsonValue, schema: JsonValue): true {

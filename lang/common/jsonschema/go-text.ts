@@ -5,9 +5,12 @@
  * as encoding/json (UseNumber) would have decoded it.
  */
 
-import type { JsonValue } from '../../../lang/common/json.js';
-import { goQuote } from '../../go/go-text.js';
-import { formatFloatShortest, formatJsonNumber } from '../../go/float-format.js';
+import type { JsonValue } from '../json.js';
+// Go's strconv/fmt/encoding-json text lives in the template engine; lang/common
+// has no Go formatting of its own, and the engine never imports this folder.
+import { quote as goQuote } from '../../gotemplate/fmt/quote.js';
+import { formatFloat } from '../../gotemplate/fmt/float.js';
+import { jsonFloat as formatJsonNumber } from '../../gotemplate/sprig/encoding.js';
 
 /** The library's quote(): Go's %q, then `\"` unescaped and `'` escaped, in single quotes. */
 export function quoteSingle(s: string): string {
@@ -37,7 +40,7 @@ export function pointerToken(token: string): string {
 
 /** fmt's %v of a float64. */
 export function goFloat(x: number): string {
-  return formatFloatShortest(x, 'g');
+  return formatFloat(x, 'g', -1);
 }
 
 /**

@@ -11,9 +11,9 @@
  * Schema locations are JSON pointers into the document ("" is the root).
  */
 
-import type { JsonValue } from '../../../lang/common/json.js';
-import { compileGoRegexp } from '../../../lang/common/re2/go-regexp.js';
-import { goQuote } from '../../go/go-text.js';
+import type { JsonValue } from '../json.js';
+import { compileGoRegexp } from '../re2/go-regexp.js';
+import { quote as goQuote } from '../../gotemplate/fmt/quote.js';
 import { pointerToken, quoteSingle } from './go-text.js';
 
 export const MAX_SCHEMA_DEPTH = 1000;

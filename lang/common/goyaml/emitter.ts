@@ -10,28 +10,30 @@
  * `{}`/`[]` of empty collections); strings are handled as Unicode code
  * points, a lone UTF-16 surrogate becomes U+FFFD as it does on its way
  * through Go's JSON decoder; the output always ends with a newline.
+ * The one go-yaml v2 emitter of the project: kubecfg `show -o yaml`, the
+ * manifestYaml native and Helm's `toYaml` differ only in key order variant
+ * and number text, which are options.
  */
 
-import type { JsonValue } from '../../lang/common/json.js';
-import { isJsonObject } from '../../lang/common/json.js';
-import { resolvesToNonString, isBase60Float } from './yaml-resolve.js';
-import { sortYamlKeys } from './yaml-key-order.js';
-import { formatFloatShortest } from '../go/float-format.js';
-import { wellFormed } from '../../lang/common/well-formed.js';
-import {
-  analyzeScalar,
-  codePointCount,
-  isBreak,
-  isPrintable,
-  LF,
-  SPACE,
-  toCodePoints,
-  utf8Length,
-} from './yaml-scalar.js';
-import type { ScalarAnalysis } from './yaml-scalar.js';
+import { resolvesToNonString, isBase60Float } from './resolve.js';
+import { sortYamlKeys } from './key-order.js';
+import { wellFormed } from '../well-formed.js';
+import { analyzeScalar, codePointCount, isBreak, isPrintable, LF, SPACE, toCodePoints, utf8Length } from './scalar.js';
+import type { ScalarAnalysis } from './scalar.js';
+
+/**
+ * What the emitter writes: JSON values, plus bigint for Go integers that a
+ * float64 cannot hold (Helm's toYaml of an int64).
+ */
+export type YamlValue = null | boolean | number | bigint | string | YamlValue[] | { [key: string]: YamlValue };
 
 export interface YamlEmitOptions {
-  /** How a number is written (plain scalar text). */
+  /**
+   * How a number is written (plain scalar text). Callers differ in how numbers
+   * reached go-yaml (a float64 in kubecfg show, a JSON round trip in
+   * ghodss/sigs.k8s.io yaml), so the choice is theirs. A bigint is a Go
+   * integer and is always written in decimal.
+   */
   numberText: (n: number) => string;
   /** Key order variant, see yaml-key-order.ts. */
   digitRunFix: boolean;
@@ -62,7 +64,7 @@ class Emitter {
 
   constructor(private readonly options: YamlEmitOptions) {}
 
-  document(value: JsonValue): string {
+  document(value: YamlValue): string {
     this.emitNode(value, false, false);
     this.writeIndent(); // implicit document end
     return this.out;
@@ -121,15 +123,15 @@ class Emitter {
 
   // ---- nodes ----
 
-  private emitNode(value: JsonValue, mapping: boolean, simpleKey: boolean, scalar?: Scalar): void {
+  private emitNode(value: YamlValue, mapping: boolean, simpleKey: boolean, scalar?: Scalar): void {
     this.mappingContext = mapping;
     this.simpleKeyContext = simpleKey;
     if (Array.isArray(value)) this.emitSequence(value);
-    else if (isJsonObject(value)) this.emitMapping(value);
+    else if (value !== null && typeof value === 'object') this.emitMapping(value);
     else this.emitScalar(scalar ?? this.scalarOf(value));
   }
 
-  private emitSequence(items: JsonValue[]): void {
+  private emitSequence(items: YamlValue[]): void {
     if (items.length === 0) {
       this.emptyFlow('[', ']');
       return;
@@ -143,7 +145,7 @@ class Emitter {
     this.popIndent();
   }
 
-  private emitMapping(obj: { [key: string]: JsonValue }): void {
+  private emitMapping(obj: { [key: string]: YamlValue }): void {
     const keys = sortYamlKeys(Object.keys(obj), this.options.digitRunFix);
     if (keys.length === 0) {
       this.emptyFlow('{', '}');
@@ -176,12 +178,13 @@ class Emitter {
   }
 
   /** encode.go: the style go-yaml asks for, before the emitter's own checks. */
-  private scalarOf(value: Exclude<JsonValue, JsonValue[] | { [key: string]: JsonValue }>): Scalar {
+  private scalarOf(value: Exclude<YamlValue, YamlValue[] | { [key: string]: YamlValue }>): Scalar {
     let text: string;
     let requested: ScalarStyle = 'plain';
     if (value === null) text = 'null';
     else if (typeof value === 'boolean') text = value ? 'true' : 'false';
     else if (typeof value === 'number') text = this.options.numberText(value);
+    else if (typeof value === 'bigint') text = value.toString();
     else {
       text = value;
       const canUsePlain = !resolvesToNonString(value) && !isBase60Float(value);
@@ -385,14 +388,6 @@ class Emitter {
 }
 
 /** go-yaml v2 `Marshal(value)`: one YAML document without a leading `---`. */
-export function marshalYaml(value: JsonValue, options: YamlEmitOptions): string {
+export function marshalYaml(value: YamlValue, options: YamlEmitOptions): string {
   return new Emitter(options).document(value);
-}
-
-/** Numbers as they reach go-yaml in kubecfg show/eval: float64 printed with strconv 'g' shortest. */
-export function goFloatYamlText(n: number): string {
-  if (Number.isNaN(n)) return '.nan';
-  if (n === Infinity) return '.inf';
-  if (n === -Infinity) return '-.inf';
-  return formatFloatShortest(n, 'g');
 }

@@ -1,0 +1,113 @@
+/**
+ * values.schema.json checked against the final (coalesced) values as Helm's
+ * chartutil.ValidateAgainstSchema does: each chart with a schema is checked
+ * against its own values, every subchart against the values under its name,
+ * and all failures are reported together as
+ * `values don't meet the specifications of the schema(s) in the following chart(s):`
+ * then, per failing chart, `<chart>:` and one `- <field>: <why>` line per
+ * violation, the field written as gojsonschema does (`(root)`, `a.b.0`).
+ * The reasons are the validator's (santhosh-tekuri wording, see
+ * lang/common/jsonschema), not gojsonschema's.
+ * Invariants: `$ref` resolves only inside the schema document (no file or
+ * URL is ever read), depth is bounded, so a hostile schema gives an error.
+ */
+
+import type { JsonValue } from '../common/json.js';
+import { jsonObject } from '../common/json.js';
+import {
+  compileSchema,
+  SchemaCompileError,
+  ValidationDepthError,
+  Validator,
+  type SchemaViolation,
+} from '../common/jsonschema/index.js';
+import { GoFloat, GoObject, isMap } from '../gotemplate/value.js';
+import { type Chart, ChartError } from './chart.js';
+import type { Values } from './values.js';
+
+const text = new TextDecoder();
+
+/** Values as encoding/json would hand them to the validator. */
+function valuesToJson(v: unknown): JsonValue {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'string' || typeof v === 'boolean') return v;
+  if (typeof v === 'number') return v;
+  if (typeof v === 'bigint') return Number(v);
+  if (v instanceof GoFloat) return v.value;
+  if (v instanceof Uint8Array) return Buffer.from(v).toString('base64');
+  if (Array.isArray(v)) return v.map(valuesToJson);
+  if (v instanceof GoObject) return null;
+  if (isMap(v)) return jsonObject(Object.keys(v).map((k) => [k, valuesToJson(v[k])] as const));
+  return null;
+}
+
+/** gojsonschema's field name for an instance location (JSON pointer). */
+function fieldOf(instanceLocation: string): string {
+  if (instanceLocation === '') return '(root)';
+  return instanceLocation
+    .slice(1)
+    .split('/')
+    .map((t) => t.replaceAll('~1', '/').replaceAll('~0', '~'))
+    .join('.');
+}
+
+function leaves(v: SchemaViolation, out: SchemaViolation[]): SchemaViolation[] {
+  // Iterative: violation trees can be as deep as the (bounded) validation.
+  const stack = [v];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (n.causes.length === 0) out.push(n);
+    else for (let i = n.causes.length - 1; i >= 0; i--) stack.push(n.causes[i]!);
+  }
+  return out;
+}
+
+/** The `- field: why` lines for one schema, or '' when the values satisfy it. */
+function validateOne(schemaBytes: Uint8Array, values: Values): string {
+  let schema: JsonValue;
+  try {
+    schema = JSON.parse(text.decode(schemaBytes)) as JsonValue;
+  } catch (e) {
+    return `- values.schema.json: invalid JSON: ${(e as Error).message}\n`;
+  }
+  try {
+    const violation = new Validator(compileSchema(schema)).validateRoot(valuesToJson(values));
+    if (!violation) return '';
+    const seen = new Set<string>();
+    let out = '';
+    for (const leaf of leaves(violation, [])) {
+      const line = `- ${fieldOf(leaf.instanceLocation)}: ${leaf.message}\n`;
+      if (!seen.has(line)) out += line;
+      seen.add(line);
+    }
+    return out;
+  } catch (e) {
+    if (e instanceof SchemaCompileError) return `- values.schema.json: schema does not compile: ${e.message}\n`;
+    if (e instanceof ValidationDepthError) return `- values.schema.json: ${e.message}\n`;
+    if (e instanceof RangeError) return '- values.schema.json: validation nested too deeply\n';
+    throw e;
+  }
+}
+
+function collect(chart: Chart, values: Values): string {
+  let out = '';
+  if (chart.schema) {
+    const lines = validateOne(chart.schema, values);
+    if (lines !== '') out += `${chart.name}:\n${lines}`;
+  }
+  for (const sub of chart.dependencies) {
+    const sv = values[sub.name];
+    out += collect(sub, isMap(sv) ? sv : {});
+  }
+  return out;
+}
+
+/** Throws a ChartError (code HELM_SCHEMA) listing every chart whose schema the values break. */
+export function validateValuesSchemas(chart: Chart, values: Values): void {
+  const failures = collect(chart, values);
+  if (failures !== '')
+    throw new ChartError(
+      `values don't meet the specifications of the schema(s) in the following chart(s):\n${failures}`,
+      'HELM_SCHEMA',
+    );
+}
