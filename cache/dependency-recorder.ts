@@ -12,7 +12,8 @@ import { resolve } from 'node:path';
 import { CacheFileError, osErrorCode } from './cache-error.js';
 import { digestOf } from './digest.js';
 import { wallClockNs, type FileDep } from './file-dep.js';
-import { DEFAULT_MAX_FILE_BYTES, readRegularFileSync } from './regular-file-reader.js';
+import { DEFAULT_MAX_FILE_BYTES, readRegularFileSync, statRegularFileSync } from './regular-file-reader.js';
+import type { FileContentCache } from './file-content-cache.js';
 import { listDirSync, listingDigest, type DirEntryInfo } from './dir-listing.js';
 
 /** Prefix of directory-listing keys: cannot start an absolute path. */
@@ -26,6 +27,19 @@ export interface DependencyRecorderOptions {
   maxFileBytes?: number;
   /** Wall clock in ns; injected by tests that simulate clock steps. */
   nowNs?: () => bigint;
+  /**
+   * Bytes read by earlier recorders, served again when the file's stat proves it unchanged
+   * (file-content-cache.ts). Defaults to the process-wide one set by useSharedContentCache,
+   * unless a clock is injected.
+   */
+  contentCache?: FileContentCache;
+}
+
+let sharedContentCache: FileContentCache | undefined;
+
+/** Makes every recorder of this process (with the real clock) share `cache`; a daemon worker does. */
+export function useSharedContentCache(cache: FileContentCache | undefined): void {
+  sharedContentCache = cache;
 }
 
 type Entry = { dep: FileDep; bytes?: Uint8Array; listing?: DirEntryInfo[]; error?: CacheFileError };
@@ -35,12 +49,14 @@ export class DependencyRecorder {
   private readonly entries = new Map<string, Entry>();
   private readonly maxFileBytes: number;
   private readonly nowNs: () => bigint;
+  private readonly contentCache: FileContentCache | undefined;
   private filesRead = 0;
   private bytesRead = 0;
 
   constructor(opts: DependencyRecorderOptions = {}) {
     this.maxFileBytes = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     this.nowNs = opts.nowNs ?? wallClockNs;
+    this.contentCache = opts.contentCache ?? (opts.nowNs ? undefined : sharedContentCache);
   }
 
   /** Reads a regular file (symlinks followed), records its digest and stat. Throws CacheFileError. */
@@ -52,6 +68,10 @@ export class DependencyRecorder {
     if (known && !known.dep.exists) throw new CacheFileError('CACHE_FILE_NOT_FOUND', abs, 'no such file');
     // Taken before reading: an edit that lands during the read then counts as racy.
     const readAtNs = this.nowNs();
+    if (this.contentCache) {
+      const hit = this.cachedRead(abs, readAtNs);
+      if (hit) return hit;
+    }
     try {
       const { bytes, stat } = readRegularFileSync(abs, this.maxFileBytes);
       const dep: FileDep = {
@@ -68,6 +88,7 @@ export class DependencyRecorder {
       this.entries.set(abs, { dep, bytes });
       this.filesRead++;
       this.bytesRead += bytes.byteLength;
+      this.contentCache?.remember(abs, { bytes, dep: { ...dep } });
       return bytes;
     } catch (err) {
       if (!(err instanceof CacheFileError)) throw err;
@@ -78,6 +99,23 @@ export class DependencyRecorder {
       this.entries.set(abs, { dep, error: err.code === 'CACHE_FILE_NOT_FOUND' ? undefined : err });
       throw err;
     }
+  }
+
+  /** The bytes of an earlier read whose stat still matches (one stat instead of a read and a hash). */
+  private cachedRead(abs: string, nowNs: bigint): Uint8Array | undefined {
+    let stat;
+    try {
+      stat = statRegularFileSync(abs);
+    } catch {
+      return undefined; // the full read reports (and records) the problem
+    }
+    if (stat.size > this.maxFileBytes) return undefined;
+    const hit = this.contentCache!.lookup(abs, stat, nowNs);
+    if (!hit) return undefined;
+    this.entries.set(abs, { dep: { ...hit.dep }, bytes: hit.bytes });
+    this.filesRead++;
+    this.bytesRead += hit.bytes.byteLength;
+    return hit.bytes;
   }
 
   /** Does the path exist (symlinks followed)? Absence is recorded as a negative dependency. */

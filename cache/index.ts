@@ -2,7 +2,13 @@
 // validation, and the file watcher. See docs/cache.md for the rule these implement.
 // Node built-ins, lru-cache and chokidar only; nothing from lang/, render/ or server/.
 export type { FileDep } from './file-dep.js';
-export { DependencyRecorder, UNREADABLE_DIGEST, type DependencyRecorderOptions } from './dependency-recorder.js';
+export {
+  DependencyRecorder,
+  UNREADABLE_DIGEST,
+  useSharedContentCache,
+  type DependencyRecorderOptions,
+} from './dependency-recorder.js';
+export { FileContentCache, type FileContentCacheOptions, type CachedFileRead } from './file-content-cache.js';
 export {
   depsStillValid,
   depsStillValidSync,

@@ -95,6 +95,10 @@ describe('KUBECFG_* environment', () => {
 
   it('maps KUBECFG_DAEMON=0 to --no-daemon and rejects bad values', () => {
     assert.equal(applyEnvFlags({}, { KUBECFG_DAEMON: '0' })['no-daemon'], true);
+    // A command flag named like a global one (kubocd render --context FILE) is not fed from KUBECFG_CONTEXT.
+    const own = [{ name: 'context', kind: 'stringArray' as const, help: '' }];
+    assert.equal(applyEnvFlags({}, { KUBECFG_CONTEXT: 'prod' }, own).context, undefined);
+    assert.equal(applyEnvFlags({}, { KUBECFG_CONTEXT: 'prod' }).context, 'prod');
     assert.throws(() => applyEnvFlags({}, { KUBECFG_ALPHA: 'sure' }), /invalid value "sure" in KUBECFG_ALPHA/);
     assert.throws(() => applyEnvFlags({}, { KUBECFG_COLOR: 'purple' }), /KUBECFG_COLOR/);
   });

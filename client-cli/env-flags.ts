@@ -5,14 +5,22 @@
  * `-V NAME` / `-A NAME` (no `=`) from the CLI's environment, as kubecfg does,
  * because the daemon's environment is not the user's.
  */
-import { envNameOf, GLOBAL_FLAGS, type FlagValue } from '../protocol/index.js';
+import { envNameOf, GLOBAL_FLAGS, type FlagSpec, type FlagValue } from '../protocol/index.js';
 import { parseBoolWord, UsageError } from './args.js';
 
 type Env = Record<string, string | undefined>;
 
-export function applyEnvFlags(flags: Record<string, FlagValue>, env: Env): Record<string, FlagValue> {
+export function applyEnvFlags(
+  flags: Record<string, FlagValue>,
+  env: Env,
+  commandFlags: readonly FlagSpec[] = [],
+): Record<string, FlagValue> {
   const out: Record<string, FlagValue> = Object.assign(Object.create(null) as Record<string, FlagValue>, flags);
+  // A command's own flag shadows the global one of the same name (`kubocd render --context FILE`):
+  // KUBECFG_CONTEXT names a kubeconfig context, not a value for that flag.
+  const shadowed = new Set(commandFlags.map((f) => f.name));
   for (const spec of GLOBAL_FLAGS) {
+    if (shadowed.has(spec.name)) continue;
     const envName = envNameOf(spec);
     const raw = env[envName];
     if (raw === undefined || raw === '') continue;
@@ -74,6 +82,9 @@ const CLIENT_ENV = new Set([
   'KUBERNETES_SERVICE_PORT',
   'NO_COLOR',
   'FORCE_COLOR',
+  // `cleat argocd generate` (docs/cleat.md): the parameters Argo CD passes, and where the app sits in the checkout.
+  'ARGOCD_APP_PARAMETERS',
+  'ARGOCD_APP_SOURCE_PATH',
 ]);
 
 /**

@@ -4,7 +4,7 @@
  * the daemon (or to a one-shot child with --no-daemon). Imports only
  * protocol/ and node built-ins, so the bundle starts fast.
  */
-import { PROTOCOL_VERSION, type FlagValue } from '../protocol/index.js';
+import { PROTOCOL_VERSION, REMOTE_METHODS, type FlagValue } from '../protocol/index.js';
 import { checkArgCount, parseArgs, UsageError, type ParsedArgs } from './args.js';
 import { cliBuildId, KUBECFG_VERSION } from './build-info.js';
 import { completionScript } from './completion.js';
@@ -17,6 +17,7 @@ import { daemonPaths, InsecureDirError } from './paths.js';
 import { buildCommandParams } from './request.js';
 import { runOneshot } from './run-oneshot.js';
 import { runRemote } from './run-remote.js';
+import { remoteEndpoint, RemoteSetupError, runRemoteCommand } from './remote/run-remote-command.js';
 
 async function run(argv: string[]): Promise<number> {
   let parsed: ParsedArgs;
@@ -28,7 +29,7 @@ async function run(argv: string[]): Promise<number> {
       return 0;
     }
     checkArgCount(parsed);
-    flags = applyEnvFlags(parsed.flags, process.env);
+    flags = applyEnvFlags(parsed.flags, process.env, parsed.command.flags);
     resolveVarsFromEnv(flags, process.env);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
@@ -66,6 +67,18 @@ async function run(argv: string[]): Promise<number> {
     return parsed.command.subcommands?.length ? 0 : 1;
   }
   const params = buildCommandParams(parsed.args, flags, process.env);
+  if (REMOTE_METHODS.includes(method)) {
+    // --remote / KUBECFG_REMOTE: render on the shared service (client-cli/remote/, docs/remote.md).
+    let endpoint;
+    try {
+      endpoint = remoteEndpoint(flags, process.env);
+    } catch (err) {
+      if (!(err instanceof RemoteSetupError)) throw err;
+      process.stderr.write(`kubecfg: remote: ${err.message}\n`);
+      return 1;
+    }
+    if (endpoint) return runRemoteCommand(endpoint, method, params);
+  }
   if (flags['no-daemon'] === true) return runOneshot(method, params);
   await ensureDaemon(paths);
   return runRemote(paths, method, params);

@@ -1,11 +1,14 @@
 /**
  * Turns kubectl-style flags (--kubeconfig, --context, --cluster, --user,
- * -n, --server, --token, --insecure-skip-tls-verify) plus the environment
- * into one resolved connection, or the in-cluster service-account
- * connection when no kubeconfig exists. Invariants: flags override the
- * kubeconfig exactly where kubectl's do (--insecure-skip-tls-verify drops
- * the CA, --token replaces other user credentials); `identity` keys caches
- * per cluster+user and holds no secret.
+ * -n, --server, --token, --insecure-skip-tls-verify, --certificate-authority,
+ * --client-certificate, --client-key, --tls-server-name, --as, --as-group)
+ * plus the environment into one resolved connection, or the in-cluster
+ * service-account connection when no kubeconfig exists. Invariants: flags
+ * override the kubeconfig exactly where kubectl's do (--insecure-skip-tls-verify
+ * drops the CA and cannot be combined with --certificate-authority, --token
+ * replaces other user credentials, the TLS file flags replace the
+ * kubeconfig's data and files, --as-group needs --as); `identity` keys caches
+ * per cluster+user+impersonation and holds no secret.
  */
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -22,6 +25,23 @@ export interface ConnectionFlags {
   readonly server?: string;
   readonly token?: string;
   readonly insecureSkipTlsVerify?: boolean;
+  /** --certificate-authority: CA file replacing the cluster's. */
+  readonly certificateAuthority?: string;
+  /** --client-certificate / --client-key: files replacing the user's. */
+  readonly clientCertificate?: string;
+  readonly clientKey?: string;
+  /** --tls-server-name: name checked against the server's certificate. */
+  readonly tlsServerName?: string;
+  /** --as: user to impersonate. */
+  readonly as?: string;
+  /** --as-group: groups to impersonate (needs `as`). */
+  readonly asGroups?: readonly string[];
+}
+
+/** The Impersonate-User / Impersonate-Group headers every request carries. */
+export interface Impersonation {
+  readonly user: string;
+  readonly groups: readonly string[];
 }
 
 export interface ConnectionEnvironment {
@@ -50,6 +70,7 @@ export interface ResolvedConnection {
   readonly clientKey?: Buffer;
   readonly insecureSkipTlsVerify: boolean;
   readonly tlsServerName?: string;
+  readonly impersonate?: Impersonation;
   readonly auth: ClientAuth;
   /** Cache key for discovery and schemas: server URL, context, user name. */
   readonly identity: string;
@@ -119,6 +140,18 @@ export function resolveConnection(
   }
   checkServerUrl(server);
   const insecure = flags.insecureSkipTlsVerify ?? cluster?.insecureSkipTlsVerify ?? false;
+  if (insecure && given(flags.certificateAuthority))
+    throw new KubeError(
+      'KUBE_CONFIG',
+      'specifying a root certificates file with the insecure flag is not allowed (--certificate-authority with --insecure-skip-tls-verify)',
+    );
+  const impersonate = impersonationOf(flags);
+  const fromFlag = (file: string | undefined, what: string): Buffer | undefined => {
+    if (!given(file)) return undefined;
+    const text = environment.files.read(file);
+    if (text === undefined) throw new KubeError('KUBE_CONFIG', `--${what} file ${file} does not exist`);
+    return Buffer.from(text);
+  };
   const readCredential = (data: string | undefined, file: string | undefined, what: string): Buffer | undefined => {
     if (data !== undefined && data !== '') return Buffer.from(data, 'base64');
     if (file === undefined) return undefined;
@@ -141,6 +174,9 @@ export function resolveConnection(
     );
   }
   const replacedByToken = flags.token !== undefined && flags.token !== '';
+  const flagCert = fromFlag(flags.clientCertificate, 'client-certificate');
+  const flagKey = fromFlag(flags.clientKey, 'client-key');
+  const tlsServerName = given(flags.tlsServerName) ? flags.tlsServerName : cluster?.tlsServerName;
 
   return {
     server,
@@ -149,15 +185,20 @@ export function resolveConnection(
     contextName,
     ca: insecure
       ? undefined
-      : readCredential(cluster?.certificateAuthorityData, cluster?.certificateAuthority, 'certificate-authority'),
-    clientCert: replacedByToken
-      ? undefined
-      : readCredential(user?.clientCertificateData, user?.clientCertificate, 'client-certificate'),
-    clientKey: replacedByToken ? undefined : readCredential(user?.clientKeyData, user?.clientKey, 'client-key'),
+      : (fromFlag(flags.certificateAuthority, 'certificate-authority') ??
+        readCredential(cluster?.certificateAuthorityData, cluster?.certificateAuthority, 'certificate-authority')),
+    clientCert:
+      flagCert ??
+      (replacedByToken
+        ? undefined
+        : readCredential(user?.clientCertificateData, user?.clientCertificate, 'client-certificate')),
+    clientKey:
+      flagKey ?? (replacedByToken ? undefined : readCredential(user?.clientKeyData, user?.clientKey, 'client-key')),
     insecureSkipTlsVerify: insecure,
-    tlsServerName: cluster?.tlsServerName,
+    ...(tlsServerName !== undefined ? { tlsServerName } : {}),
+    ...(impersonate !== undefined ? { impersonate } : {}),
     auth,
-    identity: `${server}|${contextName ?? ''}|${userName ?? ''}`,
+    identity: `${server}|${contextName ?? ''}|${userName ?? ''}${impersonationKey(impersonate)}`,
   };
 }
 
@@ -172,17 +213,63 @@ function inCluster(
   const ns = environment.files.read(join(dir, 'namespace'))?.trim();
   const server = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const insecure = flags.insecureSkipTlsVerify ?? false;
+  const impersonate = impersonationOf(flags);
   return {
     server,
     namespace: flags.namespace ?? (ns !== undefined && ns !== '' ? ns : 'default'),
     ca: ca !== undefined && !insecure ? Buffer.from(ca) : undefined,
     insecureSkipTlsVerify: insecure,
+    ...(impersonate !== undefined ? { impersonate } : {}),
     auth:
       flags.token !== undefined && flags.token !== ''
         ? { kind: 'token', token: flags.token }
         : { kind: 'tokenFile', path: join(dir, 'token') },
-    identity: `${server}|in-cluster|`,
+    identity: `${server}|in-cluster|${impersonationKey(impersonate)}`,
   };
+}
+
+function given(v: string | undefined): v is string {
+  return v !== undefined && v !== '';
+}
+
+/** kubectl's rule: groups are impersonated only together with a user. */
+function impersonationOf(flags: ConnectionFlags): Impersonation | undefined {
+  const groups = flags.asGroups ?? [];
+  if (!given(flags.as)) {
+    if (groups.length > 0)
+      throw new KubeError('KUBE_CONFIG', 'requesting groups (--as-group) without impersonating a user (--as)');
+    return undefined;
+  }
+  return { user: flags.as, groups };
+}
+
+/** Discovery differs per impersonated identity, so it is part of the cache key. */
+function impersonationKey(imp: Impersonation | undefined): string {
+  return imp === undefined ? '' : `|as=${JSON.stringify([imp.user, ...imp.groups])}`;
+}
+
+/**
+ * kubectl's --request-timeout: "0" (no timeout), a bare integer of seconds, or a Go duration
+ * such as 500ms, 30s, 2m, 1h30m. Returns milliseconds, or undefined for 0.
+ */
+export function parseRequestTimeout(value: string): number | undefined {
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Number(v) === 0 ? undefined : Number(v) * 1000;
+  const unit: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  let total = 0;
+  let rest = v;
+  while (rest !== '') {
+    const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)/.exec(rest);
+    if (m === null)
+      throw new KubeError(
+        'KUBE_CONFIG',
+        `invalid --request-timeout ${JSON.stringify(value)}: expected a duration such as 30s, 2m or 1h, or seconds`,
+      );
+    total += Number(m[1]) * unit[m[2]!]!;
+    rest = rest.slice(m[0].length);
+  }
+  if (v === '') throw new KubeError('KUBE_CONFIG', 'invalid --request-timeout "": expected a duration');
+  return total === 0 ? undefined : total;
 }
 
 function checkServerUrl(server: string): void {

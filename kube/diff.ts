@@ -5,11 +5,17 @@
  * objects as indented Go JSON. Strategies: `all` (whole live object),
  * `subset` (live restricted to the fields the config sets), `last-applied`
  * (the last applied configuration instead of the live object).
+ * Live objects are fetched with as few requests as possible: objects of one
+ * resource in one namespace are read with one LIST when there are two or
+ * more of them (one GET otherwise, and GETs again if the LIST is refused),
+ * with up to `parallelism` requests in flight.
  * Invariants: read-only against the cluster; objects in alphabetical order;
  * exit code 10 when any difference is found, 0 otherwise.
  */
 import { isJsonObject, jsonObject, setJsonKey, type JsonObject, type JsonValue } from '../lang/common/json.js';
-import { describe, locate, type ClusterSession } from './cluster.js';
+import { describe, locate, type ClusterSession, type ObjectLocation } from './cluster.js';
+import { resourcePath } from './discovery.js';
+import { mapInOrder } from './parallel.js';
 import { isNotFound, KubeError } from './errors.js';
 import { goJson } from './go-json.js';
 import { decodeLastApplied } from './last-applied.js';
@@ -29,6 +35,8 @@ export interface DiffOptions {
   readonly color?: boolean;
   /** Receives output as it is produced; the full text is also returned. */
   readonly write?: (text: string) => void;
+  /** Requests in flight at once while fetching live objects (--parallelism); default 1. */
+  readonly parallelism?: number;
 }
 
 export interface DiffResult {
@@ -49,23 +57,109 @@ export async function diffObjects(
     options.write?.(text);
   };
   let found = false;
-  for (const obj of alphabeticalOrder(objects)) {
-    const desc = await describe(session, obj);
-    const where = await locate(session, obj);
-    let live: JsonObject | undefined;
+  const ordered = alphabeticalOrder(objects);
+  // Locate everything first (discovery is cached); a failure stops the diff at that object, as before.
+  const located: Array<{ obj: JsonObject; desc: string; where: ObjectLocation }> = [];
+  let locateError: unknown;
+  for (const obj of ordered) {
     try {
-      const got = await session.client.request('GET', where.path);
-      live = isJsonObject(got) ? got : undefined;
+      located.push({ obj, desc: await describe(session, obj), where: await locate(session, obj) });
     } catch (err) {
-      if (!isNotFound(err))
-        throw new KubeError(
-          err instanceof KubeError ? err.code : 'KUBE_API',
-          `Error fetching ${desc}: ${err instanceof Error ? err.message : String(err)}`,
-        );
+      locateError = err;
+      break;
     }
-    if (renderDiff(emit, desc, live, obj, options)) found = true;
   }
+  const live = await fetchLive(session, located, options.parallelism ?? 1);
+  for (let i = 0; i < located.length; i++) {
+    const { obj, desc } = located[i]!;
+    const got = live[i]!;
+    if (got.error !== undefined)
+      throw new KubeError(
+        got.error instanceof KubeError ? got.error.code : 'KUBE_API',
+        `Error fetching ${desc}: ${got.error instanceof Error ? got.error.message : String(got.error)}`,
+      );
+    if (renderDiff(emit, desc, got.live, obj, options)) found = true;
+  }
+  if (locateError !== undefined) throw locateError;
   return { output, differencesFound: found, exitCode: found ? 10 : 0 };
+}
+
+interface LiveResult {
+  live?: JsonObject;
+  error?: unknown;
+}
+
+/** The live object of each located object (undefined when absent), in the same order. */
+async function fetchLive(
+  session: ClusterSession,
+  located: ReadonlyArray<{ where: ObjectLocation }>,
+  parallelism: number,
+): Promise<LiveResult[]> {
+  const results: LiveResult[] = located.map(() => ({}));
+  const groups = new Map<string, number[]>();
+  for (let i = 0; i < located.length; i++) {
+    const { resource, namespace } = located[i]!.where;
+    const key = `${resource.group}/${resource.version}/${resource.plural}|${namespace ?? ''}`;
+    const members = groups.get(key);
+    if (members === undefined) groups.set(key, [i]);
+    else members.push(i);
+  }
+  const units = [...groups.values()];
+  const getOne = async (i: number): Promise<void> => {
+    try {
+      const got = await session.client.request('GET', located[i]!.where.path);
+      results[i] = isJsonObject(got) ? { live: got } : {};
+    } catch (err) {
+      results[i] = isNotFound(err) ? {} : { error: err };
+    }
+  };
+  await mapInOrder(
+    units,
+    parallelism,
+    () => undefined,
+    async (members) => {
+      const first = located[members[0]!]!.where;
+      if (members.length > 1 && first.resource.verbs.includes('list')) {
+        const byName = await listByName(session, first).catch(() => undefined);
+        if (byName !== undefined) {
+          for (const i of members) {
+            const live = byName.get(nameOfPath(located[i]!.where.path));
+            results[i] = live === undefined ? {} : { live };
+          }
+          return;
+        }
+      }
+      // One object, or a LIST the server refused: GET each.
+      await mapInOrder(
+        members,
+        1,
+        () => undefined,
+        (i) => getOne(i),
+      );
+    },
+  );
+  return results;
+}
+
+async function listByName(session: ClusterSession, where: ObjectLocation): Promise<Map<string, JsonObject>> {
+  const { resource, namespace } = where;
+  const list = await session.client.request('GET', resourcePath(resource, namespace));
+  const items = isJsonObject(list) && Array.isArray(list['items']) ? list['items'] : [];
+  const byName = new Map<string, JsonObject>();
+  const apiVersion = resource.group === '' ? resource.version : `${resource.group}/${resource.version}`;
+  for (const item of items) {
+    if (!isJsonObject(item)) continue;
+    const meta = item['metadata'];
+    const name = isJsonObject(meta) && typeof meta['name'] === 'string' ? meta['name'] : undefined;
+    // List items of built-in kinds come without apiVersion/kind; a GET returns them.
+    if (name !== undefined) byName.set(name, { ...item, apiVersion, kind: resource.kind });
+  }
+  return byName;
+}
+
+/** The object name at the end of an item path (resourcePath encodes it). */
+function nameOfPath(path: string): string {
+  return decodeURIComponent(path.slice(path.lastIndexOf('/') + 1));
 }
 
 /** Prints one object's diff; true when it differs. Pure apart from `emit`. */

@@ -13,6 +13,8 @@ export {
 export {
   resolveConnection,
   defaultEnvironment,
+  parseRequestTimeout,
+  type Impersonation,
   type ConnectionFlags,
   type ConnectionEnvironment,
   type ResolvedConnection,

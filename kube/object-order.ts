@@ -10,7 +10,7 @@
  */
 import { compareCodepoints, type JsonObject } from '../lang/common/json.js';
 import type { ClusterDiscovery } from './discovery.js';
-import { orderForApply, type KindInfo } from '../render/index.js';
+import { dependencyTier, orderForApply, type KindInfo, type KindLookup } from '../render/index.js';
 import { apiVersionOfObject, kindOf, nameOf, namespaceOf } from './object-meta.js';
 import { parseApiVersion, type OpenApiSchema, type SchemaNode } from './openapi-schema.js';
 
@@ -30,30 +30,56 @@ export function alphabeticalOrder(objects: readonly JsonObject[]): JsonObject[] 
 }
 
 export function dependencyOrder(discovery: ClusterDiscovery): ObjectOrder {
-  return async (objects) => {
-    const schema = await discovery.openapi().catch(() => undefined);
-    const podSpecMemo = new Map<SchemaNode, boolean>();
-    // render's lookup is synchronous: resolve every kind of the input against the cluster first.
-    const kinds = new Map<string, KindInfo>();
-    for (const obj of objects) {
-      const apiVersion = apiVersionOfObject(obj);
-      const kind = kindOf(obj);
-      const key = `${apiVersion}/${kind}`;
-      if (kinds.has(key)) continue;
-      const resource = await discovery.lookup(apiVersion, kind).catch(() => undefined);
-      if (resource === undefined) continue;
-      const kindSchema = schema?.forKind({ ...parseApiVersion(apiVersion), kind });
-      const containsPod =
-        schema !== undefined && kindSchema !== undefined && containsPodSpec(schema, kindSchema, podSpecMemo, new Set());
-      kinds.set(key, { namespaced: resource.namespaced, containsPodSpec: containsPod });
-    }
-    const lookup = (gvk: { group: string; version: string; kind: string }): KindInfo | undefined =>
-      kinds.get(`${gvk.group === '' ? gvk.version : `${gvk.group}/${gvk.version}`}/${gvk.kind}`);
-    return orderForApply(
+  return async (objects) =>
+    orderForApply(
       objects.map((object) => ({ object, path: '' })),
-      lookup,
+      await kindLookupFor(discovery, objects),
     ).map((found) => found.object);
-  };
+}
+
+/**
+ * The dependency order cut into its tiers (CRDs, cluster-scoped, namespaced, PodSpec
+ * holders, webhooks): objects of one tier do not depend on each other's creation, so
+ * update may apply them in parallel; tiers stay strictly in order.
+ */
+export async function dependencyTiers(
+  discovery: ClusterDiscovery,
+  objects: readonly JsonObject[],
+): Promise<JsonObject[][]> {
+  const lookup = await kindLookupFor(discovery, objects);
+  const tiers: JsonObject[][] = [];
+  let current = Number.NaN;
+  for (const { object } of orderForApply(
+    objects.map((o) => ({ object: o, path: '' })),
+    lookup,
+  )) {
+    const tier = dependencyTier({ ...parseApiVersion(apiVersionOfObject(object)), kind: kindOf(object) }, lookup);
+    if (tier !== current) tiers.push([]);
+    current = tier;
+    tiers[tiers.length - 1]!.push(object);
+  }
+  return tiers;
+}
+
+/** render's lookup is synchronous: resolve every kind of the input against the cluster first. */
+async function kindLookupFor(discovery: ClusterDiscovery, objects: readonly JsonObject[]): Promise<KindLookup> {
+  const schema = await discovery.openapi().catch(() => undefined);
+  const podSpecMemo = new Map<SchemaNode, boolean>();
+  const kinds = new Map<string, KindInfo>();
+  for (const obj of objects) {
+    const apiVersion = apiVersionOfObject(obj);
+    const kind = kindOf(obj);
+    const key = `${apiVersion}/${kind}`;
+    if (kinds.has(key)) continue;
+    const resource = await discovery.lookup(apiVersion, kind).catch(() => undefined);
+    if (resource === undefined) continue;
+    const kindSchema = schema?.forKind({ ...parseApiVersion(apiVersion), kind });
+    const containsPod =
+      schema !== undefined && kindSchema !== undefined && containsPodSpec(schema, kindSchema, podSpecMemo, new Set());
+    kinds.set(key, { namespaced: resource.namespaced, containsPodSpec: containsPod });
+  }
+  return (gvk: { group: string; version: string; kind: string }): KindInfo | undefined =>
+    kinds.get(`${gvk.group === '' ? gvk.version : `${gvk.group}/${gvk.version}`}/${gvk.kind}`);
 }
 
 const POD_SPEC_REF = '#/definitions/io.k8s.api.core.v1.PodSpec';

@@ -84,6 +84,8 @@ export class KubeClient {
   private async send(method: string, path: string, opts: RequestOptions): Promise<{ status: number; text: string }> {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'kubecfg-ts' };
     await this.authorize(headers);
+    const sent: Record<string, string | string[]> = headers;
+    this.impersonate(sent);
     const url = new URL(this.base.pathname.replace(/\/$/, '') + path, this.base);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.append(k, v);
     let payload: Buffer | undefined;
@@ -96,7 +98,7 @@ export class KubeClient {
     return new Promise((resolve, reject) => {
       const req = doRequest(
         url,
-        { method, headers, agent: this.agent, timeout: this.options.timeoutMs ?? 60_000 },
+        { method, headers: sent, agent: this.agent, timeout: this.options.timeoutMs ?? 60_000 },
         (res: IncomingMessage) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
@@ -152,6 +154,14 @@ export class KubeClient {
         return;
       }
     }
+  }
+
+  /** Impersonate-User, and one Impersonate-Group header per group (node sends an array as repeated headers). */
+  private impersonate(headers: Record<string, string | string[]>): void {
+    const imp = this.connection.impersonate;
+    if (imp === undefined) return;
+    headers['impersonate-user'] = imp.user;
+    if (imp.groups.length > 0) headers['impersonate-group'] = [...imp.groups];
   }
 
   private makeAgent(cred: ExecCredential | undefined): HttpAgent | HttpsAgent {

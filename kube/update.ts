@@ -6,7 +6,10 @@
  * object (strategic for kinds the OpenAPI schema describes, JSON merge for
  * custom resources), written with PUT and retried on conflict. After a CRD
  * is applied the command waits for it to be Established and refreshes
- * discovery. Invariants: GC starts only after every apply succeeded; a dry
+ * discovery. With `parallelism` > 1, objects of one dependency tier are
+ * applied concurrently (kube/parallel.ts), tiers strictly in order, CRDs one
+ * at a time, progress lines in the sequential order.
+ * Invariants: GC starts only after every apply succeeded; a dry
  * run writes nothing (no create, update or delete request is sent); input
  * objects are not mutated.
  */
@@ -18,7 +21,8 @@ import { collectGarbage, type GcReport } from './gc.js';
 import { ANNOTATION_GC_TAG, gcTagOf, LABEL_GC_TAG } from './gc-policy.js';
 import { decodeLastApplied, withLastApplied } from './last-applied.js';
 import { apiVersionOfObject, groupOf, kindOf, uidOf, withMetaEntry } from './object-meta.js';
-import { dependencyOrder, type ObjectOrder } from './object-order.js';
+import { dependencyOrder, dependencyTiers, type ObjectOrder } from './object-order.js';
+import { mapInOrder } from './parallel.js';
 import { parseApiVersion, type OpenApiSchema } from './openapi-schema.js';
 import { realSleep, retryOnConflict, type Sleep } from './retry.js';
 import { threeWayMerge, type MergeSchema } from './three-way-merge.js';
@@ -40,6 +44,8 @@ export interface UpdateOptions {
   /** Receives kubecfg's info lines ("Creating ...", "Updating ...", "Garbage collecting ..."). */
   readonly log?: (line: string) => void;
   readonly crdEstablishTimeoutMs?: number;
+  /** Requests in flight at once within one dependency tier (--parallelism); 1 = one object at a time. */
+  readonly parallelism?: number;
   readonly sleep?: Sleep;
 }
 
@@ -66,12 +72,20 @@ export async function updateObjects(
   if (options.gcTag !== undefined && options.gcTag !== '') gcTags.add(options.gcTag);
 
   log(`Fetching schemas for ${objects.length} resources`);
-  const ordered = await (options.order ?? dependencyOrder(session.discovery))(objects);
+  const parallelism = Math.max(1, Math.floor(options.parallelism ?? 1));
+  // Tiers (CRDs, cluster-scoped, ...) stay in order; objects within one tier may be applied in parallel.
+  const groups =
+    parallelism > 1 && options.order === undefined
+      ? await dependencyTiers(session.discovery, objects)
+      : (await (options.order ?? dependencyOrder(session.discovery))(objects)).map((o) => [o]);
   const schema = await session.discovery.openapi();
   const appliedUids = new Set<string>();
   const applied: Array<{ desc: string; action: ApplyAction }> = [];
 
-  for (const input of ordered) {
+  const applyOne = async (
+    input: JsonObject,
+    objLog: (line: string) => void,
+  ): Promise<{ desc: string; action: ApplyAction; uid: string }> => {
     let obj = input;
     if (options.gcTag !== undefined && options.gcTag !== '') {
       obj = withMetaEntry(obj, 'annotations', ANNOTATION_GC_TAG, options.gcTag);
@@ -86,7 +100,7 @@ export async function updateObjects(
     let result: { obj: JsonObject; action: ApplyAction };
     try {
       result = await retryOnConflict(
-        () => createOrUpdate(session, where, obj, mergeSchema, options, log, dryRunText),
+        () => createOrUpdate(session, where, obj, mergeSchema, options, objLog, dryRunText),
         sleep,
       );
     } catch (err) {
@@ -95,10 +109,21 @@ export async function updateObjects(
         `Error updating ${where.desc}: ${err instanceof Error ? err.message : String(err)}`,
       );
     }
-    applied.push({ desc: where.desc, action: result.action });
-    appliedUids.add(uidOf(result.obj));
     if (options.dryRun !== true && groupOf(obj) === CRD_GROUP && kindOf(obj) === 'CustomResourceDefinition') {
-      await waitForEstablished(session, where, result.obj, options.crdEstablishTimeoutMs ?? 300_000, sleep, log);
+      await waitForEstablished(session, where, result.obj, options.crdEstablishTimeoutMs ?? 300_000, sleep, objLog);
+    }
+    return { desc: where.desc, action: result.action, uid: uidOf(result.obj) };
+  };
+
+  for (const group of groups) {
+    // A new CRD changes discovery for what follows: CRDs are applied one at a time.
+    const isCrdTier = group.some((o) => groupOf(o) === CRD_GROUP && kindOf(o) === 'CustomResourceDefinition');
+    const results = await mapInOrder(group, isCrdTier ? 1 : parallelism, log, (obj, _i, objLog) =>
+      applyOne(obj, objLog),
+    );
+    for (const r of results) {
+      applied.push({ desc: r.desc, action: r.action });
+      appliedUids.add(r.uid);
     }
   }
 

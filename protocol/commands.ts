@@ -141,6 +141,31 @@ export const GLOBAL_FLAGS: readonly FlagSpec[] = [
     help: 'The length of time to wait before giving up on a single server request',
   },
   { name: 'tls-server-name', kind: 'string', help: 'Server name to use for server certificate validation' },
+  // Ours: remote and confined inputs (docs/imports.md).
+  {
+    name: 'root',
+    kind: 'string',
+    filename: true,
+    help: 'Directory every file a render reads must lie in, after resolving .. and symbolic links',
+  },
+  {
+    name: 'allow-import-host',
+    kind: 'stringArray',
+    envSplit: 'comma',
+    help: 'Host (or IP address) that http(s) imports may reach although it is loopback, private or link-local. May be repeated.',
+  },
+  {
+    name: 'oci-tag-ttl',
+    kind: 'string',
+    default: '5m',
+    help: 'How long the daemon trusts a tag -> digest answer for oci:// imports and resolveImage',
+  },
+  {
+    name: 'insecure-registry',
+    kind: 'stringArray',
+    envSplit: 'comma',
+    help: 'Registry (host:port) spoken to over plain HTTP for oci:// imports and resolveImage. May be repeated.',
+  },
   // Ours: how the CLI talks to the daemon and paints output.
   {
     name: 'color',
@@ -154,6 +179,15 @@ export const GLOBAL_FLAGS: readonly FlagSpec[] = [
     kind: 'bool',
     help: 'Run the command in a child process instead of the daemon (also KUBECFG_DAEMON=0)',
   },
+  // Remote render service (docs/remote.md); the token comes from KUBECFG_REMOTE_TOKEN or --remote-token-file.
+  { name: 'remote', kind: 'string', help: 'Render on the remote render service at this https:// URL' },
+  {
+    name: 'remote-token-file',
+    kind: 'string',
+    filename: true,
+    help: 'File (mode 0600) holding the remote token when KUBECFG_REMOTE_TOKEN is not set',
+  },
+  { name: 'remote-ca', kind: 'string', filename: true, help: 'PEM file of a CA to trust for --remote' },
 ];
 
 const formatFlag: FlagSpec = {
@@ -235,6 +269,32 @@ export const COMMANDS: readonly CommandSpec[] = [
         help: 'Output format.  Supported values are: json, yaml, jsonnet (the Jsonnet of a .yakl file, not evaluated)',
       },
       { name: 'exec', kind: 'string', help: 'Inline code' },
+      { name: 'trace', kind: 'bool', help: 'print a causal trace: the FILE:LINE that defined the value (to stderr)' },
+    ],
+  },
+  {
+    name: 'traceback',
+    summary: 'Output the jsonnet file line location that defined a given line of rendered yaml (feature traceback)',
+    usage: 'kubecfg --features=traceback traceback <filename.yaml>:<line>',
+    args: 'exactlyOne',
+    method: 'render/traceback',
+    flags: [],
+  },
+  {
+    name: 'httpd',
+    summary: 'Serve the top-level function of each file as a POST hook, e.g. for Metacontroller (feature httpd)',
+    usage: 'kubecfg --features=httpd httpd [flags] FILE...',
+    args: 'atLeastOne',
+    method: 'render/httpd',
+    flags: [
+      { name: 'listen-addr', short: 'l', kind: 'string', default: ':8080', help: 'address:port to listen' },
+      { name: 'listen', kind: 'string', help: 'Same as --listen-addr' },
+      {
+        name: 'timeout',
+        kind: 'string',
+        default: '30s',
+        help: 'Longest evaluation of one request (e.g. 500ms, 10s, 1m); past it the request gets 504',
+      },
     ],
   },
   {
@@ -300,7 +360,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'cleat',
     summary: 'Check, export and generate Cleat programs',
-    usage: 'kubecfg cleat check|export|gen [flags] FILE',
+    usage: 'kubecfg cleat check|export|gen|argocd [flags] FILE',
     args: 'none',
     flags: [],
     subcommands: [
@@ -348,6 +408,75 @@ export const COMMANDS: readonly CommandSpec[] = [
         args: 'exactlyOne',
         method: 'render/cleat-gen',
         flags: [],
+      },
+      // Argo CD config management plugin (docs/cleat.md, "Argo CD"): a nested group.
+      {
+        name: 'argocd',
+        summary: 'Run Cleat as an Argo CD config management plugin',
+        usage: 'kubecfg cleat argocd generate|parameters|plugin|dockerfile [flags]',
+        args: 'none',
+        flags: [],
+        subcommands: [
+          {
+            name: 'generate',
+            summary: "The plugin's generate step: export a Cleat program with the argocd target",
+            usage: 'kubecfg cleat argocd generate [flags] FILE',
+            args: 'exactlyOne',
+            method: 'render/cleat-argocd-generate',
+            flags: [
+              cleatRootFlag,
+              {
+                name: 'argocd-params',
+                kind: 'bool',
+                help: "Read the inputs from Argo CD's ARGOCD_APP_PARAMETERS (strings as with --set)",
+              },
+              {
+                name: 'input',
+                kind: 'stringArray',
+                filename: true,
+                help: 'JSON or YAML file holding an object of inputs (inside the root; later files win). May be repeated.',
+              },
+              {
+                name: 'set',
+                kind: 'stringArray',
+                help: 'Set an input: name=value (the string if the type takes it, else JSON). May be repeated.',
+              },
+              formatFlag,
+            ],
+          },
+          {
+            name: 'parameters',
+            summary: "The plugin's dynamic parameters: a Cleat program's inputs as Argo CD UI parameters (JSON)",
+            usage: 'kubecfg cleat argocd parameters [flags] FILE',
+            args: 'exactlyOne',
+            method: 'render/cleat-argocd-parameters',
+            flags: [cleatRootFlag],
+          },
+          {
+            name: 'plugin',
+            summary: "Print the plugin's plugin.yaml (a ConfigManagementPlugin)",
+            usage: 'kubecfg cleat argocd plugin [flags]',
+            args: 'none',
+            method: 'render/cleat-argocd-plugin',
+            flags: [
+              { name: 'name', kind: 'string', default: 'cleat', help: "The plugin's name" },
+              {
+                name: 'entry',
+                kind: 'string',
+                default: 'main.cleat',
+                help: "The Cleat file, in the application's source directory, that the plugin discovers and exports",
+              },
+            ],
+          },
+          {
+            name: 'dockerfile',
+            summary: "Print the Dockerfile of the plugin's sidecar image",
+            usage: 'kubecfg cleat argocd dockerfile',
+            args: 'none',
+            method: 'render/cleat-argocd-dockerfile',
+            flags: [],
+          },
+        ],
       },
     ],
   },
@@ -443,6 +572,12 @@ export const COMMANDS: readonly CommandSpec[] = [
         help: 'Diff strategy, all, subset or last-applied',
       },
       { name: 'omit-secrets', kind: 'bool', help: 'hide secret details when showing diff' },
+      {
+        name: 'parallelism',
+        kind: 'int',
+        default: 8,
+        help: 'Requests in flight at once (objects of one dependency tier for update); 1 = one at a time',
+      },
     ],
   },
   {
@@ -482,6 +617,12 @@ export const COMMANDS: readonly CommandSpec[] = [
         kind: 'bool',
         help: "Don't fail validation if the schema for a given resource type is not found",
       },
+      {
+        name: 'parallelism',
+        kind: 'int',
+        default: 8,
+        help: 'Requests in flight at once (objects of one dependency tier for update); 1 = one at a time',
+      },
     ],
   },
   {
@@ -514,6 +655,99 @@ export const COMMANDS: readonly CommandSpec[] = [
       },
     ],
   },
+  {
+    name: 'pack',
+    summary: 'Create and push an OCI package (feature pack)',
+    usage: 'kubecfg pack [flags] REF ENTRY.jsonnet',
+    args: 'atLeastOne',
+    method: 'oci/pack',
+    flags: [
+      {
+        name: 'output',
+        kind: 'string',
+        filename: true,
+        help: "Output archive file. Don't push to OCI but just dump into a file",
+      },
+      { name: 'insecure-registry', kind: 'bool', help: 'Use HTTP instead of HTTPS to access the OCI registry' },
+      {
+        name: 'docs-tar-file',
+        kind: 'string',
+        filename: true,
+        help: 'Optional tar.gz file containing a documentation bundle',
+      },
+      {
+        name: 'annotation',
+        kind: 'stringArray',
+        help: 'Annotation key=value to add to the OCI image manifest. May be repeated.',
+      },
+      {
+        name: 'root',
+        kind: 'string',
+        filename: true,
+        help: "Directory every packed file must lie in (default: nearest directory with .git, else the entry's directory)",
+      },
+    ],
+  },
+  // KuboCD (docs/kubocd.md): render a Release, dump a Package. Local flags shadow global ones (--context).
+  {
+    name: 'kubocd',
+    summary: 'Render KuboCD Releases and check Packages',
+    usage: 'kubecfg kubocd render|dump [flags]',
+    args: 'none',
+    flags: [],
+    subcommands: [
+      {
+        name: 'render',
+        summary: 'Render a Release as kubocd render does: model.yaml, HelmReleases, chart manifests',
+        usage: 'kubecfg kubocd render [flags] RELEASE.yaml',
+        args: 'exactlyOne',
+        method: 'render/kubocd-render',
+        flags: [
+          {
+            name: 'package',
+            kind: 'string',
+            filename: true,
+            help: 'The Package manifest (a file, or oci://host/repo:tag of a KuboCD package image)',
+          },
+          {
+            name: 'context',
+            kind: 'stringArray',
+            filename: true,
+            help: 'File holding Context resources, merged in order (later wins). May be repeated.',
+          },
+          {
+            name: 'config',
+            kind: 'stringArray',
+            filename: true,
+            help: 'File holding Config resources (image redirects). May be repeated.',
+          },
+          {
+            name: 'out',
+            kind: 'string',
+            filename: true,
+            help: 'Write the files into this directory (model.yaml first) instead of printing them',
+          },
+        ],
+      },
+      {
+        name: 'dump',
+        summary: 'Inspect KuboCD manifests without running them',
+        usage: 'kubecfg kubocd dump package MANIFEST',
+        args: 'none',
+        flags: [],
+        subcommands: [
+          {
+            name: 'package',
+            summary: 'Parse a Package manifest: functions outside the list, colliding keys, every problem',
+            usage: 'kubecfg kubocd dump package MANIFEST',
+            args: 'exactlyOne',
+            method: 'render/kubocd-dump-package',
+            flags: [],
+          },
+        ],
+      },
+    ],
+  },
   { name: 'version', summary: 'Print version information', usage: 'kubecfg version', args: 'none', flags: [] },
   {
     name: 'completion',
@@ -529,19 +763,24 @@ export const COMMANDS: readonly CommandSpec[] = [
  * `cleat` group. The daemon names commands this way (one word per method).
  */
 export function findCommand(name: string): CommandSpec | undefined {
-  for (const c of COMMANDS) {
-    if (c.name === name) return c;
-    for (const sub of c.subcommands ?? []) if (`${c.name}-${sub.name}` === name) return sub;
-  }
-  return undefined;
+  return commandsByPath().find(([path]) => path === name)?.[1];
+}
+
+/** Every command with its dashed path, groups before their subcommands, at any depth (`cleat-argocd-generate`). */
+function commandsByPath(): [string, CommandSpec][] {
+  const walk = (prefix: string, cs: readonly CommandSpec[]): [string, CommandSpec][] =>
+    cs.flatMap((c): [string, CommandSpec][] => [
+      [prefix + c.name, c],
+      ...walk(`${prefix}${c.name}-`, c.subcommands ?? []),
+    ]);
+  return walk('', COMMANDS);
 }
 
 /** Every command that runs in the daemon, keyed by its dashed path (see findCommand). */
 export function daemonCommandNames(): string[] {
-  return COMMANDS.flatMap((c) => [
-    ...(c.method ? [c.name] : []),
-    ...(c.subcommands ?? []).filter((s) => s.method).map((s) => `${c.name}-${s.name}`),
-  ]);
+  return commandsByPath()
+    .filter(([, c]) => c.method)
+    .map(([path]) => path);
 }
 
 /** The env variable a global flag maps to: `ext-str` → `KUBECFG_EXT_STR`. */
@@ -551,5 +790,6 @@ export function envNameOf(flag: FlagSpec): string {
 
 /** Every flag a command accepts: its own, then the global ones. */
 export function flagsOf(command: CommandSpec): readonly FlagSpec[] {
-  return [...command.flags, ...GLOBAL_FLAGS];
+  // A command's own flag shadows a global one of the same name (kubocd render's --context).
+  return [...command.flags, ...GLOBAL_FLAGS.filter((g) => !command.flags.some((f) => f.name === g.name))];
 }

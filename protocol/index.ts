@@ -7,3 +7,4 @@ export * from './errors.js';
 export * from './validate.js';
 export * from './commands.js';
 export * from './methods.js';
+export * from './remote.js';

@@ -11,6 +11,7 @@ import { stableDigest, type FileWatcher, type ResultCache } from '../cache/index
 import type { CommandParams, CommandResult } from '../protocol/index.js';
 import { JobCancelledError } from './worker/pool.js';
 import type { CommandName, CommandOutcome } from './worker/messages.js';
+import type { FetchPolicy, RemoteDep } from './remote-inputs/remote-types.js';
 
 export interface Executor {
   execute(command: CommandName, params: CommandParams, signal: AbortSignal): Promise<CommandOutcome>;
@@ -24,7 +25,12 @@ export interface CachedOutput {
   exitCode: number;
   stdout: string;
   stderr: string;
+  /** Remote facts (URL bodies, tags) the output used: re-checked before a hit is served. */
+  remote?: { deps: RemoteDep[]; policy: FetchPolicy };
 }
+
+/** Re-checks remote deps (server/remote-inputs/remote-fetcher.ts RemoteInputs.stillValid). */
+export type RemoteCheck = (deps: RemoteDep[], policy: FetchPolicy) => Promise<boolean>;
 
 /** Rejects with JobCancelledError as soon as `signal` aborts, so a cancel answers without waiting for the worker. */
 export function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
@@ -56,6 +62,7 @@ export class CommandRunner {
     readonly executor: Executor,
     private readonly cache: ResultCache<CachedOutput> | null,
     private readonly watcher: FileWatcher | null,
+    private readonly remoteCheck?: RemoteCheck,
   ) {}
 
   /** One render: cached or executed. Returns the outcome's deps too, for --watch. */
@@ -67,10 +74,13 @@ export class CommandRunner {
     const key = this.cache ? cacheKeyOf(command, params) : '';
     if (this.cache) {
       const hit = await this.cache.get(key);
-      if (hit) return { output: hit, cached: true, deps: this.cache.depsOf(key) ?? [] };
+      const remoteValid =
+        !hit?.remote?.deps.length || !this.remoteCheck || (await this.remoteCheck(hit.remote.deps, hit.remote.policy));
+      if (hit && remoteValid) return { output: hit, cached: true, deps: this.cache.depsOf(key) ?? [] };
     }
     const outcome = await abortable(this.executor.execute(command, params, signal), signal);
     const output: CachedOutput = { exitCode: outcome.exitCode, stdout: outcome.stdout, stderr: outcome.stderr };
+    if (outcome.remote?.deps.length) output.remote = { deps: outcome.remote.deps, policy: outcome.remote.policy };
     if (this.cache && outcome.cacheable) {
       this.cache.set(
         key,

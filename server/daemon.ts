@@ -20,6 +20,7 @@ import { InFlight } from './requests.js';
 import { createTokenFile } from './tcp-token.js';
 import { ChangeHub } from './watch-session.js';
 import { WorkerPool } from './worker/pool.js';
+import { RemoteInputs } from './remote-inputs/remote-fetcher.js';
 
 export const RESULT_CACHE_BYTES = 256 * 1024 * 1024;
 
@@ -64,11 +65,15 @@ export async function runDaemon(opts: {
     testHooks: opts.testHooks,
     logger,
   });
+  // Remote inputs (server/remote-inputs/): each command runs in fetch rounds; fetched bytes are daemon-wide.
+  const remoteInputs = new RemoteInputs();
   const executor: Executor = {
     execute(command, params, signal) {
-      const job = pool.run(command, params);
-      signal.addEventListener('abort', job.cancel, { once: true });
-      return job.outcome;
+      return remoteInputs.run((snapshot) => {
+        const job = pool.run(command, params, snapshot);
+        signal.addEventListener('abort', job.cancel, { once: true });
+        return job.outcome;
+      }, signal);
     },
   };
 
@@ -86,7 +91,7 @@ export async function runDaemon(opts: {
     logger,
     inFlight: new InFlight(),
     metrics: new Metrics(),
-    runner: new CommandRunner(executor, cache, watcher),
+    runner: new CommandRunner(executor, cache, watcher, (deps, policy) => remoteInputs.stillValid(deps, policy)),
     hub,
     pool,
     cache,
@@ -109,7 +114,7 @@ export async function runDaemon(opts: {
       ctx.inFlight.cancelAll();
       void (async () => {
         await Promise.allSettled(apps.map((a) => a.close()));
-        await Promise.allSettled([pool.close(), watcher.close()]);
+        await Promise.allSettled([pool.close(), watcher.close(), remoteInputs.close()]);
         unlinkQuiet(paths.socket);
         unlinkQuiet(paths.info);
         unlinkQuiet(paths.token);

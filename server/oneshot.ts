@@ -9,7 +9,10 @@ import { commandOfMethod, findMethod, ParamsError, type CommandParams } from '..
 import { CommandRunner, type Executor, type OutputSink } from './command-runner.js';
 import { runCommand } from './commands/run.js';
 import { runClusterCommand } from './handlers/cluster.js';
+import { runHttpd } from './httpd/session.js';
+import { runPackCommand } from './handlers/pack.js';
 import { ChangeHub, runWatch } from './watch-session.js';
+import { RemoteInputs } from './remote-inputs/remote-fetcher.js';
 import type { CommandName } from './worker/messages.js';
 
 async function readStdin(): Promise<string> {
@@ -42,13 +45,18 @@ async function main(): Promise<number> {
     throw err;
   }
   const testHooks = process.env.KUBECFG_DAEMON_TEST_HOOKS === '1';
+  // Remote inputs are fetched between render rounds (server/remote-inputs/), here as in the daemon.
+  const remoteInputs = new RemoteInputs();
   const sink: OutputSink = {
     write: (stream, data) => void (stream === 'stdout' ? process.stdout : process.stderr).write(data),
   };
   if (command === 'show' && params.flags.watch === true) {
     const hub = new ChangeHub();
     const watcher = new FileWatcher({ debounceMs: 50, onChange: (paths) => hub.emit(paths) });
-    const executor: Executor = { execute: async (c, p) => runCommand(c, p, { shouldStop: () => false, testHooks }) };
+    const executor: Executor = {
+      execute: (c, p) =>
+        remoteInputs.run(async (remote) => runCommand(c, p, { shouldStop: () => false, testHooks, remote })),
+    };
     const ctl = new AbortController();
     process.on('SIGINT', () => ctl.abort());
     try {
@@ -59,8 +67,25 @@ async function main(): Promise<number> {
     await watcher.close();
     return 130;
   }
+  if (command === 'httpd') {
+    // The hooks are served from this process until Ctrl-C; each request renders here, in turn.
+    const executor: Executor = {
+      execute: (c, p) =>
+        remoteInputs.run(async (remote) => runCommand(c, p, { shouldStop: () => false, testHooks, remote })),
+    };
+    const ctl = new AbortController();
+    process.on('SIGINT', () => ctl.abort());
+    try {
+      return (await runHttpd(new CommandRunner(executor, null, null), params, sink, ctl.signal)).exitCode;
+    } catch {
+      return 130; // stopped by Ctrl-C
+    }
+  }
   if (command === 'diff' || command === 'update' || command === 'delete' || command === 'validate') {
-    const executor: Executor = { execute: async (c, p) => runCommand(c, p, { shouldStop: () => false, testHooks }) };
+    const executor: Executor = {
+      execute: (c, p) =>
+        remoteInputs.run(async (remote) => runCommand(c, p, { shouldStop: () => false, testHooks, remote })),
+    };
     const ctl = new AbortController();
     process.on('SIGINT', () => ctl.abort());
     try {
@@ -69,7 +94,23 @@ async function main(): Promise<number> {
       return 130; // cancelled by Ctrl-C
     }
   }
-  const outcome = runCommand(command, params, { shouldStop: () => false, testHooks });
+  if (command === 'pack') {
+    const executor: Executor = {
+      execute: (c, p) =>
+        remoteInputs.run(async (remote) => runCommand(c, p, { shouldStop: () => false, testHooks, remote })),
+    };
+    const ctl = new AbortController();
+    process.on('SIGINT', () => ctl.abort());
+    try {
+      return (await runPackCommand(executor, params, sink, ctl.signal)).exitCode;
+    } catch {
+      return 130; // cancelled by Ctrl-C
+    }
+  }
+  const outcome = await remoteInputs.run(async (remote) =>
+    runCommand(command, params, { shouldStop: () => false, testHooks, remote }),
+  );
+  await remoteInputs.close();
   sink.write('stdout', outcome.stdout);
   sink.write('stderr', outcome.stderr);
   return outcome.exitCode;

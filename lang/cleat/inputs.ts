@@ -10,7 +10,7 @@ import type { InputDecl } from './program-types.js';
 import { conform } from './conform.js';
 import { decodeValue } from './decode.js';
 import { CleatCodes, CleatError, didYouMean } from './diagnostics.js';
-import { showType, type Ty } from './types.js';
+import { baseOf, showType, type Ty } from './types.js';
 import { isObject, ObjectValue, type Value } from './value.js';
 
 export interface InputSources {
@@ -77,27 +77,9 @@ export function collectInputs(
     }
   }
   if (sources.argocdParameters !== undefined) {
-    let params: unknown;
-    try {
-      params = JSON.parse(sources.argocdParameters);
-    } catch {
-      throw new CleatError(CleatCodes.INPUT, 'ARGOCD_APP_PARAMETERS is not valid JSON');
-    }
-    if (!Array.isArray(params)) throw new CleatError(CleatCodes.INPUT, 'ARGOCD_APP_PARAMETERS must be a JSON array');
-    for (const p of params as Record<string, unknown>[]) {
-      const name = typeof p?.name === 'string' ? p.name : '';
-      const d = known(name, 'Argo CD parameters');
-      if (typeof p.string === 'string') out.set(name, setValue(p.string, d.type, pred));
-      else if (Array.isArray(p.array))
-        out.set(
-          name,
-          p.array.map((x) => String(x)),
-        );
-      else if (p.map && typeof p.map === 'object')
-        out.set(
-          name,
-          new ObjectValue(new Map(Object.entries(p.map as Record<string, unknown>).map(([k, v]) => [k, String(v)]))),
-        );
+    for (const p of argocdParameterList(sources.argocdParameters)) {
+      const d = known(p.name, 'Argo CD parameters');
+      out.set(p.name, argocdValue(p, d, pred));
     }
   }
   for (const s of sources.sets ?? []) {
@@ -110,4 +92,72 @@ export function collectInputs(
 
 export function describeInput(d: InputDecl): string {
   return `input \`${d.name}\`: ${showType(d.type)}`;
+}
+
+/** One entry of ARGOCD_APP_PARAMETERS: `{name, string}`, `{name, array}` or `{name, map}`, values as strings. */
+type ArgocdParameter =
+  { name: string; string: string } | { name: string; array: string[] } | { name: string; map: [string, string][] };
+
+function argocdParameterList(text: string): ArgocdParameter[] {
+  let params: unknown;
+  try {
+    params = JSON.parse(text);
+  } catch {
+    throw new CleatError(CleatCodes.INPUT, 'ARGOCD_APP_PARAMETERS is not valid JSON');
+  }
+  if (!Array.isArray(params)) throw new CleatError(CleatCodes.INPUT, 'ARGOCD_APP_PARAMETERS must be a JSON array');
+  return params.map((p: unknown, i): ArgocdParameter => {
+    const where = `ARGOCD_APP_PARAMETERS[${i}]`;
+    if (p === null || typeof p !== 'object' || Array.isArray(p))
+      throw new CleatError(CleatCodes.INPUT, `${where} must be an object {name, string|array|map}`);
+    const o = p as Record<string, unknown>;
+    if (typeof o.name !== 'string' || o.name === '') throw new CleatError(CleatCodes.INPUT, `${where} has no name`);
+    const name = o.name;
+    const bad = (what: string): CleatError =>
+      new CleatError(CleatCodes.INPUT, `Argo CD parameter \`${name}\`: ${what}`, undefined, name);
+    if (typeof o.string === 'string') return { name, string: o.string };
+    if (Array.isArray(o.array)) {
+      if (!o.array.every((x) => typeof x === 'string')) throw bad('array items must be strings');
+      return { name, array: o.array as string[] };
+    }
+    if (o.map !== null && typeof o.map === 'object' && !Array.isArray(o.map)) {
+      const entries = Object.entries(o.map as Record<string, unknown>);
+      if (!entries.every(([, v]) => typeof v === 'string')) throw bad('map values must be strings');
+      return { name, map: entries as [string, string][] };
+    }
+    throw bad('expected a string, array or map value');
+  });
+}
+
+/**
+ * Argo CD passes every value as a string: a string parameter follows the
+ * `--set` rule against the input's type, and so does each array item (against
+ * the element type) and each map value (against the value or field type).
+ */
+function argocdValue(
+  p: ArgocdParameter,
+  d: InputDecl,
+  pred: (t: Extract<Ty, { k: 'refine' }>, v: Value) => boolean,
+): Value {
+  if ('string' in p) return setValue(p.string, d.type, pred);
+  const t = baseOf(d.type);
+  if ('array' in p) {
+    return p.array.map((raw, i) => {
+      const elem = argocdItemType(t, i);
+      return elem ? setValue(raw, elem, pred) : raw;
+    });
+  }
+  const fields = new Map<string, Value>();
+  for (const [k, raw] of p.map) {
+    const vt = argocdItemType(t, k);
+    fields.set(k, vt ? setValue(raw, vt, pred) : raw);
+  }
+  return new ObjectValue(fields);
+}
+
+/** The type an array item (by index) or map value (by key) of an Argo CD parameter is read against. */
+export function argocdItemType(base: Ty, key: number | string): Ty | undefined {
+  if (typeof key === 'number') return base.k === 'list' ? base.elem : base.k === 'tuple' ? base.elems[key] : undefined;
+  if (base.k === 'map') return base.value;
+  return base.k === 'record' ? base.fields.find((f) => f.name === key)?.type : undefined;
 }

@@ -8,6 +8,7 @@
  */
 import type { JsonValue } from '../common/json.js';
 import type { Diagnostic } from '../common/source.js';
+import { announcedDefault, type AnnouncedDefault } from './argocd-defaults.js';
 import { componentDecls, componentWaves } from './components.js';
 import type { CleatLoader, ModuleCtx } from './context.js';
 import { CleatCodes, CleatError } from './diagnostics.js';
@@ -34,6 +35,8 @@ export interface InputSummary {
   hasDefault: boolean;
   /** How Argo CD passes it: lists as array parameters, maps/records as map parameters. */
   collection: 'string' | 'array' | 'map';
+  /** The default as Argo CD parameter text, when it evaluates and reads back exactly (argocd-defaults.ts). */
+  announcedDefault?: AnnouncedDefault;
 }
 
 export interface ComponentSummary {
@@ -103,15 +106,24 @@ export function check(source: CleatSource, loader: CleatLoader): CheckResult {
     () => {
       const c = checkInternal(source, loader);
       const inputs = inputDecls(c.entry);
+      const ok = c.diagnostics.length === 0;
+      const ev = new Evaluator(new Map());
+      const pred = inputPredicate(ev, c.entry);
       return {
-        ok: c.diagnostics.length === 0,
+        ok,
         diagnostics: c.diagnostics,
-        inputs: [...inputs.values()].map((d) => ({
-          name: d.name,
-          type: showType(d.type),
-          hasDefault: d.hasDefault,
-          collection: collectionOf(d.type),
-        })),
+        inputs: [...inputs.values()].map((d): InputSummary => {
+          const collection = collectionOf(d.type);
+          // Defaults are evaluated only in a program that checks (evaluation assumes well-typed code).
+          const announced = ok ? announcedDefault(c.entry, ev, pred, d.name, collection) : undefined;
+          return {
+            name: d.name,
+            type: showType(d.type),
+            hasDefault: d.hasDefault,
+            collection,
+            ...(announced ? { announcedDefault: announced } : {}),
+          };
+        }),
         components: c.components,
       };
     },
@@ -184,12 +196,10 @@ export function exportProgram(
   );
 }
 
-/** Checks every input against its type (defaults filled), before any evaluation. */
-function decodeInputs(entry: ModuleCtx, sources: InputSources): Map<string, Value> {
-  const decls = inputDecls(entry);
-  const ev = new Evaluator(new Map());
+/** A refinement predicate for input decoding: evaluated with no variables in scope. */
+function inputPredicate(ev: Evaluator, entry: ModuleCtx): (t: Extract<Ty, { k: 'refine' }>, v: Value) => boolean {
   const env = { ctx: entry, vars: undefined };
-  const pred = (t: Extract<Ty, { k: 'refine' }>, v: Value): boolean => {
+  return (t, v) => {
     try {
       return ev.conformAt(v, t, t.pred.span, '', env) !== undefined;
     } catch (e) {
@@ -197,6 +207,14 @@ function decodeInputs(entry: ModuleCtx, sources: InputSources): Map<string, Valu
       throw e;
     }
   };
+}
+
+/** Checks every input against its type (defaults filled), before any evaluation. */
+function decodeInputs(entry: ModuleCtx, sources: InputSources): Map<string, Value> {
+  const decls = inputDecls(entry);
+  const ev = new Evaluator(new Map());
+  const env = { ctx: entry, vars: undefined };
+  const pred = inputPredicate(ev, entry);
   const raw = collectInputs(decls, sources, pred);
   const out = new Map<string, Value>();
   for (const [name, d] of decls) {

@@ -34,6 +34,35 @@ import {
 } from './value.js';
 import type { JsonValue } from '../common/json.js';
 import { compareCodepoints, setJsonKey, jsonObject } from '../common/json.js';
+import {
+  type ModuleGraph,
+  type ReuseCounters,
+  type ValidationHost,
+  contentDigest,
+  extVarDefinition,
+  extVarFileName,
+} from './module-cache.js';
+
+/** What a long-lived (daemon) evaluator keeps to hand module values to later requests. */
+export interface ReuseConfig {
+  graph: ModuleGraph;
+  counters: ReuseCounters;
+  maxModules: number;
+}
+
+/** One imported module's value; `node` is its graph node (the module's file name). */
+interface ImportEntry {
+  thunk: Thunk;
+  digest: string;
+  node: string;
+  generation: number;
+}
+
+interface ExtVarEntry {
+  def: string;
+  thunk: Thunk;
+  generation: number;
+}
 
 /** A pending call returned from a tail position (trampolined by callClosure). */
 class TailCall {
@@ -49,24 +78,123 @@ const EMPTY_SLOTS: Thunk[] = [];
 
 export type StdBuilder = (ev: Evaluator) => ObjectValue;
 
-export class Evaluator {
+export class Evaluator implements ValidationHost {
   /** Deepest active node of the current frame, or a message (go-jsonnet's traceElement). */
   cur: Node | string | null = 'During evaluation';
   private readonly stack: (Node | string | null)[] = [];
   readonly maxStack: number;
   private ticks = 0;
-  private readonly importCache = new Map<string, Thunk>();
-  private readonly importStrCache = new Map<string, Value>();
-  private readonly extVarCache = new Map<string, Thunk>();
+  /** kind + foundAt -> value; in a reusing evaluator also the LRU order (least recent first). */
+  private readonly importCache = new Map<string, ImportEntry>();
+  private readonly importStrCache = new Map<string, { digest: string; value: Value }>();
+  private readonly extVarCache = new Map<string, ExtVarEntry>();
+  /** Reuse only: graph node name -> importCache key, and the keys already looked up this request. */
+  private readonly keyOfNode = new Map<string, string>();
+  private readonly touchedThisRequest = new Set<string>();
   readonly baseStd: ObjectValue;
   private readonly rootEnvs = new Map<string, Env>();
 
   constructor(
-    readonly options: RuntimeOptions,
+    /** The current request's options (replaced by beginRequest in a reusing evaluator). */
+    public options: RuntimeOptions,
     buildStd: StdBuilder,
+    /** Set for the daemon's long-lived evaluators (module-cache.ts); null: one evaluation only. */
+    private readonly reuse: ReuseConfig | null = null,
   ) {
     this.maxStack = options.maxStack ?? 500;
     this.baseStd = buildStd(this);
+  }
+
+  // ---------------------------------------------------------------- reuse across requests
+
+  /**
+   * Starts a new request on a reusing evaluator: per-request state (options with the importer,
+   * shouldStop, trace sink and ext vars; the frame stack; the cancel poll counter) comes from
+   * this request only. Cached values whose inputs changed are dropped here or on first use.
+   */
+  beginRequest(options: RuntimeOptions): void {
+    this.options = options;
+    this.cur = 'During evaluation';
+    this.stack.length = 0;
+    this.ticks = 0;
+    const reuse = this.reuse;
+    if (reuse === null) return;
+    reuse.graph.startRequest();
+    this.touchedThisRequest.clear();
+    for (const [name, e] of this.extVarCache) {
+      if (e.def !== extVarDefinition(options, name)) this.dropCached(extVarFileName(name));
+    }
+    if (!reuse.graph.globalReadsValid(this)) this.forgetAll();
+  }
+
+  /**
+   * Ends a request on a reusing evaluator: keeps only what its values may use between requests
+   * (natives, stack limit), not the request's importer, recorder, ext vars or cancel poll.
+   */
+  endRequest(): void {
+    const { natives, maxStack } = this.options;
+    this.options = { ...(natives ? { natives } : {}), ...(maxStack !== undefined ? { maxStack } : {}) };
+    this.stack.length = 0;
+    this.cur = 'During evaluation';
+  }
+
+  /** Number of module values held for later requests. */
+  cachedModuleCount(): number {
+    return this.importCache.size;
+  }
+
+  private forgetAll(): void {
+    if (this.reuse) this.reuse.counters.invalidated += this.importCache.size;
+    this.importCache.clear();
+    this.importStrCache.clear();
+    this.extVarCache.clear();
+    this.keyOfNode.clear();
+    this.reuse?.graph.clear();
+  }
+
+  /** ValidationHost: re-resolves an import for the current request (its reads are recorded). */
+  resolveImport(
+    from: string,
+    path: string,
+    kind: 'import' | 'importstr' | 'importbin',
+  ): { foundAt: string; digest: string } | null {
+    const importer = this.options.importer;
+    if (!importer) return null;
+    try {
+      const loaded = importer.load(from, path, kind);
+      return { foundAt: loaded.foundAt, digest: contentDigest(loaded.contents) };
+    } catch {
+      // The evaluation that reaches this import again reports the failure itself.
+      return null;
+    }
+  }
+
+  extVarDefinition(name: string): string | undefined {
+    return extVarDefinition(this.options, name);
+  }
+
+  extVarGeneration(name: string): number | undefined {
+    return this.extVarCache.get(name)?.generation;
+  }
+
+  dropCached(node: string): void {
+    const reuse = this.reuse;
+    if (reuse === null) return;
+    const x = /^<extvar:(.*)>$/s.exec(node);
+    if (x !== null && this.extVarCache.delete(x[1]!)) reuse.counters.invalidated++;
+    const key = this.keyOfNode.get(node);
+    if (key !== undefined) {
+      this.keyOfNode.delete(node);
+      if (this.importCache.delete(key)) reuse.counters.invalidated++;
+    }
+    reuse.graph.dropNode(node);
+  }
+
+  /** Code in the file of the current node read ext var `name` (global when no file is current). */
+  private recordExtVarRead(name: string, def: string, generation: number): void {
+    const at = this.cur;
+    const file = at !== null && typeof at !== 'string' ? at.span.file.name : null;
+    this.reuse!.graph.addExtVarRead(file, name, { def, generation });
   }
 
   // ---------------------------------------------------------------- errors
@@ -688,6 +816,12 @@ export class Evaluator {
     return v;
   }
 
+  /** The env a field body defined in layer `li` of `obj` is evaluated in (lang/jsonnet/trace.ts reads it). */
+  fieldBodyEnv(obj: ObjectValue, li: number, def: FieldDef): Env {
+    const layer = obj.layers[li]!;
+    return def.env === null ? this.sharedLayerEnv(obj, li, layer) : this.layerEnv(obj, li, layer, def.env);
+  }
+
   /**
    * layerEnv made once per (object, layer) for bodies that close over the layer's own
    * env: object locals are then evaluated once per object, not once per field read
@@ -747,7 +881,9 @@ export class Evaluator {
         }
       }
     } catch (e) {
-      obj.assertState = e;
+      // Not cached: one evaluation stops at its first error anyway, and a reused object must
+      // not replay an old request's failure (a cancellation, or a trace from other frames).
+      obj.assertState = undefined;
       throw e;
     }
   }
@@ -1073,9 +1209,25 @@ export class Evaluator {
       throw this.error(e instanceof Error ? e.message : String(e));
     }
     const key = kind + '\0' + loaded.foundAt;
+    const reuse = this.reuse;
+    const digest = reuse !== null ? contentDigest(loaded.contents) : '';
     if (kind === 'import') {
-      let t = this.importCache.get(key);
-      if (!t) {
+      let entry = this.importCache.get(key);
+      if (reuse !== null && !this.touchedThisRequest.has(key)) {
+        // First use in this request: a value from an earlier request must have an unchanged closure.
+        this.touchedThisRequest.add(key);
+        if (entry !== undefined) {
+          if (entry.digest === digest && reuse.graph.closureValid(entry.node, entry.generation, this)) {
+            reuse.counters.hits++;
+            this.importCache.delete(key);
+            this.importCache.set(key, entry);
+          } else {
+            this.dropCached(entry.node);
+            entry = undefined;
+          }
+        }
+      }
+      if (entry === undefined) {
         let m = loaded.module;
         if (!m) {
           try {
@@ -1090,18 +1242,51 @@ export class Evaluator {
           }
         }
         const mod = m;
-        t = Thunk.computed(() => this.evaluate(moduleAst(mod), this.rootEnv(mod.file.name)));
-        this.importCache.set(key, t);
+        const thunk = Thunk.computed(() => this.evaluate(moduleAst(mod), this.rootEnv(mod.file.name)));
+        entry = { thunk, digest, node: mod.file.name, generation: 0 };
+        if (reuse !== null) {
+          reuse.counters.misses++;
+          entry.generation = reuse.graph.createNode(entry.node, digest);
+          this.keyOfNode.set(entry.node, key);
+          this.evictOverBound(reuse.maxModules);
+        }
+        this.importCache.set(key, entry);
       }
-      return this.force(t);
+      if (reuse !== null) {
+        reuse.graph.addImport(from, {
+          kind,
+          path,
+          foundAt: loaded.foundAt,
+          digest,
+          target: entry.node,
+          generation: entry.generation,
+        });
+      }
+      return this.force(entry.thunk);
     }
-    let v = this.importStrCache.get(key);
-    if (v === undefined) {
-      if (kind === 'importstr') v = decodeUtf8(loaded.contents);
-      else v = new ArrayValue(Array.from(loaded.contents, (b) => Thunk.ready(b)));
-      this.importStrCache.set(key, v);
+    let s = this.importStrCache.get(key);
+    if (s === undefined || s.digest !== digest) {
+      const value =
+        kind === 'importstr'
+          ? decodeUtf8(loaded.contents)
+          : new ArrayValue(Array.from(loaded.contents, (b) => Thunk.ready(b)));
+      s = { digest, value };
+      this.importStrCache.set(key, s);
     }
-    return v;
+    if (reuse !== null)
+      reuse.graph.addImport(from, { kind, path, foundAt: loaded.foundAt, digest, target: '', generation: 0 });
+    return s.value;
+  }
+
+  /** Least recently used module values go first; values that import them stay valid until reused. */
+  private evictOverBound(max: number): void {
+    while (this.importCache.size >= max) {
+      const oldest = this.importCache.entries().next().value;
+      if (oldest === undefined) return;
+      this.importCache.delete(oldest[0]);
+      this.keyOfNode.delete(oldest[1].node);
+      this.reuse!.graph.dropNode(oldest[1].node);
+    }
   }
 
   // ---------------------------------------------------------------- ext vars
@@ -1111,14 +1296,30 @@ export class Evaluator {
     if (!ev || !Object.prototype.hasOwnProperty.call(this.options.extVars, name)) {
       throw this.error(`Undefined external variable: ${name}`);
     }
-    if (ev.kind === 'string') return ev.value;
-    let t = this.extVarCache.get(name);
-    if (!t) {
-      const m = this.parseCodeVar(`<extvar:${name}>`, ev.value);
-      t = Thunk.computed(() => this.evaluate(moduleAst(m), this.rootEnv(m.file.name)));
-      this.extVarCache.set(name, t);
+    const def = ev.kind + '\0' + ev.value;
+    const reuse = this.reuse;
+    if (ev.kind === 'string') {
+      if (reuse !== null) this.recordExtVarRead(name, def, 0);
+      return ev.value;
     }
-    return this.force(t);
+    let entry = this.extVarCache.get(name);
+    if (
+      entry !== undefined &&
+      reuse !== null &&
+      !reuse.graph.closureValid(extVarFileName(name), entry.generation, this)
+    ) {
+      this.dropCached(extVarFileName(name));
+      entry = undefined;
+    }
+    if (entry === undefined) {
+      const m = this.parseCodeVar(extVarFileName(name), ev.value);
+      const thunk = Thunk.computed(() => this.evaluate(moduleAst(m), this.rootEnv(m.file.name)));
+      const generation = reuse !== null ? reuse.graph.createNode(extVarFileName(name), def) : 0;
+      entry = { def, thunk, generation };
+      this.extVarCache.set(name, entry);
+    }
+    if (reuse !== null) this.recordExtVarRead(name, def, entry.generation);
+    return this.force(entry.thunk);
   }
 
   /** Parses ext-var/TLA code; its static errors are reported as such (as go-jsonnet does). */

@@ -20,6 +20,7 @@ import { FuncValue, Thunk, type Value, typeName } from './value.js';
 export { JsonnetError, ImportError, parseModule };
 export type { FormatOptions, TraceFrame } from './errors.js';
 export type { Importer, ImportRef, Module, ParseCache } from './module.js';
+export { ModuleReuse, type ModuleReuseOptions, type ModuleReuseStats } from './module-cache.js';
 export { parse as parseAst } from './parser.js';
 export { freeVariablesOf } from './static-analyzer.js';
 
@@ -33,6 +34,21 @@ export function freeVariables(module: Module): Set<string> {
 
 function newEvaluator(options: EvalOptions): Evaluator {
   return new Evaluator(options, (ev) => buildStd(ev, pureStdTable));
+}
+
+/**
+ * Runs `fn` on the worker's long-lived evaluator when options.reuse is set and it is free
+ * (module-cache.ts), else on a fresh one.
+ */
+function withEvaluator<T>(options: EvalOptions, fn: (ev: Evaluator) => T): T {
+  const reuse = options.reuse;
+  const shared = reuse?.acquire(options, (o, config) => new Evaluator(o, (ev) => buildStd(ev, pureStdTable), config));
+  if (!shared) return fn(newEvaluator(options));
+  try {
+    return fn(shared);
+  } finally {
+    reuse!.release(shared, options);
+  }
 }
 
 /** Runs `fn`, turning any non-Jsonnet exception into a located JsonnetError. */
@@ -72,8 +88,7 @@ function evaluateValue(ev: Evaluator, module: Module, options: EvalOptions): Val
 
 /** Evaluates and manifests to plain JSON (TLAs applied). */
 export function evaluate(module: Module, options: EvalOptions = {}): JsonValue {
-  const ev = newEvaluator(options);
-  return guarded(ev, () => ev.manifest(evaluateValue(ev, module, options)));
+  return withEvaluator(options, (ev) => guarded(ev, () => ev.manifest(evaluateValue(ev, module, options))));
 }
 
 /**
@@ -88,51 +103,52 @@ export function evaluateToString(
     /** With 'multi': files hold strings (-m -S). */ stringOutput?: boolean;
   } = {},
 ): string | Record<string, string> {
-  const ev = newEvaluator(options);
   const mode = options.mode ?? 'json';
-  return guarded(ev, () => {
-    const v = evaluateValue(ev, module, options);
-    switch (mode) {
-      case 'string':
-        if (typeof v !== 'string') throw ev.error(`expected string result, got: ${typeName(v)}`);
-        return v + '\n';
-      case 'multi': {
-        const j = ev.manifest(v);
-        if (!isJsonObject(j)) {
-          throw ev.error(
-            `multi mode: top-level object was a ${typeName(v)}, should be an object whose keys are filenames and values hold the JSON for that file.`,
-          );
+  return withEvaluator(options, (ev) =>
+    guarded(ev, () => {
+      const v = evaluateValue(ev, module, options);
+      switch (mode) {
+        case 'string':
+          if (typeof v !== 'string') throw ev.error(`expected string result, got: ${typeName(v)}`);
+          return v + '\n';
+        case 'multi': {
+          const j = ev.manifest(v);
+          if (!isJsonObject(j)) {
+            throw ev.error(
+              `multi mode: top-level object was a ${typeName(v)}, should be an object whose keys are filenames and values hold the JSON for that file.`,
+            );
+          }
+          const out: Record<string, string> = {};
+          for (const k of Object.keys(j)) {
+            const fv = j[k]!;
+            let text: string;
+            if (options.stringOutput) {
+              if (typeof fv !== 'string') {
+                throw ev.error(
+                  `multi mode: top-level object's key ${k} has a value of type ${goJsonTypeName(fv)}, should be a string`,
+                );
+              }
+              text = fv;
+            } else text = serializeJson(fv) + '\n';
+            Object.defineProperty(out, k, { value: text, enumerable: true, writable: true, configurable: true });
+          }
+          return out;
         }
-        const out: Record<string, string> = {};
-        for (const k of Object.keys(j)) {
-          const fv = j[k]!;
-          let text: string;
-          if (options.stringOutput) {
-            if (typeof fv !== 'string') {
-              throw ev.error(
-                `multi mode: top-level object's key ${k} has a value of type ${goJsonTypeName(fv)}, should be a string`,
-              );
-            }
-            text = fv;
-          } else text = serializeJson(fv) + '\n';
-          Object.defineProperty(out, k, { value: text, enumerable: true, writable: true, configurable: true });
+        case 'yamlStream': {
+          const j = ev.manifest(v);
+          if (!Array.isArray(j)) {
+            throw ev.error(
+              `stream mode: top-level object was a ${typeName(v)}, should be an array whose elements hold the JSON for each document in the stream.`,
+            );
+          }
+          if (j.length === 0) return '';
+          return j.map((d) => `---\n${serializeJson(d)}\n`).join('') + '...\n';
         }
-        return out;
+        default:
+          return ev.manifestText(v, true, '') + '\n';
       }
-      case 'yamlStream': {
-        const j = ev.manifest(v);
-        if (!Array.isArray(j)) {
-          throw ev.error(
-            `stream mode: top-level object was a ${typeName(v)}, should be an array whose elements hold the JSON for each document in the stream.`,
-          );
-        }
-        if (j.length === 0) return '';
-        return j.map((d) => `---\n${serializeJson(d)}\n`).join('') + '...\n';
-      }
-      default:
-        return ev.manifestText(v, true, '') + '\n';
-    }
-  });
+    }),
+  );
 }
 
 /** Go's %T of a decoded JSON value, as go-jsonnet prints it in multi string mode. */
@@ -148,6 +164,24 @@ function goJsonTypeName(v: JsonValue): string {
       return 'string';
   }
   return 'map[string]interface {}';
+}
+
+/**
+ * What the module's top-level value is, without calling it or evaluating
+ * anything else: a function (with its parameter names) or another type
+ * (kubecfg httpd checks its hooks with this at start-up).
+ */
+export function topLevelShape(
+  module: Module,
+  options: EvalOptions = {},
+): { kind: 'function'; params: string[] } | { kind: 'value'; type: string } {
+  const ev = newEvaluator(options);
+  return guarded(ev, () => {
+    const v = ev.evaluateModule(module);
+    return v instanceof FuncValue
+      ? { kind: 'function', params: v.params.map((p) => p.name) }
+      : { kind: 'value', type: typeName(v) };
+  });
 }
 
 /** Parses and evaluates a snippet named `name` (e.g. `<cmdline>`). */

@@ -11,6 +11,7 @@ import type { Import, Node } from './ast.js';
 import { staticError } from './errors.js';
 import { parse } from './parser.js';
 import { analyze } from './static-analyzer.js';
+import type { ModuleReuse } from './module-cache.js';
 
 export interface ImportRef {
   kind: 'import' | 'importstr' | 'importbin';
@@ -56,6 +57,11 @@ export interface RuntimeOptions {
   trace?: (message: string) => void;
   /** Key = foundAt + '\0' + sha256(content); lets the daemon share parsed modules. */
   parseCache?: ParseCache;
+  /**
+   * The daemon worker's store of evaluated imports (module-cache.ts): imported modules whose
+   * content, imports and ext vars are unchanged are handed over from earlier evaluations.
+   */
+  reuse?: ModuleReuse;
 }
 
 const ASTS = new WeakMap<Module, Node>();

@@ -186,6 +186,12 @@ function generateObjectFile(g: Generator, infos: DocInfo[]): void {
     });
   }
   const tmp = g.pairFields([...asEntries.values()]);
+  // The plain half of a pair is an object local, so both halves' anchors can read the combined field.
+  const plainOfPair = new Map<string, string>();
+  for (const d of named) {
+    const t = tmp.get(asEntries.get(d)!);
+    if (t && !d.mods!.plus) plainOfPair.set(t, `yakl__d${d.index + 1}`);
+  }
   const unnamed: string[] = [];
   for (const d of infos) {
     if (d.kind === 'locals' || d.kind === 'parent') {
@@ -210,11 +216,24 @@ function generateObjectFile(g: Generator, infos: DocInfo[]): void {
       );
       const en = asEntries.get(d)!;
       const t = tmp.get(en);
-      if (t && d.mods!.plus) g.e.write(`local ${t} = `);
-      else g.e.write(`${fieldName(d.name!)}${jsonnetSeparator(d.mods!)} `);
-      g.genRootValue(d.scope, d.root, false, true);
-      if (t && !d.mods!.plus) g.e.write(` + ${t}`);
+      if (t === undefined) {
+        g.e.write(`${fieldName(d.name!)}${jsonnetSeparator(d.mods!)} `);
+        g.genRootValue(d.scope, d.root, false, true);
+        g.e.sep();
+        continue;
+      }
+      // ^^: x with ^^+: x is x: A + B, and anchors in either read A + B, as with two keys in a mapping.
+      const plain = plainOfPair.get(t)!;
+      const combined = `(${plain} + ${t})`;
+      g.e.write(`local ${d.mods!.plus ? t : plain} = `);
+      g.genRootValue(d.scope, d.root, false, true, { combined, laterPlus: !d.mods!.plus });
       g.e.sep();
+      if (!d.mods!.plus) {
+        g.e.flat(() => {
+          g.e.write(`${fieldName(d.name!)}${jsonnetSeparator(d.mods!)} ${plain} + ${t}`);
+          g.e.sep();
+        });
+      }
       continue;
     }
     const local = `yakl__unnamed${d.index + 1}`;

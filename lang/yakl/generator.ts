@@ -457,17 +457,29 @@ export class Generator {
     void copy;
   }
 
-  /** A document's or block's root value, wrapped so its anchors become locals. */
-  genRootValue(scope: DocScope, root: unknown, parens: boolean, docRoot = false): void {
+  /**
+   * A document's or block's root value, wrapped so its anchors become locals.
+   * `combined` is the value the anchors read when the document is one half of
+   * a `^^: x` / `^^+: x` pair (the field before overlays, as two keys in a
+   * mapping); `laterPlus` marks the plain half, whose lists a later + key extends.
+   */
+  genRootValue(
+    scope: DocScope,
+    root: unknown,
+    parens: boolean,
+    docRoot = false,
+    pair: { combined?: string; laterPlus?: boolean } = {},
+  ): void {
+    const mode: AnchorMode = { mode: 'record', path: [], ...(pair.laterPlus ? { laterPlus: true } : {}) };
     if (!this.hasLocalAnchors(root)) {
-      this.genNode(scope, root, { mode: 'record', path: [] }, { docRoot });
+      this.genNode(scope, root, mode, { docRoot });
       return;
     }
     this.moveTo(this.nodeAt(scope, root as YNode));
     this.e.write(parens ? '(local yakl__root = ' : 'local yakl__root = ');
-    this.genNode(scope, root, { mode: 'record', path: [] }, { docRoot });
+    this.genNode(scope, root, mode, { docRoot });
     this.e.flat(() => {
-      const binds = anchorBindings(scope.anchors.values(), 'yakl__root');
+      const binds = anchorBindings(scope.anchors.values(), pair.combined ?? 'yakl__root');
       this.e.write(binds.length > 0 ? `, ${binds.join(', ')}; yakl__root` : '; yakl__root');
       if (parens) this.e.write(')');
     });

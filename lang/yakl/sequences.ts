@@ -32,7 +32,7 @@ export function genSeq(g: Generator, scope: DocScope, seq: YAMLSeq, am: AnchorMo
   const n = items.length;
   const unknownIndex: AnchorMode = {
     mode: 'forbid',
-    why: "on this list item: a later + key of the document adds to the list as well, so the item's index isn't known",
+    why: "on this list item: a later + key of the document (or a ^^+ document of the same name) adds to the list as well, so the item's index isn't known",
   };
   const itemMode = (i: number): AnchorMode => {
     if (am.mode !== 'record') return am;

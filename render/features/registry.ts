@@ -67,6 +67,13 @@ export const FEATURES: readonly Feature[] = [
     since: 'v0.41.0',
     doc: 'kubecfg.knit, the keyed-array overlay merge',
   },
+  {
+    name: 'cleat',
+    stage: 'alpha',
+    kind: 'additive',
+    since: 'v0.41.0',
+    doc: 'Cleat programs (.cleat files) as inputs of show, diff and update',
+  },
 ];
 
 const byName = new Map(FEATURES.map((f) => [f.name, f]));

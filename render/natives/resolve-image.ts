@@ -1,13 +1,14 @@
 /**
- * kubecfg's resolveImage native in its default `--resolve-images=noop`
- * mode: the image name is parsed as go-containerregistry's
- * name.ParseReference (weak validation) would, and printed back canonical:
- * `nginx:1.27` -> `docker.io/library/nginx:1.27`, a missing tag becomes
- * `latest`, a digest reference keeps its digest and loses any tag. A name
- * that does not parse fails with kubecfg's text
- * `parsing reference "<image>": could not parse reference: <image>`
- * (in noop mode `--resolve-images-error` never applies: only a registry
- * lookup can fail that way). Pure: no registry is contacted.
+ * kubecfg's resolveImage native. The image name is parsed as
+ * go-containerregistry's name.ParseReference (weak validation) would, and
+ * printed back canonical: `nginx:1.27` -> `docker.io/library/nginx:1.27`, a
+ * missing tag becomes `latest`, a digest reference keeps its digest and loses
+ * any tag. A name that does not parse fails with kubecfg's text
+ * `parsing reference "<image>": could not parse reference: <image>`.
+ * `--resolve-images=noop` stops there (`--resolve-images-error` never applies:
+ * only a registry lookup can fail that way); `registry` mode replaces the tag
+ * by the digest an injected lookup gives (the daemon's registry client, via
+ * its fetch rounds), so this file stays pure: no registry is contacted here.
  */
 
 import type { JsonValue } from '../../lang/common/json.js';
@@ -130,9 +131,27 @@ export interface ResolveImageNative {
   fn: (args: JsonValue[]) => JsonValue;
 }
 
-/** The resolveImage native for a resolver mode; only 'noop' exists here (registry lookups need the daemon's OCI client). */
-export function makeResolveImageNative(mode: 'noop'): ResolveImageNative {
-  void mode;
+/** A registry answer for a tagged image (canonical `registry/repo:tag` form): its manifest digest, or why not. */
+export type DigestLookup = (canonical: string) => { digest: string } | { error: string };
+
+/** Registry mode (--resolve-images=registry): how to look digests up and what to do when that fails. */
+export interface RegistryResolution {
+  lookup: DigestLookup;
+  /** --resolve-images-error: `error` fails the evaluation, `warn` reports and keeps the tag, `ignore` keeps it silently. */
+  onError: 'ignore' | 'warn' | 'error';
+  warn: (message: string) => void;
+}
+
+/**
+ * The resolveImage native. In noop mode the canonical name is returned; in
+ * registry mode a tagged image gets the registry's digest in place of its tag
+ * (`docker.io/library/nginx@sha256:...`), an image that already names a digest
+ * is returned as is, and a failed lookup reads
+ * `unable to get digest from the registry: <why>` as kubecfg's registry
+ * resolver words it, handled per --resolve-images-error (the image then
+ * stays in its tagged form).
+ */
+export function makeResolveImageNative(mode: 'noop' | 'registry', registry?: RegistryResolution): ResolveImageNative {
   return {
     params: ['image'],
     fn: ([image]) => {
@@ -149,6 +168,12 @@ export function makeResolveImageNative(mode: 'noop'): ResolveImageNative {
           `parsing reference ${goQuote(image)}: could not parse reference: ${image}`,
         );
       }
+      if (mode === 'noop' || !registry || parsed.digest !== '') return formatImageName(parsed);
+      const answer = registry.lookup(formatImageName(parsed));
+      if ('digest' in answer) return formatImageName({ ...parsed, digest: answer.digest });
+      const message = `unable to get digest from the registry: ${answer.error}`;
+      if (registry.onError === 'error') throw new RenderError('RENDER_BAD_ARGUMENT', message);
+      if (registry.onError === 'warn') registry.warn(message);
       return formatImageName(parsed);
     },
   };

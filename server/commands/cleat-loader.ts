@@ -34,10 +34,10 @@ function lstatOrUndefined(path: string): Stats | undefined {
   }
 }
 
-type Walk = { path: string } | { missing: string } | { error: string };
+export type Walk = { path: string } | { missing: string } | { error: string };
 
 /** Expands `path` (absolute, lexically inside `root`) link by link, checking each step against `root`. */
-function walkInside(root: string, path: string, onLink: () => void): Walk {
+export function walkInside(root: string, path: string, onLink: () => void): Walk {
   if (!isInsideRoot(root, path)) return { error: 'leaves the project root' };
   const rest = posix
     .relative(root, normalizePath(path))
@@ -141,7 +141,8 @@ export function realParentPath(cwd: string, arg: string): string {
 
 /**
  * The project root: `--root` if given, else the nearest directory at or above
- * the entry's directory holding `.git`, else the entry's directory. Real path.
+ * the entry's directory holding `.git` (`/` itself excepted), else the entry's
+ * directory. Real path.
  */
 export function findProjectRoot(
   entry: string,
@@ -157,8 +158,10 @@ export function findProjectRoot(
     }
   }
   const start = dirname(entry);
-  for (let dir = start; ; dir = dirname(dir)) {
+  // The filesystem root is not searched (as for the rc file): a negative dependency there makes
+  // the daemon's file watcher watch `/`, whose events would invalidate every cached result.
+  for (let dir = start; dirname(dir) !== dir; dir = dirname(dir)) {
     if (recorder.probe(join(dir, '.git'))) return dir;
-    if (dirname(dir) === dir) return start;
   }
+  return start;
 }

@@ -37,7 +37,7 @@ import { describeError } from './errors.js';
 import { Flags } from './flags.js';
 import type { RunContext } from './run-context.js';
 
-interface Program {
+export interface Program {
   source: CleatSource;
   loader: ConfinedLoader;
   /** False when the entry's directory or the root went through a symlink (not recorded as deps). */
@@ -57,10 +57,16 @@ function readInside(loader: ConfinedLoader, cwd: string, arg: string, what: stri
   return { path, text };
 }
 
-function openProgram(flags: Flags, params: CommandParams, recorder: DependencyRecorder): Program {
+/** The entry FILE and its loader; `defaultRoot` (absolute) stands in for an absent --root. */
+export function openProgram(
+  flags: Flags,
+  params: CommandParams,
+  recorder: DependencyRecorder,
+  defaultRoot?: string,
+): Program {
   const arg = params.args[0]!;
   const entry = realParentPath(params.cwd, arg);
-  const rootFlag = flags.given('root') ? flags.str('root') : undefined;
+  const rootFlag = flags.given('root') ? flags.str('root') : defaultRoot;
   const root = findProjectRoot(entry, rootFlag, params.cwd, recorder);
   const loader = confinedLoader(root, recorder);
   const { path, text } = readInside(loader, params.cwd, arg, arg);
@@ -69,12 +75,12 @@ function openProgram(flags: Flags, params: CommandParams, recorder: DependencyRe
   return { source: { path, text }, loader, pathsAreReal };
 }
 
-function diagnosticsText(diagnostics: readonly Diagnostic[]): string {
+export function diagnosticsText(diagnostics: readonly Diagnostic[]): string {
   return diagnostics.map((d) => `${formatDiagnostic(d)}\n`).join('');
 }
 
 /** Not cached: a missing directory or a refused path is not among the recorded deps. */
-function failed(err: unknown, deps: DependencyRecorder): CommandOutcome {
+export function failed(err: unknown, deps: DependencyRecorder): CommandOutcome {
   const message = err instanceof CleatFileError ? err.message : describeError(err);
   return { exitCode: 1, stdout: '', stderr: `ERROR ${message}\n`, deps: deps.deps(), cacheable: false };
 }
@@ -98,9 +104,9 @@ export function runCleatCheck(params: CommandParams, _ctx: RunContext): CommandO
 }
 
 /** Decodes each `--input FILE` (inside the root) into an object of inputs; a bad file is a located diagnostic. */
-type InputFiles = NonNullable<InputSources['files']>;
+export type InputFiles = NonNullable<InputSources['files']>;
 
-function inputFiles(program: Program, params: CommandParams, files: readonly string[]): InputFiles | Diagnostic {
+export function inputFiles(program: Program, params: CommandParams, files: readonly string[]): InputFiles | Diagnostic {
   const out: InputFiles = [];
   for (const file of files) {
     const what = `--input ${file}`;
@@ -120,7 +126,7 @@ function inputFiles(program: Program, params: CommandParams, files: readonly str
  * `{"kustomizations": ..., "files": [{"path", "content"}]}`, composed from the
  * exact texts so 64-bit ints keep their digits.
  */
-function exportText(result: Extract<ExportResult, { ok: true }>, format: 'yaml' | 'json'): string {
+export function exportText(result: Extract<ExportResult, { ok: true }>, format: 'yaml' | 'json'): string {
   if (!result.files) return result.text;
   if (format === 'yaml') {
     return result.text + result.files.map((f) => `# Source: ${f.path}\n${f.text}`).join('');

@@ -14,6 +14,7 @@ import type { ClusterCommandName, CommandOutcome } from '../worker/messages.js';
 import { createEngine, type Engine } from './engine.js';
 import { describeError } from './errors.js';
 import { requireYaklGate } from './yakl-overlay.js';
+import { exportCleatInput, isCleatFile, requireCleatGate } from './cleat-input.js';
 import { gatesFor } from './features.js';
 import { Flags } from './flags.js';
 import { colorEnabled, CommandOutput } from './output.js';
@@ -38,11 +39,14 @@ export function renderClusterObjects(
     const getEngine = (): Engine =>
       (engine ??= createEngine(flags, recorder, params.cwd, ctx.shouldStop, undefined, gates));
     requireYaklGate(gates, flags, params.args);
+    requireCleatGate(gates, params.args);
     const inputs: ShowInput[] = [];
     for (const arg of params.args) {
       try {
         const ext = extname(arg);
-        if (ext === '.jsonnet' || ext === '.yakl') {
+        if (isCleatFile(arg)) {
+          inputs.push({ file: arg, value: exportCleatInput(arg, params, recorder).documents });
+        } else if (ext === '.jsonnet' || ext === '.yakl') {
           const engine = getEngine();
           inputs.push({ file: arg, value: ext === '.yakl' ? engine.evaluateYaklFile(arg) : engine.evaluateFile(arg) });
         } else {

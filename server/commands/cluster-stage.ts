@@ -22,6 +22,7 @@ import {
   type ConnectionEnvironment,
   type ConnectionFlags,
   type DiffStrategy,
+  parseRequestTimeout,
 } from '../../kube/index.js';
 import { nodeFileReader } from '../../kube/connection.js';
 import type { CommandParams } from '../../protocol/index.js';
@@ -55,12 +56,16 @@ function connectionFlags(flags: Flags): ConnectionFlags {
     namespace: plain('namespace'),
     server: plain('server'),
     token: plain('token'),
-    insecureSkipTlsVerify: flags.bool('insecure-skip-tls-verify'),
+    // Only when given: an unset flag must not override the kubeconfig's insecure-skip-tls-verify.
+    ...(flags.given('insecure-skip-tls-verify') ? { insecureSkipTlsVerify: flags.bool('insecure-skip-tls-verify') } : {}),
+    certificateAuthority: opt('certificate-authority'),
+    clientCertificate: opt('client-certificate'),
+    clientKey: opt('client-key'),
+    tlsServerName: plain('tls-server-name'),
+    as: plain('as'),
+    asGroups: flags.list('as-group'),
   };
 }
-
-/** Flags kube/ has no support for: refused rather than silently ignored. */
-const UNSUPPORTED = ['as', 'as-group', 'certificate-authority', 'client-certificate', 'client-key', 'tls-server-name'];
 
 function logLine(color: boolean, level: 'INFO' | 'ERROR' | 'WARNING', message: string): string {
   const code = level === 'ERROR' ? 31 : level === 'WARNING' ? 33 : 34;
@@ -92,14 +97,16 @@ export async function runClusterStage(
     out.write('stderr', logLine(color, 'ERROR', message));
     return 1;
   };
-  const unsupported = UNSUPPORTED.find((f) => flags.given(f));
-  if (unsupported !== undefined) return fail(`--${unsupported} is not supported by this build's cluster client`);
   let session: ClusterSession | undefined;
   const onAbort = (): void => session?.close();
   signal.addEventListener('abort', onAbort, { once: true });
   try {
     const objects = objectsOf(renderedObjects);
-    session = openCluster(connectionFlags(flags), { environment: clientEnvironment(params) });
+    const timeoutMs = parseRequestTimeout(flags.str('request-timeout'));
+    session = openCluster(connectionFlags(flags), {
+      environment: clientEnvironment(params),
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    });
     switch (command) {
       case 'diff': {
         const result = await diffObjects(session, objects, {
@@ -107,6 +114,7 @@ export async function runClusterStage(
           omitSecrets: flags.bool('omit-secrets'),
           color: params.tty.stdoutIsTTY && color,
           write: (text) => out.write('stdout', text),
+          parallelism: flags.int('parallelism'),
         });
         return result.exitCode;
       }
@@ -133,6 +141,7 @@ export async function runClusterStage(
           ...(flags.bool('gc-all-namespaces') ? {} : { gcNamespace: session.defaultNamespace }),
           skipGc: flags.bool('skip-gc'),
           allowNamespaceGc: flags.bool('gc-namespaces'),
+          parallelism: flags.int('parallelism'),
           log,
         });
         return 0;

@@ -1,18 +1,28 @@
 /**
  * One request's Jsonnet setup: importer over the recorder, ext vars and TLAs
  * from the flags, kubecfg's natives, the worker's parse cache (keyed by path +
- * content digest, so an edited file simply misses: hazard 33), and the
- * request's cancel poll. Inline code (-e, --exec, --overlay-code) sees
+ * content digest, so an edited file simply misses: hazard 33), the worker's
+ * store of evaluated imports (lang/jsonnet/module-cache.ts: a module whose
+ * content, imports and ext vars are unchanged is handed over from the last
+ * request, and its file reads still go through this request's recorder), and
+ * the request's cancel poll. Inline code (-e, --exec, --overlay-code) sees
  * `kubecfg` predefined as the built-in kubecfg.libsonnet (RFC06); a name the
  * code defines itself shadows it, as a Jsonnet local does. A .yakl input is
  * compiled (worker cache, yakl-compile.ts) and evaluated under its own name;
  * the caller checks the `yakl` gate for inputs, the importer for `yakl:`.
  */
 import { resolve } from 'node:path';
-import { ByteBoundedCache, digestOf, type DependencyRecorder } from '../../cache/index.js';
+import {
+  ByteBoundedCache,
+  FileContentCache,
+  digestOf,
+  useSharedContentCache,
+  type DependencyRecorder,
+} from '../../cache/index.js';
 import { SourceFile } from '../../lang/common/source.js';
 import type { JsonValue } from '../../lang/common/json.js';
 import {
+  ModuleReuse,
   evaluate,
   evaluateSnippet,
   evaluateToString,
@@ -20,11 +30,11 @@ import {
   type EvalOptions,
   type Module,
 } from '../../lang/jsonnet/index.js';
-import { kubecfgNatives } from '../../render/index.js';
 import { Gates, splitFeatureFlag } from '../../render/features/gates.js';
 import { predefineKubecfg } from '../../render/predefine.js';
 import type { Flags } from './flags.js';
-import { createImporter } from './importer.js';
+import { createImporter, isRemoteLocation } from './importer.js';
+import { nativesFor } from '../remote-inputs/request-natives.js';
 import { compiledYakl, type CompiledYaklModule } from './yakl-compile.js';
 
 /** Parsed modules shared by every request this worker runs (safe: keyed by content). */
@@ -36,6 +46,24 @@ const parseCache = {
 
 export function parseCacheStats(): ReturnType<typeof parseCacheStore.stats> {
   return parseCacheStore.stats();
+}
+
+/**
+ * File bytes kept by this worker: a request's recorder only stats an unchanged, settled file
+ * instead of reading and hashing it again (cache/file-content-cache.ts; same rule as results).
+ */
+const fileContents = new FileContentCache({ maxBytes: 64 * 1024 * 1024 });
+useSharedContentCache(fileContents);
+
+export function fileContentCacheStats(): ReturnType<typeof fileContents.stats> {
+  return fileContents.stats();
+}
+
+/** Evaluated imports kept by this worker for the next request (count-bounded LRU). */
+const moduleReuse = new ModuleReuse({ maxModules: 8192 });
+
+export function moduleReuseStats(): ReturnType<typeof moduleReuse.stats> {
+  return moduleReuse.stats();
 }
 
 export class VarsError extends Error {}
@@ -121,19 +149,22 @@ export function createEngine(
   maxStack?: number,
   gates?: Gates,
 ): Engine {
-  if (flags.list('jurl').length) throw new VarsError('--jurl (-U) URL search paths are not available in this build');
   const importer = createImporter({ recorder, cwd, jpath: flags.list('jpath'), gates: gates ?? flagGates(flags) });
   const options: EvalOptions = {
     importer,
     extVars: varsFrom(flags, 'ext'),
     tlas: varsFrom(flags, 'tla'),
-    natives: kubecfgNatives,
+    natives: nativesFor(flags),
     shouldStop,
     parseCache,
+    reuse: moduleReuse,
     ...(maxStack ? { maxStack } : {}),
   };
   const parseFile = (file: string): Module => {
-    const bytes = recorder.readFile(resolve(cwd, file));
+    // A URL input (https://, data:, oci://) is fetched as an import of itself, so its own imports resolve against it.
+    const remote = isRemoteLocation(file) ? importer.load('', file, 'import') : undefined;
+    if (remote) file = remote.foundAt;
+    const bytes = remote ? remote.contents : recorder.readFile(resolve(cwd, file));
     const text = new TextDecoder('utf-8').decode(bytes);
     const key = `${file}\u0000${digestOf(bytes)}`;
     const cached = parseCache.get(key);

@@ -13,6 +13,7 @@ import { VarsError } from './engine.js';
 import { ExportError } from './export-dir.js';
 import { RcError } from '../../render/rc/rc-flags.js';
 import { YaklError } from '../../lang/yakl/index.js';
+import { CleatFileError } from './cleat-loader.js';
 
 /** An overlay the YAKL spec refuses, located at the overlay file's line. */
 export class YaklOverlayError extends Error {}
@@ -32,7 +33,8 @@ export function describeError(err: unknown): string {
     err instanceof ImportError ||
     err instanceof RcError ||
     err instanceof YaklError ||
-    err instanceof YaklOverlayError
+    err instanceof YaklOverlayError ||
+    err instanceof CleatFileError
   ) {
     return err.message;
   }

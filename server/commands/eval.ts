@@ -22,6 +22,7 @@ import { readableYakl } from './yakl-eval.js';
 import { importOf, isYaklFile } from './yakl-overlay.js';
 import { colorEnabled, CommandOutput } from './output.js';
 import type { RunContext } from './run-context.js';
+import { locationLine, traceEvalValue } from './trace-location.js';
 
 const EXPR_FIELD = '__kubecfg_eval_expr__';
 
@@ -74,6 +75,12 @@ export function runEval(params: CommandParams, ctx: RunContext): CommandOutcome 
       );
     } else {
       out.stdout(formatEval(value, flags.str('format') === 'json' ? 'json' : 'yaml'));
+    }
+    // --trace: where the printed value was defined, as kubecfg prints it after the value (trace-location.ts).
+    if (flags.bool('trace')) {
+      if (flags.given('exec')) throw new EvalError('--trace follows FILE or -e EXPR to where it was defined; not --exec');
+      const expr = flags.given('expr') ? flags.str('expr') : undefined;
+      out.stderr(locationLine(traceEvalValue(getEngine(), abs, expr, gates), params.cwd));
     }
   } catch (err) {
     out.log('ERROR', describeError(err));

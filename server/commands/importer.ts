@@ -4,30 +4,48 @@
  * exact import closure, including paths looked for and not found (negative
  * deps: a file appearing earlier on the search path invalidates).
  *
- * Resolution, as kubecfg: an absolute path (or file:// URL) as is; otherwise
- * relative to the importing file's directory, then each -J directory in order,
- * then the built-in kubecfg.libsonnet. Code that is not a file (`-e`,
- * --ext-code, `<extvar:…>` snippets) imports relative to the client's cwd
- * (RFC06: "a directory without a scheme is a path relative to the current
- * directory"). `internal:///kubecfg.libsonnet` always names the built-in copy.
+ * Resolution, as kubecfg's universal importer: an absolute location (path,
+ * file://, http(s)://, data:, oci://) as is; otherwise relative to the
+ * importing file (its directory, or its URL), then each -J directory, then
+ * each -U URL, in order, then the built-in kubecfg.libsonnet. Code that is
+ * not a file (`-e`, --ext-code, `<extvar:…>` snippets) imports relative to
+ * the client's cwd (RFC06). `internal:///kubecfg.libsonnet` always names the
+ * built-in copy. docs/imports.md is the user-facing account.
+ *
+ * Remote locations are never fetched here: they are looked up in the run's
+ * RemoteSession (server/remote-inputs/remote-session.ts); one not fetched
+ * yet fails this round, the fetcher fetches it and the command runs again.
+ * A file fetched over http(s) resolves its relative imports against its URL
+ * and then the -U URLs only: remote code never reads local files (hazard
+ * 24, Dhall's rule). A file inside an OCI bundle resolves relative imports
+ * inside the bundle only. A bundle declaring features the request did not
+ * enable is refused, listing them.
+ *
+ * Under --root (session.root) every local candidate must lie inside the root
+ * after `..` and symlinks (root-confine.ts), and an absolute path written in
+ * a file's import is refused outright.
  *
  * Names: `foundAt` keeps the spelling the user gave (`dir/lib.libsonnet` for
  * a relative input), as the jsonnet command shows it in errors; the recorder
- * always gets the absolute path against the *client's* cwd (the daemon's own
- * cwd means nothing).
+ * always gets the absolute path against the *client's* cwd. Remote files are
+ * named by URL; bundle files by their digest-pinned oci:// URL.
  *
- * `import 'yakl:LOCATION'` (feature yakl) finds LOCATION as any import, then
- * serves the compiled .yakl file (worker cache by content, yakl-compile.ts).
- * Its `foundAt` keeps the scheme, so the engine's import cache never confuses
- * it with `importstr 'LOCATION'`, which returns the file's text; the module
- * itself carries the plain location so errors and nested imports use the
- * .yakl file's own name and directory.
+ * `import 'yakl:LOCATION'` (feature yakl) finds LOCATION as any import
+ * (any scheme), then serves the compiled .yakl file (worker cache by content,
+ * yakl-compile.ts). Its `foundAt` keeps the scheme, so the engine's import
+ * cache never confuses it with `importstr 'LOCATION'`.
  */
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { CacheFileError, type DependencyRecorder } from '../../cache/index.js';
 import { ImportError, type Importer } from '../../lang/jsonnet/index.js';
 import { kubecfgLibsonnet } from '../../render/index.js';
 import { FeatureError, type Gates } from '../../render/features/gates.js';
+import { OciError } from '../../oci/errors.js';
+import { resolveInBundle } from '../../oci/oci-import.js';
+import { formatReference, parseOciImportUrl } from '../../oci/reference.js';
+import { decodeDataUrl, DataUrlError, isDataUrl, shorten } from '../remote-inputs/data-url.js';
+import { confine, OutsideRootError } from '../remote-inputs/root-confine.js';
+import { currentRemoteSession, RemoteInputPending, type RemoteSession } from '../remote-inputs/remote-session.js';
 import { compiledYakl } from './yakl-compile.js';
 
 export const BUILTIN_LIB_URL = 'internal:///kubecfg.libsonnet';
@@ -40,46 +58,171 @@ export interface ImporterOptions {
   jpath: string[];
   /** The request's feature gates: `yakl:` imports need `yakl` on. Without gates they are refused. */
   gates?: Gates;
+  /**
+   * Remote inputs, --root and -U of the running command; defaults to the
+   * current session (none for the rc file's own evaluation: local only).
+   */
+  session?: RemoteSession | null;
 }
 
 export const YAKL_SCHEME = 'yakl:';
 
+const HTTP_URL = /^https?:\/\//i;
+const OCI_URL = /^oci:\/\//;
+
+export function isHttpUrl(location: string): boolean {
+  return HTTP_URL.test(location);
+}
+
+export function isOciUrl(location: string): boolean {
+  return OCI_URL.test(location);
+}
+
+/** True for locations that are not local paths (the main input of a command may be one). */
+export function isRemoteLocation(location: string): boolean {
+  return isHttpUrl(location) || isOciUrl(location) || isDataUrl(location);
+}
+
+type Found = { foundAt: string; contents: Uint8Array };
+type Candidate = { local: string } | { url: string };
+
+function quoted(path: string): string {
+  return JSON.stringify(isDataUrl(path) ? shorten(path) : path);
+}
+
 export function createImporter(opts: ImporterOptions): Importer {
   const { recorder, cwd, jpath, gates } = opts;
-  const locate = (importedFrom: string, path: string): { foundAt: string; contents: Uint8Array } => {
-    if (path === BUILTIN_LIB_URL) return { foundAt: BUILTIN_LIB_URL, contents: BUILTIN_LIB_BYTES };
-    if (/^https?:\/\//.test(path)) {
+  const session = opts.session === undefined ? currentRemoteSession() : (opts.session ?? undefined);
+  const root = session?.root;
+
+  const remote = (path: string): RemoteSession => {
+    if (!session) throw new ImportError(`couldn't open import ${quoted(path)}: remote imports are not allowed here`);
+    return session;
+  };
+
+  const readLocal = (path: string, candidate: string): Found | undefined => {
+    let abs = resolve(cwd, candidate);
+    if (root !== undefined) {
+      const confined = confine(root, abs, `couldn't open import ${quoted(path)}`);
+      if (!confined.exists) {
+        recorder.probe(confined.path);
+        return undefined;
+      }
+      abs = confined.path;
+    }
+    if (!recorder.probe(abs)) return undefined;
+    try {
+      return { foundAt: candidate, contents: recorder.readFile(abs) };
+    } catch (err) {
+      if (err instanceof CacheFileError) throw new ImportError(`couldn't open import ${quoted(path)}: ${err.message}`);
+      throw err;
+    }
+  };
+
+  /** Fetched body of an http(s) URL; undefined when the server said 404/410. */
+  const readHttp = (path: string, url: string): Found | undefined => {
+    const entry = remote(path).http(url);
+    if (entry.status === 'ok') return { foundAt: url, contents: entry.bytes };
+    if (entry.status === 'not-found') return undefined;
+    throw new ImportError(`couldn't open import ${quoted(path)}: ${entry.message}`);
+  };
+
+  const readOci = (path: string, url: string, importedFrom: string): Found => {
+    const s = remote(path);
+    const parsed = parseOciImportUrl(url);
+    const reference = formatReference(parsed.reference);
+    const pinned = parsed.reference.digest !== undefined;
+    const bundle =
+      (isOciUrl(importedFrom) && pinned ? s.bundleByPinned(reference) : undefined) ?? s.oci(reference, pinned);
+    if (bundle.status === 'error') throw new ImportError(`couldn't open import ${quoted(path)}: ${bundle.message}`);
+    const enabled = new Set(s.enabledFeatures);
+    const missing = bundle.features.filter((f) => !enabled.has(f)).sort();
+    if (missing.length > 0)
       throw new ImportError(
-        `couldn't open import ${JSON.stringify(path)}: remote (http/https) imports are not available in this build`,
+        `couldn't open import ${quoted(path)}: the bundle needs feature${missing.length > 1 ? 's' : ''} ` +
+          `${missing.join(', ')}, not enabled in this invocation (enable with --features=${missing.join(',')}; ` +
+          `a bundle never turns features on by itself)`,
+      );
+    const file = parsed.path !== '' ? parsed.path : bundle.entrypoint;
+    if (file === '')
+      throw new ImportError(
+        `couldn't open import ${quoted(path)}: the bundle has no entrypoint, so import a file inside it (oci://.../path/in/bundle)`,
+      );
+    const data = bundle.files[file];
+    if (data === undefined) {
+      const has = Object.keys(bundle.files).sort().join(', ');
+      throw new ImportError(
+        `couldn't open import ${quoted(path)}: bundle ${bundle.pinned} has no file ${JSON.stringify(file)} (it has: ${has})`,
       );
     }
-    const local = path.startsWith('file://') ? decodeURIComponent(path.slice('file://'.length)) : path;
-    let candidates: string[];
-    if (isAbsolute(local)) candidates = [local];
-    else {
-      // Snippet names (`<cmdline>`, `<extvar:x>`) have no directory part: dirname gives '.', the cwd.
-      const base = importedFrom === '' ? '.' : dirname(importedFrom);
-      candidates = [join(base, local), ...jpath.map((dir) => join(dir, local))];
-    }
-    for (const candidate of candidates) {
-      const abs = resolve(cwd, candidate);
-      if (!recorder.probe(abs)) continue;
-      try {
-        return { foundAt: candidate, contents: recorder.readFile(abs) };
-      } catch (err) {
-        if (err instanceof CacheFileError)
-          throw new ImportError(`couldn't open import ${JSON.stringify(path)}: ${err.message}`);
-        throw err;
-      }
-    }
-    if (local === 'kubecfg.libsonnet') return { foundAt: BUILTIN_LIB_URL, contents: BUILTIN_LIB_BYTES };
-    throw new ImportError(
-      `couldn't open import ${JSON.stringify(path)}: no match locally or in the Jsonnet library paths`,
-    );
+    return { foundAt: `oci://${bundle.pinned}/${file}`, contents: data };
   };
+
+  const candidatesFor = (importedFrom: string, path: string): Candidate[] => {
+    const urls = (base: string): Candidate[] =>
+      [base, ...(session?.jurl ?? [])].map((b) => ({ url: new URL(path, b).href }));
+    if (isHttpUrl(importedFrom)) return urls(importedFrom);
+    if (isDataUrl(importedFrom))
+      throw new ImportError(`couldn't open import ${quoted(path)}: a data: URL has no base for relative imports`);
+    const local = path.startsWith('file://') ? decodeURIComponent(path.slice('file://'.length)) : path;
+    if (isAbsolute(local)) {
+      // A file's own absolute import leaves any root by construction; flags' files come as snippets.
+      if (root !== undefined && !(importedFrom === '' || importedFrom.startsWith('<')))
+        throw new ImportError(`couldn't open import ${quoted(path)}: absolute import paths are refused under --root`);
+      return [{ local }];
+    }
+    // Snippet names (`<cmdline>`, `<extvar:x>`) have no directory part: dirname gives '.', the cwd.
+    const base = importedFrom === '' ? '.' : dirname(importedFrom);
+    return [
+      { local: join(base, local) },
+      ...jpath.map((dir) => ({ local: join(dir, local) })),
+      ...(session?.jurl ?? []).map((u) => ({ url: new URL(local, u).href })),
+    ];
+  };
+
+  const locate = (importedFrom: string, path: string): Found => {
+    if (path === BUILTIN_LIB_URL) return { foundAt: BUILTIN_LIB_URL, contents: BUILTIN_LIB_BYTES };
+    if (isDataUrl(path)) return { foundAt: path, contents: decodeDataUrl(path) };
+    if (isOciUrl(path)) return readOci(path, path, importedFrom);
+    if (isOciUrl(importedFrom) && !/^[a-z][a-z0-9+.-]*:/i.test(path))
+      return readOci(path, resolveInBundle(importedFrom, path), importedFrom);
+    if (isHttpUrl(path)) {
+      const found = readHttp(path, new URL(path).href);
+      if (found) return found;
+      throw new ImportError(`couldn't open import ${quoted(path)}: not found (404)`);
+    }
+    const tried: string[] = [];
+    for (const c of candidatesFor(importedFrom, path)) {
+      const found = 'url' in c ? readHttp(path, c.url) : readLocal(path, c.local);
+      if (found) return found;
+      tried.push('url' in c ? c.url : c.local);
+    }
+    if (path === 'kubecfg.libsonnet') return { foundAt: BUILTIN_LIB_URL, contents: BUILTIN_LIB_BYTES };
+    if (isHttpUrl(importedFrom) || (session?.jurl.length ?? 0) > 0)
+      throw new ImportError(
+        `couldn't open import ${quoted(path)}: no match locally or in library search paths. Tried: ${tried.join(';')}`,
+      );
+    throw new ImportError(`couldn't open import ${quoted(path)}: no match locally or in the Jsonnet library paths`);
+  };
+
+  /** Every failure of a lookup as the ImportError the engine reports with its location. */
+  const guarded = (path: string, fn: () => Found): Found => {
+    try {
+      return fn();
+    } catch (err) {
+      if (err instanceof ImportError) throw err;
+      if (err instanceof RemoteInputPending) throw new ImportError(err.message);
+      if (err instanceof OutsideRootError || err instanceof DataUrlError) throw new ImportError(err.message);
+      if (err instanceof OciError) throw new ImportError(err.message);
+      if (err instanceof TypeError && /URL/i.test(err.message))
+        throw new ImportError(`couldn't open import ${quoted(path)}: not a valid URL`);
+      throw err;
+    }
+  };
+
   return {
     load(importedFrom, path, kind) {
-      if (!path.startsWith(YAKL_SCHEME)) return locate(importedFrom, path);
+      if (!path.startsWith(YAKL_SCHEME)) return guarded(path, () => locate(importedFrom, path));
       const location = path.slice(YAKL_SCHEME.length);
       if (!gates) throw new ImportError(`${path}: yakl is an alpha feature; turn it on with --features=yakl`);
       try {
@@ -94,7 +237,7 @@ export function createImporter(opts: ImporterOptions): Importer {
             `${kind} ${JSON.stringify(location)} gives the file as it is`,
         );
       }
-      const found = locate(importedFrom, location);
+      const found = guarded(path, () => locate(importedFrom, location));
       const { module } = compiledYakl(found.foundAt, found.contents);
       return { foundAt: YAKL_SCHEME + found.foundAt, contents: found.contents, module };
     },

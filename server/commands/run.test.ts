@@ -95,9 +95,9 @@ describe('commands in-process', () => {
       /Failed to parse ext-str-file: missing '=' in novalue/,
     ],
     [
-      '--jurl',
-      () => run('show', ['app/main.jsonnet'], { jurl: ['https://example.com/lib'] }),
-      /--jurl \(-U\) URL search paths are not available/,
+      '--jurl with a URL that is not http(s)',
+      () => run('show', ['app/main.jsonnet'], { jurl: ['ftp://example.com/lib'] }),
+      /--jurl ftp:\/\/example\.com\/lib: only http:\/\/ and https:\/\/ search URLs are supported/,
     ],
   ];
   for (const [name, exec, message] of failures) {

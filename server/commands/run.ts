@@ -13,7 +13,15 @@ import { DependencyRecorder } from '../../cache/index.js';
 import type { CommandParams } from '../../protocol/index.js';
 import type { CommandName, CommandOutcome } from '../worker/messages.js';
 import { runCleatCheck, runCleatExport, runCleatGen } from './cleat.js';
+import {
+  runCleatArgocdDockerfile,
+  runCleatArgocdGenerate,
+  runCleatArgocdParameters,
+  runCleatArgocdPlugin,
+} from './cleat-argocd.js';
 import { renderClusterObjects } from './cluster-render.js';
+import { planPack } from './pack.js';
+import { runKubocdDumpPackage, runKubocdRender } from './kubocd.js';
 import { describeError } from './errors.js';
 import { runEval } from './eval.js';
 import { runFeatures } from './features.js';
@@ -24,6 +32,12 @@ import { applyRcFile, type RcSettings } from './rc.js';
 import type { RunContext } from './run-context.js';
 import { runShow } from './show.js';
 import { runTestHook, TEST_HOOK_SUFFIX } from './hooks-for-tests.js';
+import { gatesFor } from './features.js';
+import { Flags } from './flags.js';
+import { isRemoteFlagError, openRemoteSession, withRemoteReport } from '../remote-inputs/run-remote.js';
+import { withRemoteSession, type RemoteSession } from '../remote-inputs/remote-session.js';
+import { runTraceback } from './traceback.js';
+import { runHttpdHook } from '../httpd/hook-command.js';
 
 export type { RunContext };
 
@@ -47,6 +61,24 @@ function dispatch(command: CommandName, params: CommandParams, ctx: RunContext):
       return runCleatExport(params, ctx);
     case 'cleat-gen':
       return runCleatGen(params, ctx);
+    case 'cleat-argocd-generate':
+      return runCleatArgocdGenerate(params, ctx);
+    case 'cleat-argocd-parameters':
+      return runCleatArgocdParameters(params, ctx);
+    case 'cleat-argocd-plugin':
+      return runCleatArgocdPlugin(params, ctx);
+    case 'cleat-argocd-dockerfile':
+      return runCleatArgocdDockerfile(params, ctx);
+    case 'pack':
+      return planPack(params, ctx);
+    case 'kubocd-render':
+      return runKubocdRender(params, ctx);
+    case 'kubocd-dump-package':
+      return runKubocdDumpPackage(params, ctx);
+    case 'traceback':
+      return runTraceback(params, ctx);
+    case 'httpd':
+      return runHttpdHook(params, ctx);
     case 'diff':
     case 'update':
     case 'delete':
@@ -68,6 +100,21 @@ export function runCommand(command: CommandName, params: CommandParams, ctx: Run
     return { exitCode: 1, stdout: '', stderr: out.stderrText(), deps: recorder.deps(), cacheable: true };
   }
   const rcFeatures = { features: rc.features, ...(rc.alpha !== undefined ? { alpha: rc.alpha } : {}) };
-  const outcome = dispatch(command, rc.params, { ...ctx, rc: rcFeatures });
-  return { ...outcome, deps: [...recorder.deps(), ...outcome.deps] };
+  // Remote inputs, -U and --root (server/remote-inputs/): looked up in ctx.remote, needs reported back.
+  let session: RemoteSession;
+  try {
+    session = openRemoteSession(command, rc.params, ctx.remote, () => gatesFor(new Flags(command, rc.params), rcFeatures));
+  } catch (err) {
+    if (!isRemoteFlagError(err)) throw err;
+    const out = new CommandOutput(colorEnabled(params.tty));
+    out.log('ERROR', err.message);
+    return { exitCode: 1, stdout: '', stderr: out.stderrText(), deps: recorder.deps(), cacheable: false };
+  }
+  const outcome = withRemoteSession(session, () => dispatch(command, rc.params, { ...ctx, rc: rcFeatures }));
+  const warn = (message: string): string => {
+    const out = new CommandOutput(colorEnabled(params.tty));
+    out.log('WARNING', message);
+    return out.stderrText();
+  };
+  return withRemoteReport({ ...outcome, deps: [...recorder.deps(), ...outcome.deps] }, session, warn);
 }

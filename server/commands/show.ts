@@ -3,8 +3,9 @@
  * objects, in kubecfg's order of steps (render/show.ts): `.jsonnet` files are
  * evaluated and searched for objects (with provenance when asked), and so are
  * `.yakl` files (feature yakl) once compiled (yakl-*.ts); `.json` and
- * `.yaml` files are read as plain manifests; any other suffix is refused, as
- * kubecfg does. Then duplicates go, `--reorder=server` applies the `update`
+ * `.yaml` files are read as plain manifests; `.cleat` programs (feature
+ * cleat) are exported and their documents searched (cleat-input.ts); any
+ * other suffix is refused, as kubecfg does. Then duplicates go, `--reorder=server` applies the `update`
  * order, and the YAML stream or JSON is printed. A failure prints
  * `ERROR error reading FILE: why` and exits 1.
  */
@@ -15,8 +16,10 @@ import { objectsFromManifestFile, renderShow, showObjects, type ShowInput } from
 import { FeatureError } from '../../render/features/gates.js';
 import type { CommandOutcome } from '../worker/messages.js';
 import { createEngine, type Engine } from './engine.js';
+import { createImporter, isOciUrl, isRemoteLocation } from './importer.js';
 import { describeError } from './errors.js';
 import { evaluateOverlaid, requireYaklGate } from './yakl-overlay.js';
+import { exportCleatInput, isCleatFile, requireCleatGate } from './cleat-input.js';
 import { exportObjects } from './export-dir.js';
 import { gatesFor } from './features.js';
 import { Flags } from './flags.js';
@@ -57,10 +60,16 @@ export function runShow(params: CommandParams, ctx: RunContext): CommandOutcome 
       }
     }
     requireYaklGate(gates, flags, params.args);
+    requireCleatGate(gates, params.args);
     for (const arg of params.args) {
       try {
-        const ext = extname(arg);
-        if (ext === '.jsonnet' || ext === '.yakl') {
+        // `oci://host/repo:tag` names a bundle: its entrypoint is Jsonnet whatever the reference ends with.
+        const ext = isOciUrl(arg) ? '.jsonnet' : extname(isRemoteLocation(arg) ? arg.split(/[?#]/)[0]! : arg);
+        if (isCleatFile(arg)) {
+          const cleat = exportCleatInput(arg, params, recorder);
+          cacheable &&= cleat.cacheable;
+          inputs.push({ file: arg, value: cleat.documents });
+        } else if (ext === '.jsonnet' || ext === '.yakl') {
           const value = overlaid
             ? evaluateOverlaid({
                 engine: getEngine(),
@@ -78,7 +87,11 @@ export function runShow(params: CommandParams, ctx: RunContext): CommandOutcome 
         } else {
           const text =
             ext === '.json' || ext === '.yaml'
-              ? new TextDecoder('utf-8').decode(recorder.readFile(resolve(params.cwd, arg)))
+              ? new TextDecoder('utf-8').decode(
+                  isRemoteLocation(arg)
+                    ? createImporter({ recorder, cwd: params.cwd, jpath: [] }).load('', arg, 'importstr').contents
+                    : recorder.readFile(resolve(params.cwd, arg)),
+                )
               : '';
           inputs.push({ file: arg, objects: objectsFromManifestFile(arg, text) });
         }

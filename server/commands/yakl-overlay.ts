@@ -4,7 +4,12 @@
  *   base + overlay            --overlay-code-file prod.yakl
  *   base + { NAME: overlay }  --overlay-code-file sa=whole.yakl
  * A .yakl file is imported through the `yakl:` scheme, so it is compiled
- * (and cached) like any yakl import. A .yakl overlay that is one unnamed
+ * (and cached) like any yakl import. A `.yaml`, `.yml` or `.json` overlay is
+ * data, deep-merged as kubecfg composes it: kubecfg.toOverlay of the parsed
+ * file, so objects merge recursively and arrays and scalars replace. As in
+ * kubecfg, `NAME=FILE` wraps the overlay as `{NAME+: ...}`, a dotted NAME
+ * nesting one `+:` field per part (`a.b=f` is `{a+: {b+: f}}`), and so does
+ * `--overlay-code NAME=CODE` when NAME is a dotted path of identifiers. A .yakl overlay that is one unnamed
  * document holding apiVersion and kind would, merged into a base without a
  * kind of its own, turn the whole file into that one object: that is refused
  * with the overlay's location, before evaluating the combination.
@@ -19,6 +24,13 @@ import { YaklOverlayError } from './errors.js';
 
 /** `NAME=FILE`: NAME is a field name without path separators, FILE the overlay. */
 const NAMED_OVERLAY = /^([^=/\\]+)=(.+)$/;
+
+/**
+ * `NAME=CODE` for --overlay-code, as kubecfg reads it: NAME a dotted path of
+ * Jsonnet identifiers (the only names kubecfg's unquoted `{NAME+: CODE}`
+ * accepts), directly followed by `=`, which no Jsonnet expression starts with.
+ */
+const NAMED_CODE = /^([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)=([^]*)$/;
 
 export function isYaklFile(path: string): boolean {
   return path.endsWith('.yakl');
@@ -38,6 +50,25 @@ export function requireYaklGate(gates: Gates, flags: Flags, inputs: readonly str
   for (const input of inputs) if (isYaklFile(input)) gates.require('yakl', input);
   if (flags.given('overlay-code-file') && isYaklFile(flags.str('overlay-code-file')))
     gates.require('yakl', flags.str('overlay-code-file').replace(NAMED_OVERLAY, '$2'));
+}
+
+/** Overlay files read as data (kubecfg: JSON is YAML for this purpose). */
+export function isDataOverlay(path: string): boolean {
+  return /\.(ya?ml|json)$/.test(path);
+}
+
+/** The overlay value: Jsonnet/yakl code imported, or data turned into a deep-merge overlay. */
+export function overlayCodeOf(absPath: string): string {
+  if (!isDataOverlay(absPath)) return importOf(absPath);
+  return `(import 'internal:///kubecfg.libsonnet').toOverlay(std.parseYaml(importstr ${verbatim(absPath)}))`;
+}
+
+/** `{a+: {b+: code}}` for the field path `a.b` of a NAME=FILE overlay. */
+export function wrapInFields(fieldPath: string, code: string): string {
+  return fieldPath
+    .split('.')
+    .reverse()
+    .reduce((inner, name) => `{ ${JSON.stringify(name)}+: ${inner} }`, code);
 }
 
 export interface OverlayFile {
@@ -78,18 +109,19 @@ export interface OverlayRequest {
 export function evaluateOverlaid(req: OverlayRequest): JsonValue {
   const { engine, flags, gates, input, cwd } = req;
   const base = importOf(resolve(cwd, input));
-  if (!flags.given('overlay-code-file'))
-    return engine.evaluateInline('<overlay>', `${base} + (${flags.str('overlay-code')}\n)`);
+  if (!flags.given('overlay-code-file')) {
+    const code = flags.str('overlay-code');
+    const named = NAMED_CODE.exec(code);
+    const overlay = named ? wrapInFields(named[1]!, `(${named[2]!}\n)`) : `(${code}\n)`;
+    return engine.evaluateInline('<overlay>', `${base} + ${overlay}`);
+  }
   const overlay = overlayFileOf(flags, req.exists);
-  const overlayCode = importOf(overlay.abs);
+  const overlayCode = overlayCodeOf(overlay.abs);
   if (isYaklFile(overlay.abs)) {
     gates.require('yakl', overlay.given);
     if (overlay.field === undefined) checkUnnamedObject(req, overlay, base, overlayCode);
   }
-  const code =
-    overlay.field === undefined
-      ? `${base} + ${overlayCode}`
-      : `${base} + { ${JSON.stringify(overlay.field)}: ${overlayCode} }`;
+  const code = `${base} + ${overlay.field === undefined ? overlayCode : wrapInFields(overlay.field, overlayCode)}`;
   return engine.evaluateInline('<overlay>', code);
 }
 

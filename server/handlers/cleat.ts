@@ -1,4 +1,4 @@
-/** `render/cleat-check`, `render/cleat-export`, `render/cleat-gen`: run the Cleat commands in a render worker. */
+/** `render/cleat-check`, `-export`, `-gen` and `-argocd-*`: run the Cleat commands in a render worker. */
 import type { CommandParams, CommandResult } from '../../protocol/index.js';
 import type { OutputSink } from '../command-runner.js';
 import type { DaemonContext } from '../daemon-context.js';
@@ -14,3 +14,7 @@ function cleatHandler(command: CommandName & `cleat-${string}`): StreamingHandle
 export const cleatCheck = cleatHandler('cleat-check');
 export const cleatExport = cleatHandler('cleat-export');
 export const cleatGen = cleatHandler('cleat-gen');
+export const cleatArgocdGenerate = cleatHandler('cleat-argocd-generate');
+export const cleatArgocdParameters = cleatHandler('cleat-argocd-parameters');
+export const cleatArgocdPlugin = cleatHandler('cleat-argocd-plugin');
+export const cleatArgocdDockerfile = cleatHandler('cleat-argocd-dockerfile');

@@ -17,14 +17,26 @@ import {
 import type { OutputSink } from '../command-runner.js';
 import type { DaemonContext } from '../daemon-context.js';
 import { cancel } from '../handlers/cancel.js';
-import { cleatCheck, cleatExport, cleatGen } from '../handlers/cleat.js';
+import {
+  cleatArgocdDockerfile,
+  cleatArgocdGenerate,
+  cleatArgocdParameters,
+  cleatArgocdPlugin,
+  cleatCheck,
+  cleatExport,
+  cleatGen,
+} from '../handlers/cleat.js';
 import { clusterHandler } from '../handlers/cluster.js';
+import { kubocdDumpPackage, kubocdRender } from '../handlers/kubocd.js';
+import { pack } from '../handlers/pack.js';
 import { evalCommand } from '../handlers/eval.js';
 import { features } from '../handlers/features.js';
 import { fmt, yaklfmt } from '../handlers/fmt.js';
 import { hello } from '../handlers/hello.js';
 import { jsonnet } from '../handlers/jsonnet.js';
 import { show } from '../handlers/show.js';
+import { httpd } from '../handlers/httpd.js';
+import { traceback } from '../handlers/traceback.js';
 import { shutdown } from '../handlers/shutdown.js';
 import { status } from '../handlers/status.js';
 
@@ -48,6 +60,15 @@ export const STREAMING: ReadonlyMap<
   [Methods.cleatCheck.method, { descriptor: Methods.cleatCheck, handler: cleatCheck }],
   [Methods.cleatExport.method, { descriptor: Methods.cleatExport, handler: cleatExport }],
   [Methods.cleatGen.method, { descriptor: Methods.cleatGen, handler: cleatGen }],
+  [Methods.traceback.method, { descriptor: Methods.traceback, handler: traceback }],
+  [Methods.httpd.method, { descriptor: Methods.httpd, handler: httpd }],
+  [Methods.cleatArgocdGenerate.method, { descriptor: Methods.cleatArgocdGenerate, handler: cleatArgocdGenerate }],
+  [Methods.cleatArgocdParameters.method, { descriptor: Methods.cleatArgocdParameters, handler: cleatArgocdParameters }],
+  [Methods.cleatArgocdPlugin.method, { descriptor: Methods.cleatArgocdPlugin, handler: cleatArgocdPlugin }],
+  [Methods.cleatArgocdDockerfile.method, { descriptor: Methods.cleatArgocdDockerfile, handler: cleatArgocdDockerfile }],
+  [Methods.pack.method, { descriptor: Methods.pack, handler: pack }],
+  [Methods.kubocdRender.method, { descriptor: Methods.kubocdRender, handler: kubocdRender }],
+  [Methods.kubocdDumpPackage.method, { descriptor: Methods.kubocdDumpPackage, handler: kubocdDumpPackage }],
   [Methods.diff.method, { descriptor: Methods.diff, handler: clusterHandler('diff') }],
   [Methods.update.method, { descriptor: Methods.update, handler: clusterHandler('update') }],
   [Methods.delete.method, { descriptor: Methods.delete, handler: clusterHandler('delete') }],

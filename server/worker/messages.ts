@@ -4,6 +4,7 @@
  */
 import type { FileDep } from '../../cache/index.js';
 import type { CommandParams } from '../../protocol/index.js';
+import type { RemoteReport, RemoteSnapshot } from '../remote-inputs/remote-types.js';
 
 export type CommandName =
   | 'show'
@@ -15,6 +16,15 @@ export type CommandName =
   | 'cleat-check'
   | 'cleat-export'
   | 'cleat-gen'
+  | 'cleat-argocd-generate'
+  | 'cleat-argocd-parameters'
+  | 'cleat-argocd-plugin'
+  | 'cleat-argocd-dockerfile'
+  | 'pack'
+  | 'kubocd-render'
+  | 'kubocd-dump-package'
+  | 'traceback'
+  | 'httpd'
   | ClusterCommandName;
 /** Commands that render in a worker, then talk to the cluster from the main thread (never cached). */
 export type ClusterCommandName = 'diff' | 'update' | 'delete' | 'validate';
@@ -24,6 +34,8 @@ export interface RenderJob {
   jobId: number;
   command: CommandName;
   params: CommandParams;
+  /** Remote inputs fetched so far for this request (server/remote-inputs/). */
+  remote?: RemoteSnapshot;
 }
 
 /** What one command run produced. Output is returned whole: commands print after rendering. */
@@ -35,6 +47,8 @@ export interface CommandOutcome {
   deps: FileDep[];
   /** False when the output depends on something deps cannot capture (e.g. it wrote files). */
   cacheable: boolean;
+  /** Remote inputs still needed (the round is re-run once fetched) and the remote facts used. */
+  remote?: RemoteReport;
 }
 
 export interface WorkerData {

@@ -20,6 +20,7 @@ import type { Logger } from '../logger.js';
 import { heapLimitOverridden, heapOverrides, workerExecArgv } from './heap-limits.js';
 import type { CommandName, CommandOutcome, FromWorker, RenderJob, WorkerData } from './messages.js';
 import type { CommandParams, WorkerStatus } from '../../protocol/index.js';
+import type { RemoteSnapshot } from '../remote-inputs/remote-types.js';
 
 export class WorkerCrashedError extends Error {
   constructor(message: string) {
@@ -182,9 +183,13 @@ export class WorkerPool {
   }
 
   /** Runs a command on a worker. Returns a promise and a cancel function. */
-  run(command: CommandName, params: CommandParams): { outcome: Promise<CommandOutcome>; cancel: () => void } {
+  run(
+    command: CommandName,
+    params: CommandParams,
+    remote?: RemoteSnapshot,
+  ): { outcome: Promise<CommandOutcome>; cancel: () => void } {
     if (this.closed) return { outcome: Promise.reject(new Error('the worker pool is closed')), cancel: () => {} };
-    const job: RenderJob = { jobId: this.nextJobId++, command, params };
+    const job: RenderJob = { jobId: this.nextJobId++, command, params, ...(remote ? { remote } : {}) };
     let pending!: PendingJob;
     const outcome = new Promise<CommandOutcome>((resolve, reject) => {
       pending = { job, resolve, reject, cancelled: false };

@@ -22,7 +22,11 @@ port.on('message', (msg: ToWorker) => {
   const { job } = msg;
   const shouldStop = (): boolean => Atomics.load(cancelFlag, 0) === job.jobId;
   try {
-    const outcome = runCommand(job.command, job.params, { shouldStop, testHooks: data.testHooks });
+    const outcome = runCommand(job.command, job.params, {
+      shouldStop,
+      testHooks: data.testHooks,
+      ...(job.remote ? { remote: job.remote } : {}),
+    });
     send({ type: 'done', jobId: job.jobId, outcome });
   } catch (err) {
     send({ type: 'failed', jobId: job.jobId, message: err instanceof Error ? err.message : String(err) });

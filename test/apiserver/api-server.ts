@@ -29,6 +29,9 @@ export interface RequestInfo {
   readonly resource?: ServedResource;
   readonly namespace?: string;
   readonly name?: string;
+  /** Impersonate-User and Impersonate-Group headers as received (recorded, not enforced). */
+  readonly impersonateUser?: string;
+  readonly impersonateGroups?: readonly string[];
 }
 
 export interface TestApiServerOptions {
@@ -115,6 +118,7 @@ export async function startTestApiServer(
       accept: req.headers.accept,
       body,
       ...resolveResource(store, req.method ?? 'GET', url),
+      ...impersonationOf(req),
     };
     requests.push(info);
     try {
@@ -431,4 +435,16 @@ async function readJsonBody(req: IncomingMessage, contentType: string | undefine
   } catch (err) {
     throw badRequest(`the request body is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
   }
+}
+
+/** The impersonation headers of a request; node joins repeated Impersonate-Group headers with ', '. */
+function impersonationOf(req: IncomingMessage): { impersonateUser?: string; impersonateGroups?: string[] } {
+  const user = req.headers['impersonate-user'];
+  const groups: string[] = [];
+  for (let i = 0; i < req.rawHeaders.length; i += 2)
+    if (req.rawHeaders[i]!.toLowerCase() === 'impersonate-group') groups.push(req.rawHeaders[i + 1]!);
+  return {
+    ...(typeof user === 'string' ? { impersonateUser: user } : {}),
+    ...(groups.length > 0 ? { impersonateGroups: groups } : {}),
+  };
 }

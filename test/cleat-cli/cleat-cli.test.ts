@@ -6,7 +6,9 @@
  * `../` import, a symlink leading out, an out-and-back symlink and an
  * `--input` outside the root are all refused without the canary outside the
  * root ever showing up; links that stay inside render; and an edited import
- * is seen by the next export (the daemon's result cache tracks the reads).
+ * is seen by the next export (the daemon's result cache tracks the reads);
+ * `cleat argocd generate` with ARGOCD_APP_PARAMETERS from the client's env,
+ * and a .cleat input of `show` behind the cleat feature.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -149,6 +151,38 @@ describe('Cleat through the CLI', { skip: !BUILT && 'run npm run build first', t
       const missing = await run(['cleat', 'gen', 'nope.yaml']);
       assert.equal(missing.code, 1);
       assert.match(missing.stderr, /nope\.yaml/);
+    });
+
+    it(`${mode.name}: cleat argocd generate reads ARGOCD_APP_PARAMETERS from the client's environment`, async () => {
+      const env = {
+        ARGOCD_APP_PARAMETERS: '[{"name": "name", "string": "argo"}, {"name": "replicas", "string": "4"}]',
+      };
+      const r = await sb.run([...mode.flags, 'cleat', 'argocd', 'generate', '--argocd-params', 'main.cleat'], { env });
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(
+        r.stdout,
+        '---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: argo\n  labels:\n    app: web\n' +
+          '  annotations:\n    argocd.argoproj.io/sync-wave: "0"\ndata:\n  replicas: 4\n',
+      );
+      const params = await run(['cleat', 'argocd', 'parameters', 'main.cleat']);
+      assert.equal(params.code, 0, params.stderr);
+      assert.deepEqual(
+        (JSON.parse(params.stdout) as { name: string; required: boolean }[]).map((p) => [p.name, p.required]),
+        [
+          ['name', true],
+          ['replicas', false],
+        ],
+      );
+    });
+
+    it(`${mode.name}: show takes a .cleat file behind the cleat feature`, async () => {
+      const off = await run(['show', 'link-inside.cleat']);
+      assert.equal(off.code, 1);
+      assert.match(off.stderr, /link-inside\.cleat: cleat is an alpha feature; turn it on with --features=cleat/);
+      writeFileSync(join(sb.work, 'cm.cleat'), 'export { apiVersion: "v1", kind: "ConfigMap", metadata.name: "c" }\n');
+      const on = await run(['--features=cleat', 'show', 'cm.cleat']);
+      assert.equal(on.code, 0, on.stderr);
+      assert.equal(on.stdout, '---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n');
     });
   }
 });

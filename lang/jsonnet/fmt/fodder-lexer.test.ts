@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SourceFile } from '../../common/source.js';
-import { lex } from '../lexer.js';
+import { scanTokens } from '../scanner.js';
 import type { FodderElement } from './fodder.js';
 import { tokenFodders } from './fodder-lexer.js';
 
@@ -14,7 +14,7 @@ const el = (kind: FodderElement['kind'], blanks: number, indent: number, comment
 
 /** Fodder before the last real token (the one before end of file), and the final fodder. */
 function foddersOf(text: string): FodderElement[][] {
-  return tokenFodders(text, lex(new SourceFile('t', text)));
+  return tokenFodders(scanTokens(new SourceFile('t', text)));
 }
 
 const cases: { name: string; text: string; token: number; want: FodderElement[] }[] = [

@@ -1,14 +1,14 @@
 /**
  * Rebuilds jsonnetfmt's structured fodder from the raw text between tokens.
- * The shared lexer (../lexer.ts) keeps each token's whitespace and comments
- * verbatim; the formatter needs them classified the way jsonnetfmt's lexer does
+ * The scanner (../scanner.ts) skips whitespace and comments, leaving them in
+ * the gaps between tokens; the formatter needs them classified the way jsonnetfmt's lexer does
  * (line-end / interstitial / paragraph, blank lines, next-line indent, comment
  * margins stripped), following C++ jsonnetfmt 0.18's lexer where it differs
  * from go-jsonnet's (when a comment counts as starting its own line).
  * Invariants: one Fodder per token, in token order; the whitespace right
  * before end of file is dropped, as jsonnetfmt does.
  */
-import type { Token } from '../lexer.js';
+import type { TokenBuffer } from '../scanner.js';
 import { fodderAppend, fodderElement, type Fodder } from './fodder.js';
 import { utf8Length } from './utf8-length.js';
 
@@ -116,17 +116,19 @@ class GapScanner {
   }
 }
 
-/** Fodder of every token, computed from the gaps of `text` between tokens. */
-export function tokenFodders(text: string, tokens: readonly Token[]): Fodder[] {
-  const out: Fodder[] = [];
+/** Fodder of every token, computed from the gaps of the file's text between tokens. */
+export function tokenFodders(tokens: TokenBuffer): Fodder[] {
+  const text = tokens.file.text;
+  const out: Fodder[] = new Array<Fodder>(tokens.count);
   const scanner = new GapScanner(text);
-  for (const tok of tokens) {
-    const isEof = tok.kind === 'end of file';
+  const last = tokens.count - 1;
+  for (let i = 0; i <= last; i++) {
+    const isEof = i === last;
     const fodder: Fodder = [];
-    scanner.end = isEof ? text.length : tok.start;
+    scanner.end = isEof ? text.length : tokens.starts[i]!;
     scanner.scan(fodder, isEof);
-    out.push(fodder);
-    scanner.pos = tok.end;
+    out[i] = fodder;
+    scanner.pos = tokens.ends[i]!;
     scanner.freshLine = false;
   }
   return out;

@@ -1,6 +1,6 @@
 /**
- * Parses Jsonnet into the formatter's tree (./tree.ts), over the shared
- * lexer's tokens, recording the fodder of every token in its slot. Syntax is
+ * Parses Jsonnet into the formatter's tree (./tree.ts), over the scanner's
+ * tokens (one scan per file), recording the fodder of every token in its slot. Syntax is
  * validated first by the evaluator's parser (../parser.ts), so errors carry the
  * same located messages as everywhere else; this parser then only rebuilds the
  * shape, following go-jsonnet's grammar and precedence (which jsonnetfmt's
@@ -8,8 +8,10 @@
  */
 import type { SourceFile } from '../../common/source.js';
 import { staticError } from '../errors.js';
-import { lex, type Token, type TokenKind } from '../lexer.js';
-import { BINARY_PREC, MAX_PREC, parse as validate, UNARY_OPS } from '../parser.js';
+import type { TokenKind } from '../lexer.js';
+import { BINARY_PREC, MAX_PREC, parseTokens as validate, UNARY_OPS } from '../parser.js';
+import { scanTokens, type TokenBuffer } from '../scanner.js';
+import { KIND_NAMES } from '../token-kinds.js';
 import type { Fodder } from './fodder.js';
 import { tokenFodders } from './fodder-lexer.js';
 import type {
@@ -46,17 +48,18 @@ export interface ParsedFile {
 
 /** Parses a whole file; throws a located JsonnetError on syntax errors. */
 export function parseForFormat(file: SourceFile): ParsedFile {
-  validate(file);
-  const tokens = lex(file);
-  const fodders = tokenFodders(file.text, tokens);
-  return new TreeParser(file, tokens, fodders).parseFile();
+  // One scan serves both parses: lexing twice was a third of formatting time.
+  const tokens = scanTokens(file);
+  validate(tokens);
+  return new TreeParser(file, tokens, tokenFodders(tokens)).parseFile();
 }
 
 interface Tok {
   kind: TokenKind;
   data: string;
   fodder: Fodder;
-  token: Token;
+  /** Index in the scanner's arrays (for offsets and text block indents). */
+  index: number;
 }
 
 class TreeParser {
@@ -65,10 +68,13 @@ class TreeParser {
 
   constructor(
     private readonly file: SourceFile,
-    tokens: readonly Token[],
+    private readonly tokens: TokenBuffer,
     fodders: Fodder[],
   ) {
-    this.toks = tokens.map((t, k) => ({ kind: t.kind, data: t.data, fodder: fodders[k]!, token: t }));
+    this.toks = new Array<Tok>(tokens.count);
+    for (let k = 0; k < tokens.count; k++) {
+      this.toks[k] = { kind: KIND_NAMES[tokens.kinds[k]!]!, data: tokens.data[k]!, fodder: fodders[k]!, index: k };
+    }
   }
 
   parseFile(): ParsedFile {
@@ -94,7 +100,8 @@ class TreeParser {
   }
   /** Unreachable on input the validating parser accepted; kept so bad input never crashes. */
   private fail(t: Tok): Error {
-    return staticError(`Unexpected token while formatting: ${t.kind}`, this.file, t.token.start, t.token.end);
+    const { starts, ends } = this.tokens;
+    return staticError(`Unexpected token while formatting: ${t.kind}`, this.file, starts[t.index]!, ends[t.index]!);
   }
   private expect(kind: TokenKind): Tok {
     const t = this.pop();
@@ -110,13 +117,14 @@ class TreeParser {
   private stringLiteral(t: Tok): LiteralString {
     const kind = STRING_KINDS[t.kind];
     if (!kind) throw this.fail(t);
+    const block = this.tokens.blockIndents.get(t.index);
     return {
       type: 'string',
       fodder: t.fodder,
       kind,
       value: t.data,
-      blockIndent: t.token.blockIndent ?? '',
-      blockTermIndent: t.token.blockTermIndent ?? '',
+      blockIndent: block?.[0] ?? '',
+      blockTermIndent: block?.[1] ?? '',
     };
   }
 

@@ -1,0 +1,13 @@
+/**
+ * The error of `kubecfg traceback`'s pure half (render/traceback): a bad
+ * `FILE:LINE` argument, a line that holds no field, an object without
+ * provenance annotations, a path kubecfg cannot follow. The message says
+ * where (file:line or the value path) and why; code RENDER_TRACEBACK.
+ */
+export class TracebackError extends Error {
+  readonly code = 'RENDER_TRACEBACK';
+  constructor(message: string) {
+    super(message);
+    this.name = 'TracebackError';
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * `.cleat` inputs of `kubecfg show` (feature cleat), in-process: refused with
+ * the gate's message when the feature is off (nothing read), exported with
+ * the plain target and searched for objects when on (keys sorted as show
+ * prints them, Lists expanded, beside a YAML input), a non-object document
+ * reported at its `$[i]` path, and Cleat diagnostics as the input's error.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { CommandParams, FlagValue } from '../../protocol/index.js';
+import { runShow } from './show.js';
+
+const tty = {
+  stdoutIsTTY: false,
+  stderrIsTTY: false,
+  columns: null,
+  color: 'never',
+  noColor: false,
+  forceColor: null,
+} as const;
+const ctx = { shouldStop: () => false, testHooks: false };
+
+const APP = `input name: Str = "web"
+let labels = { app: name }
+export [
+  { apiVersion: "v1", kind: "ConfigMap", metadata: { name: name, labels: labels }, data: { on: "no" } },
+  { apiVersion: "v1", kind: "List", items: [{ apiVersion: "v1", kind: "Service", metadata.name: name }] },
+]
+`;
+
+describe('.cleat inputs of show', () => {
+  let dir: string;
+  const show = (args: string[], flags: Record<string, FlagValue>) => {
+    const params: CommandParams = { requestId: 'r', args, flags, cwd: dir, env: {}, tty };
+    return runShow(params, ctx);
+  };
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'kcfg-cleat-show-'));
+    writeFileSync(join(dir, 'app.cleat'), APP);
+    writeFileSync(join(dir, 'extra.yaml'), 'apiVersion: v1\nkind: Namespace\nmetadata: {name: shop}\n');
+    writeFileSync(
+      join(dir, 'scalar.cleat'),
+      'export [{ apiVersion: "v1", kind: "ConfigMap", metadata.name: "a" }, 3]\n',
+    );
+    writeFileSync(join(dir, 'bad.cleat'), 'input n: Int = 1\nexport { x: n + "a" }\n');
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('without the gate: the feature message, nothing printed', () => {
+    const r = show(['app.cleat'], {});
+    assert.equal(r.exitCode, 1);
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr, 'ERROR app.cleat: cleat is an alpha feature; turn it on with --features=cleat\n');
+  });
+
+  it('with the gate: the documents as objects, next to a YAML input', () => {
+    const r = show(['app.cleat', 'extra.yaml'], { features: ['cleat'] });
+    assert.equal(r.stderr, '');
+    assert.equal(r.exitCode, 0);
+    assert.equal(
+      r.stdout,
+      `---
+apiVersion: v1
+data:
+  "on": "no"
+kind: ConfigMap
+metadata:
+  labels:
+    app: web
+  name: web
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+---
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: shop
+`,
+    );
+  });
+
+  it('a document that is not an object is reported at its path', () => {
+    const r = show(['scalar.cleat'], { features: ['cleat'] });
+    assert.equal(r.exitCode, 1);
+    assert.match(
+      r.stderr,
+      /error reading scalar\.cleat: .*Looking for kubernetes object at "\$\[1\]", but instead found float64/,
+    );
+  });
+
+  it("Cleat diagnostics are the input's error", () => {
+    const r = show(['bad.cleat'], { features: ['cleat'] });
+    assert.equal(r.exitCode, 1);
+    assert.match(r.stderr, /^ERROR error reading bad\.cleat: bad\.cleat:2:\d+: CLEAT_TYPE_MISMATCH: /);
+  });
+});

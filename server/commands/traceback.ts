@@ -1,0 +1,72 @@
+/**
+ * `kubecfg --features=traceback traceback RENDERED.yaml:LINE`: finds the
+ * object holding LINE in `show --show-provenance` output, its provenance
+ * file and path, and the field on the line (render/traceback); logs
+ * `INFO  Tracing file="F", path="P"` and prints the Jsonnet (or YAKL) line
+ * that defined the value (lang/jsonnet/trace.ts). As kubecfg, a relative
+ * provenance file is taken from the root of the git checkout holding the
+ * YAML file (the directory with `.git`), else from the current directory.
+ * Never throws: failures print `ERROR why` and exit 1.
+ */
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { DependencyRecorder } from '../../cache/index.js';
+import { TraceError, traceValuePath } from '../../lang/jsonnet/trace.js';
+import type { CommandParams } from '../../protocol/index.js';
+import { goQuote } from '../../render/go/go-text.js';
+import { parseFileLine, TracebackError, tracebackTarget } from '../../render/traceback/index.js';
+import type { CommandOutcome } from '../worker/messages.js';
+import { createEngine } from './engine.js';
+import { describeError } from './errors.js';
+import { gatesFor } from './features.js';
+import { Flags } from './flags.js';
+import { colorEnabled, CommandOutput } from './output.js';
+import type { RunContext } from './run-context.js';
+import { locationLine, tracedModule } from './trace-location.js';
+
+/** kubecfg's `utils.SearchUp(".git", file)`: the directory holding `.git`, nearest the file first. */
+function gitRootOf(recorder: DependencyRecorder, file: string): string | undefined {
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    if (recorder.probe(join(dir, '.git'))) return dir;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/** logrus's text layout as kubecfg prints it: the level padded to five columns. */
+function infoLine(color: boolean, message: string): string {
+  return `${color ? '\u001b[34mINFO\u001b[0m' : 'INFO'}  ${message}\n`;
+}
+
+export function runTraceback(params: CommandParams, ctx: RunContext): CommandOutcome {
+  const flags = new Flags('traceback', params);
+  const recorder = new DependencyRecorder();
+  const color = colorEnabled(params.tty);
+  const out = new CommandOutput(color);
+  let exitCode = 0;
+  try {
+    const gates = gatesFor(flags, ctx.rc);
+    for (const w of gates.warnings) out.log('WARNING', w);
+    gates.require('traceback');
+    const { file: yamlFile, line } = parseFileLine(params.args[0]!);
+    const yamlAbs = flags.path(yamlFile);
+    const text = new TextDecoder('utf-8').decode(recorder.readFile(yamlAbs));
+    const target = tracebackTarget(text, line, yamlFile);
+    const root = gitRootOf(recorder, yamlAbs) ?? '.';
+    // kubecfg joins even an absolute annotation to the root; an absolute path is kept as it is here.
+    const sourceFile = isAbsolute(target.provenanceFile) ? target.provenanceFile : join(root, target.provenanceFile);
+    out.stderr(infoLine(color, `Tracing file=${goQuote(sourceFile)}, path=${goQuote(target.fullPath)}`));
+    const engine = createEngine(flags, recorder, params.cwd, ctx.shouldStop, undefined, gates);
+    const sourceAbs = resolve(params.cwd, sourceFile);
+    const location = traceValuePath(tracedModule(engine, sourceAbs, gates), target.steps, engine.options);
+    out.stdout(locationLine(location, params.cwd));
+  } catch (err) {
+    out.log('ERROR', err instanceof TracebackError || err instanceof TraceError ? err.message : describeError(err));
+    exitCode = 1;
+  }
+  return {
+    exitCode,
+    stdout: exitCode === 0 ? out.stdoutText() : '',
+    stderr: out.stderrText(),
+    deps: recorder.deps(),
+    cacheable: true,
+  };
+}
