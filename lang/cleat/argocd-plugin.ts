@@ -80,7 +80,8 @@ export function sidecarDockerfile(): string {
 FROM node:20-bookworm-slim AS build
 WORKDIR /src
 COPY . .
-RUN npm ci --no-audit --no-fund && npm run build && npm prune --omit=dev
+# npm ci builds dist/ through the package's prepare script.
+RUN npm ci --no-audit --no-fund && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
 COPY --from=build /src/package.json /opt/kubecfg/package.json

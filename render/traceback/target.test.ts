@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { TracebackError } from './errors.js';
-import { parseFileLine, tracebackTarget } from './target.js';
+import { itemIndex, listItemIndex, parseFileLine, targetSteps, tracebackTarget } from './target.js';
+import { formatValuePath } from './value-path.js';
 
 const RENDERED = `---
 apiVersion: v1
@@ -33,8 +34,8 @@ metadata:
 test('tracebackTarget joins the object path and the line path', () => {
   const t = tracebackTarget(RENDERED, 11, 'out.yaml');
   assert.equal(t.provenanceFile, 'app.jsonnet');
-  assert.equal(t.fullPath, '$.frontend["my-svc"].spec.ports[0].port');
-  assert.deepEqual(t.steps, ['frontend', 'my-svc', 'spec', 'ports', 0, 'port']);
+  assert.equal(formatValuePath(targetSteps(t)), '$.frontend["my-svc"].spec.ports[0].port');
+  assert.deepEqual(targetSteps(t), ['frontend', 'my-svc', 'spec', 'ports', 0, 'port']);
 });
 
 test('tracebackTarget: an object without provenance annotations', () => {
@@ -46,10 +47,39 @@ test('tracebackTarget: an object without provenance annotations', () => {
   );
 });
 
-test('tracebackTarget: List items carry no index', () => {
+test('tracebackTarget: a List item is found by its identity', () => {
+  const t = tracebackTarget(RENDERED, 24, 'out.yaml');
+  assert.deepEqual(t.objectSteps, ['lists']);
+  assert.deepEqual(t.listItem, { apiVersion: 'v1', kind: 'ConfigMap', name: 'from-list' });
+  assert.deepEqual(t.innerSteps, ['metadata', 'name']);
+  const value = {
+    lists: {
+      apiVersion: 'v1',
+      kind: 'List',
+      items: [
+        { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'other' } },
+        { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'from-list' } },
+      ],
+    },
+  };
+  assert.equal(listItemIndex(value, t), 1);
+  assert.equal(formatValuePath(targetSteps(t, 1)), '$.lists.items[1].metadata.name');
+});
+
+test('itemIndex: none or several matching items', () => {
+  const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } });
+  const id = { apiVersion: 'v1', kind: 'ConfigMap', name: 'a' };
   assert.throws(
-    () => tracebackTarget(RENDERED, 24, 'out.yaml'),
-    (e: Error) => e instanceof TracebackError && /came from a List at \$\.lists/.test(e.message),
+    () => itemIndex([cm('b')], id, '$.l'),
+    (e: Error) => e instanceof TracebackError && /no item of the List at \$\.l is ConfigMap a/.test(e.message),
+  );
+  assert.throws(
+    () => itemIndex([cm('a'), cm('a')], id, '$.l'),
+    (e: Error) => e instanceof TracebackError && /several items/.test(e.message),
+  );
+  assert.throws(
+    () => listItemIndex({ l: 1 }, { provenanceFile: 'f', objectSteps: ['l'], listItem: id, innerSteps: [] }),
+    /no longer a List/,
   );
 });
 

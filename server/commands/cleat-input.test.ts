@@ -3,7 +3,8 @@
  * the gate's message when the feature is off (nothing read), exported with
  * the plain target and searched for objects when on (keys sorted as show
  * prints them, Lists expanded, beside a YAML input), a non-object document
- * reported at its `$[i]` path, and Cleat diagnostics as the input's error.
+ * reported at its `$[i]` path, Cleat diagnostics as the input's error, and
+ * the render half of diff and update.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { CommandParams, FlagValue } from '../../protocol/index.js';
+import { renderClusterObjects } from './cluster-render.js';
 import { runShow } from './show.js';
 
 const tty = {
@@ -92,6 +94,22 @@ metadata:
       r.stderr,
       /error reading scalar\.cleat: .*Looking for kubernetes object at "\$\[1\]", but instead found float64/,
     );
+  });
+
+  it('diff and update render a .cleat input the same way (the render half, no cluster)', () => {
+    for (const command of ['diff', 'update'] as const) {
+      const params: CommandParams = { requestId: 'r', args: ['app.cleat'], flags: {}, cwd: dir, env: {}, tty };
+      const off = renderClusterObjects(command, params, ctx);
+      assert.equal(off.exitCode, 1);
+      assert.match(off.stderr, /app\.cleat: cleat is an alpha feature/);
+      const on = renderClusterObjects(command, { ...params, flags: { features: ['cleat'] } }, ctx);
+      assert.equal(on.exitCode, 0, on.stderr);
+      const objects = JSON.parse(on.stdout) as { kind: string; metadata: { name: string } }[];
+      assert.deepEqual(
+        objects.map((o) => `${o.kind}/${o.metadata.name}`),
+        ['ConfigMap/web', 'Service/web'],
+      );
+    }
   });
 
   it("Cleat diagnostics are the input's error", () => {

@@ -45,6 +45,7 @@ import { resolveInBundle } from '../../oci/oci-import.js';
 import { formatReference, parseOciImportUrl } from '../../oci/reference.js';
 import { decodeDataUrl, DataUrlError, isDataUrl, shorten } from '../remote-inputs/data-url.js';
 import { confine, OutsideRootError } from '../remote-inputs/root-confine.js';
+import { hostAllowed } from '../remote-inputs/ssrf.js';
 import { currentRemoteSession, RemoteInputPending, type RemoteSession } from '../remote-inputs/remote-session.js';
 import { compiledYakl } from './yakl-compile.js';
 
@@ -84,6 +85,17 @@ export function isRemoteLocation(location: string): boolean {
 }
 
 type Found = { foundAt: string; contents: Uint8Array };
+
+/** Host (with port) and hostname of a remote location (http(s) URL, or an oci:// registry), else undefined. */
+function originOf(location: string): { host: string; hostname: string } | undefined {
+  if (!isHttpUrl(location) && !isOciUrl(location)) return undefined;
+  try {
+    const u = new URL(location);
+    return { host: u.host, hostname: u.hostname };
+  } catch {
+    return undefined;
+  }
+}
 type Candidate = { local: string } | { url: string };
 
 function quoted(path: string): string {
@@ -158,10 +170,31 @@ export function createImporter(opts: ImporterOptions): Importer {
     return { foundAt: `oci://${bundle.pinned}/${file}`, contents: data };
   };
 
+  /**
+   * Hazard 24, transitive case (Dhall's rule): remote code may name another
+   * remote origin (an absolute http(s) or oci:// location on another host)
+   * only when that host is on --allow-import-host.
+   */
+  const checkTransitive = (importedFrom: string, path: string): void => {
+    const from = originOf(importedFrom);
+    const to = originOf(path);
+    if (!from || !to || from.host === to.host) return;
+    if (hostAllowed(session?.policy.allowHosts ?? [], to.hostname)) return;
+    throw new ImportError(
+      `couldn't open import ${quoted(path)}: ${importedFrom} was fetched from ${from.host} and may import from ` +
+        `another host only if allowed with --allow-import-host ${to.hostname}`,
+    );
+  };
+
   const candidatesFor = (importedFrom: string, path: string): Candidate[] => {
     const urls = (base: string): Candidate[] =>
       [base, ...(session?.jurl ?? [])].map((b) => ({ url: new URL(path, b).href }));
     if (isHttpUrl(importedFrom)) return urls(importedFrom);
+    // Remote code never reads local files: a bundle's file:// or other scheme is not a bundle path.
+    if (isOciUrl(importedFrom))
+      throw new ImportError(
+        `couldn't open import ${quoted(path)}: a file of an OCI bundle imports files of its own bundle, or remote locations`,
+      );
     if (isDataUrl(importedFrom))
       throw new ImportError(`couldn't open import ${quoted(path)}: a data: URL has no base for relative imports`);
     const local = path.startsWith('file://') ? decodeURIComponent(path.slice('file://'.length)) : path;
@@ -183,6 +216,7 @@ export function createImporter(opts: ImporterOptions): Importer {
   const locate = (importedFrom: string, path: string): Found => {
     if (path === BUILTIN_LIB_URL) return { foundAt: BUILTIN_LIB_URL, contents: BUILTIN_LIB_BYTES };
     if (isDataUrl(path)) return { foundAt: path, contents: decodeDataUrl(path) };
+    checkTransitive(importedFrom, path);
     if (isOciUrl(path)) return readOci(path, path, importedFrom);
     if (isOciUrl(importedFrom) && !/^[a-z][a-z0-9+.-]*:/i.test(path))
       return readOci(path, resolveInBundle(importedFrom, path), importedFrom);

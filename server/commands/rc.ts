@@ -53,8 +53,9 @@ export interface RcSettings {
 /** Variable flags whose value is NAME=PATH. */
 const NAME_PATH_FLAGS = new Set(['ext-str-file', 'ext-code-file', 'tla-str-file', 'tla-code-file']);
 
-function allCommands(): CommandSpec[] {
-  return COMMANDS.flatMap((c) => [c, ...(c.subcommands ?? [])]);
+/** Every command of the catalog, groups and subcommands at any depth (`cleat argocd generate`). */
+function allCommands(cs: readonly CommandSpec[] = COMMANDS): CommandSpec[] {
+  return cs.flatMap((c) => [c, ...allCommands(c.subcommands ?? [])]);
 }
 
 function rcSpecOf(f: CatalogFlagSpec): FlagSpec {

@@ -6,14 +6,23 @@
  * that defined the value (lang/jsonnet/trace.ts). As kubecfg, a relative
  * provenance file is taken from the root of the git checkout holding the
  * YAML file (the directory with `.git`), else from the current directory.
- * Never throws: failures print `ERROR why` and exit 1.
+ * An object that came out of a List is found among the List's items (see
+ * render/traceback/target.ts). Never throws: failures print `ERROR why` and exit 1.
  */
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { DependencyRecorder } from '../../cache/index.js';
-import { TraceError, traceValuePath } from '../../lang/jsonnet/trace.js';
+import { evaluate } from '../../lang/jsonnet/index.js';
+import { TraceError, traceValuePath, type PathStep } from '../../lang/jsonnet/trace.js';
 import type { CommandParams } from '../../protocol/index.js';
 import { goQuote } from '../../render/go/go-text.js';
-import { parseFileLine, TracebackError, tracebackTarget } from '../../render/traceback/index.js';
+import {
+  formatValuePath,
+  listItemIndex,
+  parseFileLine,
+  TracebackError,
+  targetSteps,
+  tracebackTarget,
+} from '../../render/traceback/index.js';
 import type { CommandOutcome } from '../worker/messages.js';
 import { createEngine } from './engine.js';
 import { describeError } from './errors.js';
@@ -53,11 +62,17 @@ export function runTraceback(params: CommandParams, ctx: RunContext): CommandOut
     const root = gitRootOf(recorder, yamlAbs) ?? '.';
     // kubecfg joins even an absolute annotation to the root; an absolute path is kept as it is here.
     const sourceFile = isAbsolute(target.provenanceFile) ? target.provenanceFile : join(root, target.provenanceFile);
-    out.stderr(infoLine(color, `Tracing file=${goQuote(sourceFile)}, path=${goQuote(target.fullPath)}`));
+    const tracing = (steps: PathStep[]): void =>
+      out.stderr(infoLine(color, `Tracing file=${goQuote(sourceFile)}, path=${goQuote(formatValuePath(steps))}`));
+    if (!target.listItem) tracing(targetSteps(target));
     const engine = createEngine(flags, recorder, params.cwd, ctx.shouldStop, undefined, gates);
-    const sourceAbs = resolve(params.cwd, sourceFile);
-    const location = traceValuePath(tracedModule(engine, sourceAbs, gates), target.steps, engine.options);
-    out.stdout(locationLine(location, params.cwd));
+    const module = tracedModule(engine, resolve(params.cwd, sourceFile), gates);
+    // A List item: which one is found by identity in the rendered value, then traced as items[i].
+    const steps = target.listItem
+      ? targetSteps(target, listItemIndex(evaluate(module, engine.options), target))
+      : targetSteps(target);
+    if (target.listItem) tracing(steps);
+    out.stdout(locationLine(traceValuePath(module, steps, engine.options), params.cwd));
   } catch (err) {
     out.log('ERROR', err instanceof TracebackError || err instanceof TraceError ? err.message : describeError(err));
     exitCode = 1;

@@ -2,8 +2,8 @@
  * --overlay-code-file with data overlays (.yaml/.yml/.json), in-process:
  * deep-merged into each input as kubecfg composes them (objects merge
  * recursively, arrays and scalars replace, new fields are added), for
- * .jsonnet and .yakl inputs alike; `NAME=FILE` and dotted `a.b=FILE` wrap the
- * overlay in `+:` fields; exact output.
+ * .jsonnet and .yakl inputs alike; `NAME=FILE` and dotted `a.b=FILE` (and
+ * `--overlay-code a.b=CODE`) wrap the overlay in `+:` fields; exact output.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -136,6 +136,24 @@ describe('data overlays (--overlay-code-file x.yaml|x.json)', () => {
     assert.equal(r.exitCode, 1);
     assert.equal(r.stdout, '');
     assert.match(r.stderr, /ERROR error reading base\.jsonnet: /);
+  });
+
+  it('--overlay-code NAME=CODE nests the code under +: fields, as kubecfg does', () => {
+    const r = show(['base.jsonnet'], {
+      features: ['overlay'],
+      'overlay-code': "deployment.metadata={ labels+: { env: 'dev' } }",
+    });
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.match(r.stdout, /\n {2}labels:\n {4}app: web\n {4}env: dev\n {2}name: web\n/);
+  });
+
+  it('--overlay-code without NAME= is composed as it is (an == is no NAME)', () => {
+    const r = show(['base.jsonnet'], {
+      features: ['overlay'],
+      'overlay-code': '{ deployment+: { spec+: { replicas: if 1 == 1 then 7 else 0 } } }',
+    });
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.match(r.stdout, /\n {2}replicas: 7\n/);
   });
 
   const wraps: Array<[string, string]> = [

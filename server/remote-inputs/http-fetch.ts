@@ -45,25 +45,22 @@ export function displayUrl(url: URL | string): string {
 
 class RefusedAddress extends Error {}
 
-function refusal(url: URL, host: string, address: string, why: string): string {
+function refusal(host: string, address: string, why: string): string {
   const shown = address === host ? address : `${host} (${address})`;
-  return (
-    `import of ${displayUrl(url)} refused: ${shown} is ${why}; ` +
-    `imports may reach it only if allowed with --allow-import-host ${host}`
-  );
+  return `refused: ${shown} is ${why}; imports may reach it only if allowed with --allow-import-host ${host}`;
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /** A dns.lookup that refuses blocked addresses unless allowed (used as the connector's lookup). */
-function checkedLookup(allowHosts: readonly string[], url: () => URL) {
+function checkedLookup(allowHosts: readonly string[]) {
   return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, []);
       for (const a of addresses) {
         const why = blockedAddressReason(a.address);
         if (why !== undefined && !hostAllowed(allowHosts, hostname, a.address))
-          return callback(new RefusedAddress(refusal(url(), hostname, a.address, why)), []);
+          return callback(new RefusedAddress(refusal(hostname, a.address, why)), []);
       }
       if (options.all === true) return callback(null, addresses);
       const first = addresses[0];
@@ -107,8 +104,7 @@ async function readCapped(body: AsyncIterable<Uint8Array>, maxBytes: number, url
 export function createHttpFetcher(opts: HttpFetchOptions): { transport: HttpCacheTransport; close(): Promise<void> } {
   const maxBytes = opts.maxBytes ?? 16 * 1024 * 1024;
   const timeoutMs = opts.timeoutMs ?? 30_000;
-  let current = new URL('http://invalid.invalid/');
-  const agent = new Agent({ connect: { lookup: checkedLookup(opts.allowHosts, () => current) } });
+  const agent = new Agent({ connect: { lookup: checkedLookup(opts.allowHosts) } });
 
   const transport: HttpCacheTransport = async (urlText, extraHeaders) => {
     let url = new URL(urlText);
@@ -123,10 +119,8 @@ export function createHttpFetcher(opts: HttpFetchOptions): { transport: HttpCach
       const host = bareHost(url.hostname);
       if (isIP(host) !== 0) {
         const why = blockedAddressReason(host);
-        if (why !== undefined && !hostAllowed(opts.allowHosts, host, host))
-          throw new Error(refusal(url, host, host, why));
+        if (why !== undefined && !hostAllowed(opts.allowHosts, host, host)) throw new Error(refusal(host, host, why));
       }
-      current = url;
       const target = new URL(url);
       target.username = '';
       target.password = '';

@@ -112,7 +112,9 @@ export class RemoteInputs {
       const outcome = await runOnce(snapshot);
       const report = outcome.remote;
       if (!report || report.needs.length === 0) return outcome;
-      if (round >= MAX_ROUNDS || signal?.aborted) {
+      // A cancelled request's answer is already gone (command-runner's abortable): stop fetching for it.
+      if (signal?.aborted) return { ...outcome, cacheable: false };
+      if (round >= MAX_ROUNDS) {
         return {
           ...outcome,
           exitCode: 1,

@@ -116,7 +116,8 @@ describe('remote and confined inputs (CLI)', { skip: !BUILT && 'run npm run buil
       ['an input linked out and back', 'repo/sub-link.jsonnet', /outside the root/],
       ['an input outside', 'secret.txt', /secret\.txt: outside the root/],
     ];
-    for (const [name, input, why] of rootCases) {
+    // The whole table through the daemon; one row one-shot (the same code runs in both).
+    for (const [name, input, why] of mode.name === 'daemon' ? rootCases : rootCases.slice(0, 1)) {
       it(`${mode.name}: --root refuses ${name}`, async () => {
         const r = await run(['show', '--root', 'repo', input]);
         assert.equal(r.code, 1, r.stdout);

@@ -131,6 +131,23 @@ describe('http(s) imports', () => {
     assert.doesNotMatch(r.stderr, /local secret/);
   });
 
+  test('remote code may name another remote host only if allowed (transitive rule)', async () => {
+    const other = base.replace('127.0.0.1', 'localhost');
+    files['/hop.libsonnet'] = { body: `import '${other}/lib/names.libsonnet'` };
+    write('hop.jsonnet', `${cm(`(import '${base}/hop.libsonnet').n`)}`);
+    const refused = await show(new RemoteInputs({ cacheDir }), ['hop.jsonnet'], allow);
+    assert.equal(refused.exitCode, 1);
+    assert.match(
+      refused.stderr,
+      /was fetched from 127\.0\.0\.1:\d+ and may import from another host only if allowed with --allow-import-host localhost/,
+    );
+    const allowed = await show(new RemoteInputs({ cacheDir }), ['hop.jsonnet'], {
+      'allow-import-host': ['127.0.0.1', 'localhost'],
+    });
+    assert.equal(allowed.exitCode, 0, allowed.stderr);
+    assert.match(allowed.stdout, /name: remote/);
+  });
+
   test('data: imports need no fetch', async () => {
     write('data.jsonnet', `${cm("(import 'data:;base64,J2Zyb20tZGF0YSc=')")}`);
     const r = await show(new RemoteInputs({ cacheDir }), ['data.jsonnet']);
@@ -306,6 +323,23 @@ describe('oci:// imports and resolveImage against a real registry', { skip: regi
     assert.equal(r.exitCode, 1);
     assert.match(r.stderr, /leaves the bundle/);
   });
+
+  for (const [label, code, why] of [
+    ['file://', "importstr 'file:///etc/passwd'", /a file of an OCI bundle imports files of its own bundle/],
+    ['an absolute path', "importstr '/etc/passwd'", /not a relative path/],
+  ] as const) {
+    test(`bundle code cannot read local files (${label})`, async () => {
+      const name = `libs/reader-${label.replace(/\W/g, '')}:v1`;
+      await pushBundle(client, parseReference(`${reg.host}/${name}`), {
+        ...bundle('r'),
+        files: new Map([['app.jsonnet', enc(code)]]),
+      });
+      const r = await show(remote, [`oci://${reg.host}/${name}`], oci(), 'eval');
+      assert.equal(r.exitCode, 1);
+      assert.match(r.stderr, why);
+      assert.doesNotMatch(r.stderr, /root:x:0:0/);
+    });
+  }
 
   const image = (): string => `${reg.host}/libs/app:v1`;
   test('resolveImage in registry mode pins the tag to its digest', async () => {

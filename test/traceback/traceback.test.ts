@@ -320,3 +320,39 @@ test('eval --trace prints the value, then where it was defined (stderr)', () => 
   assert.equal(exec.exitCode, 1);
   assert.match(exec.stderr, /--trace follows FILE or -e EXPR/);
 });
+
+// ---- List items -------------------------------------------------------------
+
+const LIST = `{
+  list: {
+    apiVersion: 'v1',
+    kind: 'List',
+    items: [
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, data: { x: '1' } },
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'b' },
+        data: {
+          x: '2',
+        },
+      },
+    ],
+  },
+}
+`;
+
+test('an object from a List is found among the items by its identity', () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'list.jsonnet'), LIST);
+  const shown = run('show', dir, ['list.jsonnet'], { 'show-provenance': true });
+  assert.equal(shown.exitCode, 0, shown.stderr);
+  writeFileSync(join(dir, 'out.yaml'), shown.stdout);
+  const lines = shown.stdout.split('\n');
+  const x2 = lines.indexOf('  x: "2"') + 1;
+  assert.ok(x2 > 0, shown.stdout);
+  const r = run('traceback', dir, [`out.yaml:${x2}`], { features: ['traceback'] });
+  assert.equal(r.exitCode, 0, r.stderr);
+  assert.equal(r.stderr, 'INFO  Tracing file="list.jsonnet", path="$.list.items[1].data.x"\n');
+  assert.equal(r.stdout, `${dir}/list.jsonnet:12 \n`);
+});
