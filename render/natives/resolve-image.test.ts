@@ -4,7 +4,7 @@
  * kubecfg calls it), parse failures with kubecfg's text, and the native
  * through the Jsonnet engine.
  */
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { evaluate, parseModule } from '../../lang/jsonnet/index.js';
 import { SourceFile } from '../../lang/common/source.js';
@@ -73,4 +73,52 @@ test('resolveImage wants a string', () => {
 test('resolveImage is registered as noop and reachable from Jsonnet', () => {
   const module = parseModule(new SourceFile('/t/img.jsonnet', `std.native('resolveImage')('nginx:1.27')`));
   assert.equal(evaluate(module, { natives: kubecfgNatives }), 'docker.io/library/nginx:1.27');
+});
+
+describe('registry mode', () => {
+  const pinned = 'sha256:' + 'ab'.repeat(32);
+  const registry = (onError: 'ignore' | 'warn' | 'error', answer: { digest: string } | { error: string }) => {
+    const asked: string[] = [];
+    const warned: string[] = [];
+    const n = makeResolveImageNative('registry', {
+      onError,
+      lookup: (canonical) => (asked.push(canonical), answer),
+      warn: (m) => void warned.push(m),
+    });
+    return { n, asked, warned };
+  };
+
+  test('a tag becomes the digest the registry gives, asked in canonical form', () => {
+    const { n, asked } = registry('error', { digest: pinned });
+    assert.equal(n.fn(['nginx:1.27']), `docker.io/library/nginx@${pinned}`);
+    assert.deepEqual(asked, ['docker.io/library/nginx:1.27']);
+  });
+
+  test('an image already pinned by digest asks nothing', () => {
+    const { n, asked } = registry('error', { error: 'unreachable' });
+    assert.equal(n.fn([`gcr.io/p/app:v1@${digest}`]), `gcr.io/p/app@${digest}`);
+    assert.deepEqual(asked, []);
+  });
+
+  const failures: Array<['ignore' | 'warn' | 'error', number]> = [
+    ['ignore', 0],
+    ['warn', 1],
+  ];
+  for (const [mode, warnings] of failures) {
+    test(`--resolve-images-error=${mode} keeps the tag`, () => {
+      const { n, warned } = registry(mode, { error: 'manifest unknown' });
+      assert.equal(n.fn(['nginx']), 'docker.io/library/nginx:latest');
+      assert.equal(warned.length, warnings);
+      if (warnings) assert.equal(warned[0], 'unable to get digest from the registry: manifest unknown');
+    });
+  }
+
+  test('--resolve-images-error=error fails with kubecfg words', () => {
+    const { n } = registry('error', { error: 'manifest unknown' });
+    assert.throws(
+      () => n.fn(['nginx']),
+      (e: unknown) =>
+        e instanceof RenderError && e.message === 'unable to get digest from the registry: manifest unknown',
+    );
+  });
 });

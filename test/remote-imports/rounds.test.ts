@@ -334,7 +334,7 @@ describe('oci:// imports and resolveImage against a real registry', { skip: regi
         ...bundle('r'),
         files: new Map([['app.jsonnet', enc(code)]]),
       });
-      const r = await show(remote, [`oci://${reg.host}/${name}`], oci(), 'eval');
+      const r = await show(remote, [`oci://${reg.host}/${name}`], { ...oci(), features: ['eval'] }, 'eval');
       assert.equal(r.exitCode, 1);
       assert.match(r.stderr, why);
       assert.doesNotMatch(r.stderr, /root:x:0:0/);
