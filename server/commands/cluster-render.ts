@@ -6,22 +6,19 @@
  * the outcome's stdout. The second half (cluster-stage.ts) talks to the
  * cluster. Never cacheable: the command's result depends on the cluster.
  */
-import { extname, resolve } from 'node:path';
 import { DependencyRecorder } from '../../cache/index.js';
 import type { CommandParams } from '../../protocol/index.js';
-import { objectsFromManifestFile, showObjects, type ShowInput } from '../../render/index.js';
+import { showObjects } from '../../render/index.js';
 import type { ClusterCommandName, CommandOutcome } from '../worker/messages.js';
 import { createEngine, type Engine } from './engine.js';
 import { describeError } from './errors.js';
 import { requireYaklGate } from './yakl-overlay.js';
-import { exportCleatInput, isCleatFile, requireCleatGate } from './cleat-input.js';
+import { requireCleatGate } from './cleat-input.js';
+import { InputFailure, readInputFiles } from './input-files.js';
 import { gatesFor } from './features.js';
 import { Flags } from './flags.js';
 import { colorEnabled, CommandOutput } from './output.js';
 import type { RunContext } from './run-context.js';
-
-/** kubecfg's `error reading FILE: why`. */
-class InputFailure extends Error {}
 
 export function renderClusterObjects(
   command: ClusterCommandName,
@@ -40,27 +37,7 @@ export function renderClusterObjects(
       (engine ??= createEngine(flags, recorder, params.cwd, ctx.shouldStop, undefined, gates));
     requireYaklGate(gates, flags, params.args);
     requireCleatGate(gates, params.args);
-    const inputs: ShowInput[] = [];
-    for (const arg of params.args) {
-      try {
-        const ext = extname(arg);
-        if (isCleatFile(arg)) {
-          inputs.push({ file: arg, value: exportCleatInput(arg, params, recorder).documents });
-        } else if (ext === '.jsonnet' || ext === '.yakl') {
-          const engine = getEngine();
-          inputs.push({ file: arg, value: ext === '.yakl' ? engine.evaluateYaklFile(arg) : engine.evaluateFile(arg) });
-        } else {
-          const text =
-            ext === '.json' || ext === '.yaml'
-              ? new TextDecoder('utf-8').decode(recorder.readFile(resolve(params.cwd, arg)))
-              : '';
-          inputs.push({ file: arg, objects: objectsFromManifestFile(arg, text) });
-        }
-      } catch (err) {
-        const why = describeError(err);
-        throw new InputFailure(why.startsWith(`error reading ${arg}`) ? why : `error reading ${arg}: ${why}`);
-      }
-    }
+    const { inputs } = readInputFiles({ params, flags, gates, recorder, getEngine, overlaid: false });
     const objects = showObjects(inputs, { showProvenance: false }).map((f) => f.object);
     out.stdout(JSON.stringify(objects));
   } catch (err) {

@@ -20,6 +20,7 @@ import { evalInputValue } from './inputs.js';
 import { describeError, EvalError } from './errors.js';
 import { readableYakl } from './yakl-eval.js';
 import { importOf, isYaklFile } from './yakl-overlay.js';
+import { isRemoteLocation } from './importer.js';
 import { colorEnabled, CommandOutput } from './output.js';
 import type { RunContext } from './run-context.js';
 import { locationLine, traceEvalValue } from './trace-location.js';
@@ -40,7 +41,7 @@ export function runEval(params: CommandParams, ctx: RunContext): CommandOutcome 
     const getEngine = (): Engine =>
       (engine ??= createEngine(flags, recorder, params.cwd, ctx.shouldStop, undefined, gates));
     const file = params.args[0]!;
-    const abs = flags.path(file);
+    const abs = isRemoteLocation(file) ? file : flags.path(file);
     const yakl = isYaklFile(file) && !flags.given('exec');
     if (yakl) gates.require('yakl', file);
     let value: JsonValue;
@@ -78,7 +79,8 @@ export function runEval(params: CommandParams, ctx: RunContext): CommandOutcome 
     }
     // --trace: where the printed value was defined, as kubecfg prints it after the value (trace-location.ts).
     if (flags.bool('trace')) {
-      if (flags.given('exec')) throw new EvalError('--trace follows FILE or -e EXPR to where it was defined; not --exec');
+      if (flags.given('exec'))
+        throw new EvalError('--trace follows FILE or -e EXPR to where it was defined; not --exec');
       const expr = flags.given('expr') ? flags.str('expr') : undefined;
       out.stderr(locationLine(traceEvalValue(getEngine(), abs, expr, gates), params.cwd));
     }

@@ -9,30 +9,21 @@
  * order, and the YAML stream or JSON is printed. A failure prints
  * `ERROR error reading FILE: why` and exits 1.
  */
-import { extname, resolve } from 'node:path';
 import { DependencyRecorder } from '../../cache/index.js';
 import type { CommandParams } from '../../protocol/index.js';
-import { objectsFromManifestFile, renderShow, showObjects, type ShowInput } from '../../render/index.js';
+import { renderShow, showObjects, type ShowInput } from '../../render/index.js';
 import { FeatureError } from '../../render/features/gates.js';
 import type { CommandOutcome } from '../worker/messages.js';
 import { createEngine, type Engine } from './engine.js';
-import { createImporter, isOciUrl, isRemoteLocation } from './importer.js';
 import { describeError } from './errors.js';
-import { evaluateOverlaid, requireYaklGate } from './yakl-overlay.js';
-import { exportCleatInput, isCleatFile, requireCleatGate } from './cleat-input.js';
+import { requireYaklGate } from './yakl-overlay.js';
+import { requireCleatGate } from './cleat-input.js';
+import { InputFailure, readInputFiles } from './input-files.js';
 import { exportObjects } from './export-dir.js';
 import { gatesFor } from './features.js';
 import { Flags } from './flags.js';
 import { colorEnabled, CommandOutput } from './output.js';
 import type { RunContext } from './run-context.js';
-
-/** kubecfg's `error reading FILE: why` (render/ already words some of its errors that way). */
-class InputFailure extends Error {
-  constructor(input: string, failure: unknown) {
-    const why = describeError(failure);
-    super(why.startsWith(`error reading ${input}`) ? why : `error reading ${input}: ${why}`);
-  }
-}
 
 export function runShow(params: CommandParams, ctx: RunContext): CommandOutcome {
   const flags = new Flags('show', params);
@@ -61,44 +52,9 @@ export function runShow(params: CommandParams, ctx: RunContext): CommandOutcome 
     }
     requireYaklGate(gates, flags, params.args);
     requireCleatGate(gates, params.args);
-    for (const arg of params.args) {
-      try {
-        // `oci://host/repo:tag` names a bundle: its entrypoint is Jsonnet whatever the reference ends with.
-        const ext = isOciUrl(arg) ? '.jsonnet' : extname(isRemoteLocation(arg) ? arg.split(/[?#]/)[0]! : arg);
-        if (isCleatFile(arg)) {
-          const cleat = exportCleatInput(arg, params, recorder);
-          cacheable &&= cleat.cacheable;
-          inputs.push({ file: arg, value: cleat.documents });
-        } else if (ext === '.jsonnet' || ext === '.yakl') {
-          const value = overlaid
-            ? evaluateOverlaid({
-                engine: getEngine(),
-                flags,
-                gates,
-                input: arg,
-                cwd: params.cwd,
-                exists: (abs) => recorder.probe(abs),
-                readText: (abs) => new TextDecoder('utf-8').decode(recorder.readFile(abs)),
-              })
-            : ext === '.yakl'
-              ? getEngine().evaluateYaklFile(arg)
-              : getEngine().evaluateFile(arg);
-          inputs.push({ file: arg, value });
-        } else {
-          const text =
-            ext === '.json' || ext === '.yaml'
-              ? new TextDecoder('utf-8').decode(
-                  isRemoteLocation(arg)
-                    ? createImporter({ recorder, cwd: params.cwd, jpath: [] }).load('', arg, 'importstr').contents
-                    : recorder.readFile(resolve(params.cwd, arg)),
-                )
-              : '';
-          inputs.push({ file: arg, objects: objectsFromManifestFile(arg, text) });
-        }
-      } catch (err) {
-        throw new InputFailure(arg, err);
-      }
-    }
+    const read = readInputFiles({ params, flags, gates, recorder, getEngine, overlaid });
+    cacheable &&= read.cacheable;
+    inputs.push(...read.inputs);
     const reorder = flags.str('reorder') === 'server' ? 'server' : undefined;
     const format = flags.str('format') === 'json' ? 'json' : 'yaml';
     const showProvenance = flags.bool('show-provenance');

@@ -19,7 +19,7 @@ import type { JsonValue } from '../../lang/common/json.js';
 import type { Gates } from '../../render/features/gates.js';
 import type { Engine } from './engine.js';
 import type { Flags } from './flags.js';
-import { YAKL_SCHEME } from './importer.js';
+import { isRemoteLocation, YAKL_SCHEME } from './importer.js';
 import { YaklOverlayError } from './errors.js';
 
 /** `NAME=FILE`: NAME is a field name without path separators, FILE the overlay. */
@@ -108,7 +108,7 @@ export interface OverlayRequest {
 /** Evaluates the input with the overlay the flags give (the caller checked the `overlay` gate). */
 export function evaluateOverlaid(req: OverlayRequest): JsonValue {
   const { engine, flags, gates, input, cwd } = req;
-  const base = importOf(resolve(cwd, input));
+  const base = importOf(isRemoteLocation(input) ? input : resolve(cwd, input));
   if (!flags.given('overlay-code-file')) {
     const code = flags.str('overlay-code');
     const named = NAMED_CODE.exec(code);

@@ -182,6 +182,24 @@ describe('http(s) imports', () => {
     assert.equal(r.stdout, '"n": remote\n\n');
   });
 
+  test('eval -e of a URL input: $ is the remote file', async () => {
+    const r = await show(
+      new RemoteInputs({ cacheDir }),
+      [`${base}/lib/names.libsonnet`],
+      { ...allow, features: ['eval'], expr: '$.n + "!"' },
+      'eval',
+    );
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.equal(r.stdout, 'remote!\n\n');
+  });
+
+  test('a remote .yaml manifest is an input of the cluster commands too (their render half)', async () => {
+    files['/manifests/cm.yaml'] = { body: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-url\n' };
+    const r = await show(new RemoteInputs({ cacheDir }), [`${base}/manifests/cm.yaml`], allow, 'validate');
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout), [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'from-url' } }]);
+  });
+
   test('the rc setting root confines like --root', async () => {
     write('rcroot/.kubecfgrc.jsonnet', "{ flags+: { root: 'app' } }");
     write('rcroot/app/a.jsonnet', "{ x: importstr '../.kubecfgrc.jsonnet' }");
