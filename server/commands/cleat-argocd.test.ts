@@ -20,20 +20,11 @@ import {
   runCleatArgocdParameters,
   runCleatArgocdPlugin,
 } from './cleat-argocd.js';
+import { NO_TTY as tty, IN_PROCESS as ctx } from '../../test/support/command-params.js';
 
 // From the sources (tsx) or from dist/ alike.
 const GOLDEN = join(repoRoot(import.meta.url), 'test', 'cleat-cli', 'fixtures', 'argocd');
 const golden = (name: string): string => readFileSync(join(GOLDEN, name), 'utf8');
-
-const tty = {
-  stdoutIsTTY: false,
-  stderrIsTTY: false,
-  columns: null,
-  color: 'never',
-  noColor: false,
-  forceColor: null,
-} as const;
-const ctx = { shouldStop: () => false, testHooks: false };
 
 const MAIN = `input name: Str
 input replicas: Int = 1

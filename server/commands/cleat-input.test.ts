@@ -14,16 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import type { CommandParams, FlagValue } from '../../protocol/index.js';
 import { renderClusterObjects } from './cluster-render.js';
 import { runShow } from './show.js';
-
-const tty = {
-  stdoutIsTTY: false,
-  stderrIsTTY: false,
-  columns: null,
-  color: 'never',
-  noColor: false,
-  forceColor: null,
-} as const;
-const ctx = { shouldStop: () => false, testHooks: false };
+import { NO_TTY as tty, IN_PROCESS as ctx } from '../../test/support/command-params.js';
 
 const APP = `input name: Str = "web"
 let labels = { app: name }

@@ -5,15 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { CommandParams, FlagValue } from '../../protocol/index.js';
 import { runCommand } from './run.js';
-
-const tty = {
-  stdoutIsTTY: false,
-  stderrIsTTY: false,
-  columns: null,
-  color: 'never',
-  noColor: false,
-  forceColor: null,
-} as const;
+import { NO_TTY as tty } from '../../test/support/command-params.js';
 
 describe('commands in-process', () => {
   let dir: string;

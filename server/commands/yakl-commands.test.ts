@@ -13,17 +13,7 @@ import type { CommandParams, FlagValue } from '../../protocol/index.js';
 import { runEval } from './eval.js';
 import { runShow } from './show.js';
 import { yaklCacheStats } from './yakl-compile.js';
-
-const tty = {
-  stdoutIsTTY: false,
-  stderrIsTTY: false,
-  columns: null,
-  color: 'never',
-  noColor: false,
-  forceColor: null,
-} as const;
-
-const ctx = { shouldStop: () => false, testHooks: false };
+import { NO_TTY as tty, IN_PROCESS as ctx } from '../../test/support/command-params.js';
 
 describe('yakl in show and eval (in-process)', () => {
   let dir: string;

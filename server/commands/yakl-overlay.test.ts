@@ -13,16 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import type { CommandParams, FlagValue } from '../../protocol/index.js';
 import { runShow } from './show.js';
 import { wrapInFields } from './yakl-overlay.js';
-
-const tty = {
-  stdoutIsTTY: false,
-  stderrIsTTY: false,
-  columns: null,
-  color: 'never',
-  noColor: false,
-  forceColor: null,
-} as const;
-const ctx = { shouldStop: () => false, testHooks: false };
+import { NO_TTY as tty, IN_PROCESS as ctx } from '../../test/support/command-params.js';
 
 const BASE_JSONNET = `{
   deployment: {

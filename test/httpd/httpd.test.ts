@@ -20,15 +20,7 @@ import { CommandRunner, type CachedOutput, type Executor } from '../../server/co
 import { runCommand } from '../../server/commands/run.js';
 import { runHttpd } from '../../server/httpd/session.js';
 import { JobCancelledError } from '../../server/worker/pool.js';
-
-const TTY = {
-  stdoutIsTTY: false,
-  stderrIsTTY: false,
-  columns: null,
-  color: 'never',
-  noColor: false,
-  forceColor: null,
-} as const;
+import { NO_TTY as TTY } from '../support/command-params.js';
 
 // The hook of the spec's Metacontroller section: a sync hook answering children, status and resyncAfterSeconds.
 const SYNC = `local process = function(request) {

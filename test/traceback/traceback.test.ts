@@ -14,17 +14,9 @@ import type { CommandParams } from '../../protocol/index.js';
 import { runCommand } from '../../server/commands/run.js';
 import type { CommandName } from '../../server/worker/messages.js';
 import { repoRoot } from '../support/repo-root.js';
+import { NO_TTY as TTY } from '../support/command-params.js';
 
 const REPO_ROOT = repoRoot(import.meta.url);
-
-const TTY = {
-  stdoutIsTTY: false,
-  stderrIsTTY: false,
-  columns: null,
-  color: 'never',
-  noColor: false,
-  forceColor: null,
-} as const;
 
 function run(command: CommandName, cwd: string, args: string[], flags: CommandParams['flags'] = {}) {
   const params: CommandParams = { requestId: 't', args, flags, cwd, env: {}, tty: TTY };
