@@ -160,7 +160,9 @@ try {
   }
   kubecfg(local, ['daemon', 'stop']);
 
-  console.log(`generated repository: ${trackedFiles} tracked files; first runner (warms the service): ${fmtMs(warmUp)}\n`);
+  console.log(
+    `generated repository: ${trackedFiles} tracked files; first runner (warms the service): ${fmtMs(warmUp)}\n`,
+  );
   printTable([
     ['figure', 'remote', 'warm local daemon', 'ratio', 'target'],
     [

@@ -1,22 +1,30 @@
 /**
- * Runs one remote render in a child process under OS limits (hazards 14-18,
- * 31): `sh -c 'ulimit -t CPU; ulimit -v AS; exec node --max-old-space-size=HEAP
- * render-child.js'`, with an empty environment, a wall-clock deadline on the
- * render (armed when the child reports it has loaded; SIGTERM, then SIGKILL
- * after a grace period) and a cap on what it may write. The
- * outcome is either the child's reply or a kill with its reason; the child's
- * stderr is read only to classify the kill and is never sent to a client.
+ * Render children for the remote service, kept warm per tenant (hazards
+ * 14-18, 31). A child is `sh -c 'ulimit -St CPU; ulimit -v AS; exec node
+ * --max-old-space-size=HEAP render-child.js'` with an empty environment; it
+ * loads the engine once and then renders one request at a time, so the
+ * Jsonnet parse cache (keyed by path and content digest) stays warm between a
+ * tenant's renders, as in the local daemon's workers. Children are never
+ * shared between tenants.
+ *
+ * Per render: before a warm child is reused, its CPU soft limit is moved to
+ * (CPU used so far + the budget) with prlimit (a child whose limit cannot be
+ * renewed is not reused); the wall-clock deadline is armed when the request is sent
+ * (SIGTERM, then SIGKILL after the grace period), and the reply line is capped.
+ * A child that was stopped, crashed, or served its quota of renders is
+ * discarded; the next render starts a fresh one. The child's stderr is read
+ * only to classify a kill and is never sent to a client.
  */
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { RenderChildReply, RenderChildRequest } from './render-child.js';
 
 export interface ChildLimits {
-  /** Wall-clock deadline; then SIGTERM, and SIGKILL after graceMs. */
+  /** Wall-clock deadline of one render; then SIGTERM, and SIGKILL after graceMs. */
   wallMs: number;
   graceMs: number;
-  /** RLIMIT_CPU seconds (the kernel sends SIGXCPU, then SIGKILL at the hard limit). */
+  /** CPU seconds one render may use (RLIMIT_CPU soft limit; the kernel sends SIGXCPU). */
   cpuSeconds: number;
   /** V8 old-space limit of the child. */
   heapMb: number;
@@ -26,10 +34,11 @@ export interface ChildLimits {
   outputBytes: number;
 }
 
-export type KillReason = 'timeout' | 'cpu' | 'memory' | 'output' | 'crash' | 'cancelled';
+export type KillReason = 'timeout' | 'cpu' | 'memory' | 'output' | 'crash';
 
 export type ChildResult =
-  { kind: 'done'; reply: Extract<RenderChildReply, { kind: 'done' }> } | { kind: 'killed'; reason: KillReason };
+  | { kind: 'done'; reply: Extract<RenderChildReply, { kind: 'done' }> }
+  | { kind: 'killed'; reason: KillReason; signal?: string | null; stderrTail?: string };
 
 /** How to start the child entry: the compiled .js beside us, or the .ts source through tsx (tests from sources). */
 export function childCommand(): string[] {
@@ -41,6 +50,9 @@ export function childCommand(): string[] {
 
 const STDERR_KEEP = 16 * 1024;
 const STARTUP_MS = 30_000;
+/** Renders one child serves before it is replaced (bounds slow leaks and cache growth). */
+const RENDERS_PER_CHILD = 200;
+const IDLE_CHILD_MS = 10 * 60_000;
 /** The child's first stderr line once its modules are loaded. */
 export const CHILD_STARTED = 'kubecfg-render-child: started\n';
 
@@ -50,80 +62,216 @@ function classify(signal: NodeJS.Signals | null, stderr: string): KillReason {
   return 'crash';
 }
 
-export function runRenderChild(
-  request: RenderChildRequest,
-  limits: ChildLimits,
-  signal?: AbortSignal,
-): Promise<ChildResult> {
-  const script = 'ulimit -t "$1" && ulimit -v "$2" && shift 2 && exec "$@"';
-  const node = [process.execPath, `--max-old-space-size=${limits.heapMb}`, '--stack-size=984', ...childCommand()];
-  const child = spawn(
-    '/bin/sh',
-    [
-      '-c',
-      script,
-      'kubecfg-render',
-      String(limits.cpuSeconds),
-      limits.addressSpaceMb > 0 ? String(limits.addressSpaceMb * 1024) : 'unlimited',
-      ...node,
-    ],
-    { env: {}, cwd: request.root, stdio: ['pipe', 'pipe', 'pipe'] },
+/** CPU seconds a process has used (utime + stime from /proc), or undefined off Linux. */
+function cpuSecondsUsed(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+function setCpuSoftLimit(pid: number, seconds: number): Promise<boolean> {
+  return new Promise((resolve) =>
+    execFile('prlimit', ['--pid', String(pid), `--cpu=${seconds}:unlimited`], { env: {} }, (err) => resolve(!err)),
   );
-  // Room for the JSON envelope and escaping around the capped output.
-  const stdoutCap = limits.outputBytes * 2 + 16 * 1024 * 1024;
-  return new Promise<ChildResult>((resolve) => {
-    const out: Buffer[] = [];
-    let outBytes = 0;
-    let err = '';
-    let forced: KillReason | null = null;
-    let killTimer: NodeJS.Timeout | undefined;
-    const stop = (reason: KillReason): void => {
-      if (forced) return;
-      forced = reason;
-      child.kill('SIGTERM');
-      killTimer = setTimeout(() => child.kill('SIGKILL'), limits.graceMs);
-    };
-    // The deadline counts render time: it starts when the child says it has loaded its code
-    // (under a separate, generous bound for start-up itself).
-    let wall = setTimeout(() => stop('timeout'), Math.max(limits.wallMs, STARTUP_MS));
-    let started = false;
-    const onAbort = (): void => stop('cancelled');
-    signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout.on('data', (chunk: Buffer) => {
-      outBytes += chunk.length;
-      if (outBytes > stdoutCap) {
-        stop('output');
+}
+
+class WarmChild {
+  readonly proc: ChildProcess;
+  readonly ready: Promise<boolean>;
+  renders = 0;
+  exited = false;
+  private stderr = '';
+  private stdoutBuf: Buffer[] = [];
+  private stdoutBytes = 0;
+  private onLine: ((line: string) => void) | null = null;
+  private onExit: ((signal: NodeJS.Signals | null) => void) | null = null;
+  idleTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    workBase: string,
+    importHosts: readonly string[],
+    private readonly limits: ChildLimits,
+  ) {
+    const script = 'ulimit -St "$1" && ulimit -v "$2" && shift 2 && exec "$@"';
+    // WebAssembly's guard-region reservation (undici's HTTP parser, tsx's lexer) cannot fit under
+    // an address-space limit; without the trap handler it needs only the memory it uses.
+    const node = [
+      process.execPath,
+      `--max-old-space-size=${limits.heapMb}`,
+      '--stack-size=984',
+      ...(limits.addressSpaceMb > 0 ? ['--disable-wasm-trap-handler'] : []),
+      ...childCommand(),
+    ];
+    this.proc = spawn(
+      '/bin/sh',
+      [
+        '-c',
+        script,
+        'kubecfg-render',
+        String(limits.cpuSeconds),
+        limits.addressSpaceMb > 0 ? String(limits.addressSpaceMb * 1024) : 'unlimited',
+        ...node,
+        JSON.stringify(importHosts),
+      ],
+      { env: {}, cwd: workBase, stdio: ['pipe', 'pipe', 'pipe'] },
+    );
+    const stdoutCap = limits.outputBytes * 2 + 16 * 1024 * 1024;
+    this.ready = new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => {
+        this.kill();
+        resolve(false);
+      }, STARTUP_MS);
+      this.proc.stderr!.setEncoding('utf8');
+      this.proc.stderr!.on('data', (chunk: string) => {
+        if (this.stderr.length < STDERR_KEEP) this.stderr += chunk.slice(0, STDERR_KEEP - this.stderr.length);
+        if (this.stderr.includes(CHILD_STARTED)) {
+          clearTimeout(timer);
+          resolve(true);
+        }
+      });
+      this.proc.on('close', (_code, signal) => {
+        clearTimeout(timer);
+        this.exited = true;
+        resolve(false);
+        this.onExit?.(signal);
+      });
+    });
+    this.proc.on('error', () => this.kill());
+    this.proc.stdin!.on('error', () => {});
+    this.proc.stdout!.on('data', (chunk: Buffer) => {
+      this.stdoutBytes += chunk.length;
+      if (this.stdoutBytes > stdoutCap) {
+        this.kill();
         return;
       }
-      out.push(chunk);
+      let nl = chunk.indexOf(10);
+      while (nl >= 0) {
+        this.stdoutBuf.push(chunk.subarray(0, nl));
+        const line = Buffer.concat(this.stdoutBuf).toString('utf8');
+        this.stdoutBuf = [];
+        this.stdoutBytes = 0;
+        this.onLine?.(line);
+        chunk = chunk.subarray(nl + 1);
+        nl = chunk.indexOf(10);
+      }
+      if (chunk.length) this.stdoutBuf.push(chunk);
     });
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => {
-      if (err.length < STDERR_KEEP) err += chunk.slice(0, STDERR_KEEP - err.length);
-      if (!started && err.includes(CHILD_STARTED)) {
-        started = true;
+  }
+
+  kill(): void {
+    if (!this.exited) this.proc.kill('SIGKILL');
+  }
+
+  /** Gives the next render the full CPU budget on top of what this child used so far. False: cannot (no prlimit). */
+  async renewCpuBudget(): Promise<boolean> {
+    const pid = this.proc.pid;
+    const used = pid !== undefined ? cpuSecondsUsed(pid) : undefined;
+    if (pid === undefined || used === undefined) return false;
+    return setCpuSoftLimit(pid, Math.ceil(used) + this.limits.cpuSeconds);
+  }
+
+  async render(request: RenderChildRequest): Promise<ChildResult> {
+    const { limits } = this;
+    this.renders++;
+    this.stderr = ''; // classify this render's failure by its own output only
+    return new Promise<ChildResult>((resolve) => {
+      let forced: KillReason | null = null;
+      let killTimer: NodeJS.Timeout | undefined;
+      const finish = (result: ChildResult): void => {
         clearTimeout(wall);
-        if (!forced) wall = setTimeout(() => stop('timeout'), limits.wallMs);
-      }
-    });
-    child.stdin.on('error', () => {});
-    child.on('error', () => stop('crash'));
-    child.on('close', (code, sig) => {
-      clearTimeout(wall);
-      if (killTimer) clearTimeout(killTimer);
-      signal?.removeEventListener('abort', onAbort);
-      if (forced) return resolve({ kind: 'killed', reason: forced });
-      if (code === 0) {
+        if (killTimer) clearTimeout(killTimer);
+        this.onLine = null;
+        this.onExit = null;
+        resolve(result);
+      };
+      const wall = setTimeout(() => {
+        forced = 'timeout';
+        this.proc.kill('SIGTERM');
+        killTimer = setTimeout(() => this.kill(), limits.graceMs);
+      }, limits.wallMs);
+      this.onExit = (signal) =>
+        finish({
+          kind: 'killed',
+          reason: forced ?? classify(signal, this.stderr),
+          signal,
+          stderrTail: this.stderr.slice(-400),
+        });
+      this.onLine = (line) => {
+        if (forced) return;
+        let reply: RenderChildReply;
         try {
-          const reply = JSON.parse(Buffer.concat(out).toString('utf8')) as RenderChildReply;
-          if (reply.kind === 'output-too-large') return resolve({ kind: 'killed', reason: 'output' });
-          return resolve({ kind: 'done', reply });
+          reply = JSON.parse(line) as RenderChildReply;
         } catch {
-          return resolve({ kind: 'killed', reason: 'crash' });
+          this.kill();
+          return finish({ kind: 'killed', reason: 'crash' });
         }
-      }
-      resolve({ kind: 'killed', reason: classify(sig, err) });
+        finish(reply.kind === 'output-too-large' ? { kind: 'killed', reason: 'output' } : { kind: 'done', reply });
+      };
+      if (this.exited) return finish({ kind: 'killed', reason: classify(null, this.stderr) });
+      this.proc.stdin!.write(JSON.stringify(request) + '\n');
     });
-    child.stdin.end(JSON.stringify(request));
-  });
+  }
+}
+
+/** Warm render children, per tenant; a tenant's children never serve another tenant. */
+export class ChildPool {
+  private readonly idle = new Map<string, WarmChild[]>();
+  private readonly all = new Set<WarmChild>();
+
+  constructor(
+    private readonly workBase: string,
+    private readonly limits: ChildLimits,
+  ) {}
+
+  async run(
+    tenant: { name: string; importHosts: readonly string[]; maxConcurrent: number },
+    request: RenderChildRequest,
+  ): Promise<ChildResult> {
+    let list = this.idle.get(tenant.name);
+    if (!list) this.idle.set(tenant.name, (list = []));
+    let child = list.pop();
+    while (child?.exited) child = list.pop();
+    if (child) clearTimeout(child.idleTimer);
+    else {
+      child = new WarmChild(this.workBase, tenant.importHosts, this.limits);
+      this.all.add(child);
+      child.proc.on('close', () => this.all.delete(child!));
+      if (!(await child.ready)) return { kind: 'killed', reason: 'crash' };
+    }
+    const result = await child.render(request);
+    if (
+      result.kind === 'done' &&
+      !child.exited &&
+      child.renders < RENDERS_PER_CHILD &&
+      list.length < tenant.maxConcurrent &&
+      (await child.renewCpuBudget())
+    ) {
+      const warm = child;
+      warm.idleTimer = setTimeout(() => {
+        const l = this.idle.get(tenant.name);
+        const i = l?.indexOf(warm) ?? -1;
+        if (i >= 0) l!.splice(i, 1);
+        warm.kill();
+      }, IDLE_CHILD_MS);
+      warm.idleTimer.unref();
+      list.push(warm);
+    } else child.kill();
+    return result;
+  }
+
+  get size(): number {
+    return this.all.size;
+  }
+
+  close(): void {
+    for (const c of this.all) {
+      clearTimeout(c.idleTimer);
+      c.kill();
+    }
+    this.idle.clear();
+  }
 }

@@ -84,12 +84,15 @@ function openWrites(flags: unknown): boolean {
 
 type AnyFn = (...args: unknown[]) => unknown;
 
-/** Installs the jail for `root` (an absolute, symlink-free directory). Irreversible for this process. */
-export function installFsJail(root: string): void {
-  const base = resolve(root);
+/**
+ * Installs the jail; `root()` names the current request's directory (absolute,
+ * symlink-free; a warm child moves it between requests). Irreversible for this process.
+ */
+export function installFsJail(root: () => string): void {
   const inside = (arg: unknown): boolean => {
     const p = toPath(arg);
     if (p === undefined || p.includes('\0')) return false;
+    const base = resolve(root());
     const abs = resolve(p);
     return abs === base || abs.startsWith(base + sep);
   };

@@ -18,7 +18,7 @@ import { OptionsError } from '../options.js';
 import { Admission } from './admission.js';
 import { createRemoteApp } from './app.js';
 import { BlobStore } from './blob-store.js';
-import { childCommand } from './child-runner.js';
+import { ChildPool, type ChildLimits } from './child-runner.js';
 import { FailureBackoff } from './failure-backoff.js';
 import { RemoteMetrics } from './remote-metrics.js';
 import { parseRemoteOptions } from './remote-options.js';
@@ -49,19 +49,20 @@ async function main(): Promise<number> {
   const metrics = new RemoteMetrics();
   const admission = new Admission(options.maxRenders, options.queueWaitMs);
   const results = new RemoteResults(options.resultCacheMb * 1024 * 1024);
-  // Through tsx (tests from sources) the loader needs WebAssembly, which an address-space limit breaks.
-  const fromSources = childCommand().includes('--import');
+  const limits: ChildLimits = {
+    wallMs: options.renderTimeoutMs,
+    graceMs: options.killGraceMs,
+    cpuSeconds: options.cpuSeconds,
+    heapMb: options.renderMemoryMb,
+    addressSpaceMb: options.addressSpaceMb,
+    outputBytes: options.outputBytes,
+  };
+  const pool = new ChildPool(options.workDir, limits);
   const service = new RenderService({
     store,
     workBase: options.workDir,
-    limits: {
-      wallMs: options.renderTimeoutMs,
-      graceMs: options.killGraceMs,
-      cpuSeconds: options.cpuSeconds,
-      heapMb: options.renderMemoryMb,
-      addressSpaceMb: fromSources ? 0 : options.addressSpaceMb,
-      outputBytes: options.outputBytes,
-    },
+    limits,
+    pool,
     admission,
     results,
     backoff: new FailureBackoff(options.failureThreshold, options.failureCooldownMs, Date.now),
@@ -101,6 +102,7 @@ async function main(): Promise<number> {
       while ((admission.inFlight > 0 || admission.waiting > 0) && Date.now() < deadline)
         await new Promise((r) => setTimeout(r, 50));
       await app.close();
+      pool.close();
       rmSync(options.workDir, { recursive: true, force: true });
       logger.info('stopped');
       resolve(0);

@@ -1,16 +1,19 @@
 /**
- * Entry of one remote render's child process (`node render-child.js`), run
- * by child-runner.ts under OS limits. Reads one RenderChildRequest (JSON) on
- * stdin, jails the file system to the request's work directory (fs-jail.ts)
- * and the network to the tenant's import hosts (net-guard.ts),
- * runs the command exactly as the daemon's workers do, and writes one
- * RenderChildReply (JSON) on stdout. Output larger than the cap is replaced
- * by a limit reply here, so the parent never has to parse it.
+ * Entry of a remote render child (`node render-child.js '<import hosts JSON>'`),
+ * started and kept warm by child-runner.ts under OS limits. Once its modules
+ * are loaded it guards the network (net-guard.ts: only the tenant's import
+ * hosts), jails the file system (fs-jail.ts: only the current request's work
+ * directory; writes refused), writes CHILD_STARTED on stderr, then reads one
+ * RenderChildRequest per stdin line and answers one RenderChildReply per
+ * stdout line, running each command exactly as the daemon's workers do.
+ * Output larger than the cap is replaced by a limit reply here, so the parent
+ * never has to parse it.
  *
- * Invariant: nothing is written to stdout but the single reply; a crash
- * (stack overflow that escapes, out of memory) leaves stdout without a
- * complete reply, which the parent reports as a killed or crashed render.
+ * Invariants: stdout carries only reply lines; between requests the jail
+ * names no directory (every path is missing); a crash (stack overflow that
+ * escapes, out of memory) ends the process, which the parent reports.
  */
+import { createInterface } from 'node:readline';
 import { fileDepToJson, type FileDepJson } from '../../cache/index.js';
 import type { CommandParams } from '../../protocol/index.js';
 import { runCommand } from '../commands/run.js';
@@ -26,44 +29,62 @@ export interface RenderChildRequest {
   root: string;
   /** Largest stdout the render may produce. */
   outputBytes: number;
-  /** Hosts remote imports may reach (the tenant's list); empty = no network. */
-  importHosts: string[];
 }
 
 export type RenderChildReply =
   | { kind: 'done'; exitCode: number; stdout: string; stderr: string; cacheable: boolean; deps: FileDepJson[] }
   | { kind: 'output-too-large'; bytes: number };
 
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
+/** No request: a path that cannot exist, so everything is missing. */
+const NOWHERE = '/\0kubecfg-render-child-idle';
 
-async function main(): Promise<void> {
-  process.stderr.write(CHILD_STARTED);
-  const request = JSON.parse(await readStdin()) as RenderChildRequest;
-  process.chdir(request.root);
-  installFsJail(request.root);
-  installNetGuard(request.importHosts);
+/** The service runs no fetch loop (server/remote-inputs/): a render that needs a remote input is refused. */
+const REMOTE_REFUSED =
+  'ERROR remote inputs (https://, oci://, -U, --resolve-images=registry) are not available in a remote render\n';
+
+function renderOne(request: RenderChildRequest): RenderChildReply {
   const outcome = runCommand(request.command, request.params, { shouldStop: () => false, testHooks: false });
+  if (outcome.remote && (outcome.remote.needs.length > 0 || outcome.remote.deps.length > 0))
+    return { kind: 'done', exitCode: 1, stdout: '', stderr: REMOTE_REFUSED, cacheable: false, deps: [] };
   const bytes = Buffer.byteLength(outcome.stdout);
-  const reply: RenderChildReply =
-    bytes > request.outputBytes
-      ? { kind: 'output-too-large', bytes }
-      : {
-          kind: 'done',
-          exitCode: outcome.exitCode,
-          stdout: outcome.stdout,
-          stderr: outcome.stderr,
-          cacheable: outcome.cacheable,
-          deps: outcome.deps.map(fileDepToJson),
-        };
-  process.stdout.write(JSON.stringify(reply), () => process.exit(0));
+  if (bytes > request.outputBytes) return { kind: 'output-too-large', bytes };
+  return {
+    kind: 'done',
+    exitCode: outcome.exitCode,
+    stdout: outcome.stdout,
+    stderr: outcome.stderr,
+    cacheable: outcome.cacheable,
+    deps: outcome.deps.map(fileDepToJson),
+  };
 }
 
-main().catch((err: unknown) => {
+function main(): void {
+  const hosts = JSON.parse(process.argv[2] ?? '[]') as unknown;
+  installNetGuard(Array.isArray(hosts) ? hosts.filter((h): h is string => typeof h === 'string') : []);
+  let root = NOWHERE;
+  installFsJail(() => root);
+  process.stderr.write(CHILD_STARTED);
+  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  lines.on('line', (line) => {
+    const request = JSON.parse(line) as RenderChildRequest;
+    root = request.root;
+    process.chdir(request.root);
+    let reply: RenderChildReply;
+    try {
+      reply = renderOne(request);
+    } finally {
+      root = NOWHERE;
+      process.chdir('/');
+    }
+    process.stdout.write(JSON.stringify(reply) + '\n');
+  });
+  lines.on('close', () => process.exit(0));
+}
+
+try {
+  main();
+} catch (err) {
   // Only the kind of failure travels; the parent never forwards this text to the client.
   process.stderr.write(`render child failed: ${err instanceof Error ? err.name : 'error'}\n`);
   process.exit(70);
-});
+}

@@ -29,7 +29,7 @@ import type { Logger } from '../logger.js';
 import type { CommandName } from '../worker/messages.js';
 import { Admission, BusyError } from './admission.js';
 import { BlobError, BlobStore } from './blob-store.js';
-import { runRenderChild, type ChildLimits, type KillReason } from './child-runner.js';
+import type { ChildLimits, ChildPool, KillReason } from './child-runner.js';
 import { FailureBackoff } from './failure-backoff.js';
 import { ManifestView } from './manifest-view.js';
 import { relativeDeps, RemoteResults } from './remote-results.js';
@@ -51,6 +51,7 @@ export interface RenderServiceOptions {
   store: BlobStore;
   workBase: string;
   limits: ChildLimits;
+  pool: ChildPool;
   admission: Admission;
   results: RemoteResults;
   backoff: FailureBackoff;
@@ -75,8 +76,6 @@ function killMessage(reason: KillReason, limits: ChildLimits): string {
       return `render stopped: it ran out of memory (limit ${limits.heapMb} MiB heap)`;
     case 'output':
       return `render stopped: its output is larger than the ${limits.outputBytes}-byte limit (nothing partial is returned)`;
-    case 'cancelled':
-      return 'render cancelled';
     case 'crash':
       return 'render process crashed (for example: input too deeply nested); the service keeps serving';
   }
@@ -183,23 +182,21 @@ export class RenderService {
       }
       const root = workdir.dir;
       const childParams: CommandParams = { ...params, cwd: cwd === '.' ? root : `${root}/${cwd}` };
-      const result = await runRenderChild(
-        {
-          command,
-          params: childParams,
-          root,
-          outputBytes: this.opts.limits.outputBytes,
-          importHosts: tenant.importHosts,
-        },
-        this.opts.limits,
-      );
+      const result = await this.opts.pool.run(tenant, {
+        command,
+        params: childParams,
+        root,
+        outputBytes: this.opts.limits.outputBytes,
+      });
       if (result.kind === 'killed') {
         this.opts.metrics.kills.inc([result.reason]);
         const state = this.opts.backoff.recordFailure(poisonKey, result.reason);
+        // The child's stderr tail goes to the operator's log (debug) only, never to the client.
         this.opts.logger.info(
-          { tenant: tenant.name, reason: result.reason, failures: state.failures },
+          { tenant: tenant.name, reason: result.reason, signal: result.signal, failures: state.failures },
           'render child stopped',
         );
+        this.opts.logger.debug({ tenant: tenant.name, stderrTail: result.stderrTail }, 'render child stderr');
         throw new RemoteError(RemoteErrorCodes.LimitExceeded, killMessage(result.reason, this.opts.limits), {
           reason: result.reason,
         });

@@ -156,3 +156,26 @@ describe('remote render limits', { skip }, () => {
     srv = await sb.startServer([], port);
   });
 });
+
+describe('remote render CPU limit', { skip }, () => {
+  let sb: RemoteSandbox;
+  let srv: ServerHandle;
+
+  before(async () => {
+    sb = new RemoteSandbox([{ name: 'team-c' }]);
+    srv = await sb.startServer(['--render-timeout', '60s', '--cpu-seconds', '4']);
+  });
+  after(async () => {
+    await srv?.stop();
+    sb?.cleanup();
+  });
+
+  test('a render past its CPU budget is stopped by SIGXCPU; the next render gets a fresh child', async () => {
+    const dir = sb.clientDir('cpu', { 'spin.jsonnet': SPIN, 'ok.jsonnet': OK });
+    const spin = await sb.runClient(dir, 'team-c', srv.url, ['jsonnet', 'spin.jsonnet']);
+    assert.equal(spin.code, 1);
+    assert.match(spin.stderr, /more than the 4s CPU-time limit/);
+    const ok = await sb.runClient(dir, 'team-c', srv.url, ['show', 'ok.jsonnet']);
+    assert.equal(ok.code, 0, ok.stderr);
+  });
+});

@@ -214,6 +214,19 @@ describe('remote render', { skip }, () => {
     assert.match(r.stderr, /bound as strings/);
   });
 
+  test('remote inputs are refused in a remote render (hazard 24)', async () => {
+    const dir = sb.clientDir('ssrf', {
+      'meta.jsonnet': "{ x: importstr 'http://169.254.169.254/latest/meta-data/' }",
+      'local.jsonnet': "{ x: importstr 'https://localhost:1/x' }",
+    });
+    for (const file of ['meta.jsonnet', 'local.jsonnet']) {
+      const r = await sb.runClient(dir, 'team-a', srv.url, ['show', file]);
+      assert.equal(r.code, 1, file);
+      assert.equal(r.stdout, '');
+      assert.match(r.stderr, /not available in a remote render/, file);
+    }
+  });
+
   test('requests that would write or watch are refused', async () => {
     const dir = sb.clientDir('writer', { 'a.jsonnet': '{}' });
     const r = await sb.runClient(dir, 'team-a', srv.url, ['show', 'a.jsonnet', '--export-dir', 'out']);
