@@ -19,14 +19,38 @@ function daemonArgsFrom(flags: Record<string, FlagValue>): string[] {
   return out;
 }
 
+/** Runs a server entry in the foreground with the terminal, answering its exit code. */
+function runForeground(entry: string, args: string[]): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [entry, ...args], { stdio: 'inherit' });
+    // A supervisor (kubelet, systemd, a test) signals this process only: pass it on so the server drains.
+    const forward = (signal: NodeJS.Signals): void => void child.kill(signal);
+    for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, forward);
+    child.on('exit', (code) => resolve(code ?? 1));
+  });
+}
+
+/**
+ * `daemon start --tls-cert C --tls-key K --tokens F [--listen ADDR]` is the remote render service
+ * (issue 12, docs/remote.md): a shared server for CI runners, run in the foreground as services are
+ * (a container's main process, a systemd unit). It never uses the local socket.
+ */
+function startRemoteService(flags: Record<string, FlagValue>): Promise<number> {
+  const args: string[] = [];
+  for (const name of ['listen', 'tls-cert', 'tls-key', 'tokens']) {
+    if (flags[name] !== undefined) args.push(`--${name}`, String(flags[name]));
+  }
+  return runForeground(serverEntry('remote/main'), args);
+}
+
 async function start(paths: DaemonPaths, flags: Record<string, FlagValue>): Promise<number> {
+  if (flags['tls-cert'] !== undefined || flags['tls-key'] !== undefined || flags.tokens !== undefined) {
+    return startRemoteService(flags);
+  }
   const daemonArgs = daemonArgsFrom(flags);
   if (flags.foreground === true) {
     ensureSecureDir(paths.dir);
-    return new Promise((resolve) => {
-      const child = spawn(process.execPath, [serverEntry('main'), '--foreground', ...daemonArgs], { stdio: 'inherit' });
-      child.on('exit', (code) => resolve(code ?? 1));
-    });
+    return runForeground(serverEntry('main'), ['--foreground', ...daemonArgs]);
   }
   let running;
   try {

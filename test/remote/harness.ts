@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { repoRoot } from '../support/repo-root.js';
 
-const FROM_DIST = import.meta.url.endsWith('.js');
+export const FROM_DIST = import.meta.url.endsWith('.js');
 const ROOT = repoRoot(import.meta.url);
 const TSX = ['--import', import.meta.resolve('tsx')];
 
@@ -115,8 +115,21 @@ export class RemoteSandbox {
     this.workDir = join(this.dir, 'work');
   }
 
-  async startServer(extraArgs: string[] = [], port = 0): Promise<ServerHandle> {
-    const args = [
+  /**
+   * Starts the service, by default through its own entry with the sandbox's store and work
+   * directories; with `viaCli` as users do, `kubecfg daemon start --tls-cert ... --tokens ...`
+   * (store and work directories then default under the sandbox's HOME).
+   */
+  async startServer(extraArgs: string[] = [], port = 0, viaCli = false): Promise<ServerHandle> {
+    const tlsArgs = ['--listen', `127.0.0.1:${port}`, '--tls-cert', this.tls.cert, '--tls-key', this.tls.key];
+    const args = viaCli
+      ? [...cliCommand(), 'daemon', 'start', ...tlsArgs, '--tokens', this.tokensFile, ...extraArgs]
+      : this.serviceArgs(extraArgs, port);
+    return this.spawnServer(args);
+  }
+
+  private serviceArgs(extraArgs: string[], port: number): string[] {
+    return [
       ...serverCommand(),
       '--listen',
       `127.0.0.1:${port}`,
@@ -134,6 +147,9 @@ export class RemoteSandbox {
       'debug',
       ...extraArgs,
     ];
+  }
+
+  private async spawnServer(args: string[]): Promise<ServerHandle> {
     const proc = spawn(process.execPath, args, {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: this.dir },

@@ -11,7 +11,7 @@ import { request } from 'node:https';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { hasOpenssl, metricValue, RemoteSandbox, type ServerHandle } from './harness.js';
+import { FROM_DIST, hasOpenssl, metricValue, RemoteSandbox, type ServerHandle } from './harness.js';
 
 const skip = hasOpenssl() ? false : 'openssl is not installed';
 
@@ -226,6 +226,24 @@ describe('remote render', { skip }, () => {
       assert.match(r.stderr, /not available in a remote render/, file);
     }
   });
+
+  // The CLI finds server entries beside its bundle, so this runs from dist/ only.
+  const fromSources = FROM_DIST ? false : 'the CLI bundle finds dist/server/remote/main.js';
+  test(
+    '`kubecfg daemon start --tls-cert --tls-key --tokens` runs the same service',
+    { skip: fromSources },
+    async () => {
+      const viaCli = await sb.startServer([], 0, true);
+      try {
+        const dir = sb.clientDir('cli-started', FILES);
+        const r = await sb.runClient(dir, 'team-a', viaCli.url, ['show', 'app.jsonnet']);
+        assert.equal(r.code, 0, r.stderr);
+        assert.match(r.stdout, /greeting: hello/);
+      } finally {
+        await viaCli.stop();
+      }
+    },
+  );
 
   test('requests that would write or watch are refused', async () => {
     const dir = sb.clientDir('writer', { 'a.jsonnet': '{}' });
