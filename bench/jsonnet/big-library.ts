@@ -58,8 +58,7 @@ function upperFirst(s: string): string {
 
 function setters(path: string[], indent: string, k: number): string[] {
   const lines: string[] = [];
-  const wrap = (inner: string): string =>
-    path.reduceRight((acc, p) => `{ ${p}+: ${acc} }`, inner);
+  const wrap = (inner: string): string => path.reduceRight((acc, p) => `{ ${p}+: ${acc} }`, inner);
   for (let f = 0; f < FIELD_NAMES.length; f++) {
     const field = FIELD_NAMES[(f + k) % FIELD_NAMES.length]!;
     const fn = `with${upperFirst(field)}`;

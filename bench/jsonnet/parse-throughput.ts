@@ -4,7 +4,8 @@
  * several-MiB k8s-style library), in-process, against Debian's
  * `jsonnetfmt -i` rewriting copies of the same files in one process (a proxy
  * for the C++ parser, which has no parse-only mode; `--test` would stop at the
- * first file it would change). Medians of `runs`, after one warm-up run.
+ * first file it would change). Medians of `runs` interleaved rounds, after
+ * one warm-up run.
  * Two figures for us: parseModule (parse + static analysis: what the engine
  * does before evaluating) and the parser alone. The target (issue 4) is
  * parseModule at most a fifth of jsonnetfmt's time.
@@ -34,32 +35,33 @@ export function corpusFiles(dirs: string[]): string[] {
   return out;
 }
 
-function medianOf(runs: number, fn: () => void): number {
-  fn(); // warm-up: the first run pays for JIT compilation
-  return median(Array.from({ length: runs }, () => timeMs(fn)));
-}
-
 export function measureParse(files: string[], runs: number, jsonnetfmt: string | undefined): ParseFigures {
   const sources = files.map((f) => [f, readFileSync(f, 'utf8')] as const);
-  const oursMs = medianOf(runs, () => sources.forEach(([name, text]) => parseModule(new SourceFile(name, text))));
-  const parseOnlyMs = medianOf(runs, () => sources.forEach(([name, text]) => parseAst(new SourceFile(name, text))));
-  let fmtMs: number | undefined;
-  if (jsonnetfmt) {
-    const tmp = mkdtempSync(join(tmpdir(), 'kubecfg-parse-'));
-    try {
-      const copies = files.map((f, i) => join(tmp, `${i}-${basename(f)}`));
-      files.forEach((f, i) => copyFileSync(f, copies[i]!));
-      const times: number[] = [];
-      for (let i = 0; i < runs; i++) {
-        const r = runChild(jsonnetfmt, ['-i', '--', ...copies]);
-        if (r.status !== 0) throw new Error(`jsonnetfmt failed: ${r.stderr}`);
-        times.push(r.ms);
-      }
-      fmtMs = median(times);
-    } finally {
-      rmSync(tmp, { recursive: true, force: true });
+  const module = () => sources.forEach(([name, text]) => parseModule(new SourceFile(name, text)));
+  const parser = () => sources.forEach(([name, text]) => parseAst(new SourceFile(name, text)));
+  module(); // warm-up: the first run pays for JIT compilation
+  parser();
+  const tmp = mkdtempSync(join(tmpdir(), 'kubecfg-parse-'));
+  const ours: number[] = [];
+  const parserOnly: number[] = [];
+  const peer: number[] = [];
+  try {
+    const copies = files.map((f, i) => join(tmp, `${i}-${basename(f)}`));
+    // Rounds interleave the three legs so that a change in the machine's load
+    // (it is shared) weighs on each of them alike.
+    for (let i = 0; i < runs; i++) {
+      ours.push(timeMs(module));
+      parserOnly.push(timeMs(parser));
+      if (!jsonnetfmt) continue;
+      files.forEach((f, k) => copyFileSync(f, copies[k]!));
+      const r = runChild(jsonnetfmt, ['-i', '--', ...copies]);
+      if (r.status !== 0) throw new Error(`jsonnetfmt failed: ${r.stderr}`);
+      peer.push(r.ms);
     }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
   }
+  const fmtMs = peer.length > 0 ? median(peer) : undefined;
   const bytes = sources.reduce((n, [, t]) => n + Buffer.byteLength(t), 0);
-  return { files: files.length, bytes, oursMs, parseOnlyMs, fmtMs };
+  return { files: files.length, bytes, oursMs: median(ours), parseOnlyMs: median(parserOnly), fmtMs };
 }

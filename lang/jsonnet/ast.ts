@@ -1,6 +1,7 @@
 /**
  * The Jsonnet abstract syntax tree. Invariants: every node keeps its span
- * (SourceFile + [start, end) offsets) and the fodder of its first token;
+ * (SourceFile + [start, end) offsets) and, when parsed with `{ fodder: true }`,
+ * the fodder of its first token;
  * `ctx` (the trace frame name, as go-jsonnet's addContext computes it) and
  * variable slots (`depth`/`index` on Var and Dollar, frame sizes on objects)
  * are filled in by the static analyzer before evaluation. `a { b }` is parsed
@@ -12,6 +13,7 @@ import type { FodderItem } from './lexer.js';
 
 interface Base {
   span: Span;
+  /** Comments and whitespace before the node's first token: only with parse(file, { fodder: true }). */
   fodder?: FodderItem[];
   /** Trace frame name; set by the static analyzer. */
   ctx: string;

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { SourceFile } from '../common/source.js';
 import { JsonnetError, formatSpan } from './errors.js';
 import { lex } from './lexer.js';
-import { parse } from './parser.js';
+import { parse, parseTokens } from './parser.js';
+import { scanTokens } from './scanner.js';
 import { parseModule } from './module.js';
 
 const accepted = [
@@ -134,4 +135,33 @@ test('a static error prints with its source line', () => {
     assert.ok(e instanceof JsonnetError);
     assert.equal(e.format(), 'f.jsonnet:2:5-6 Unknown variable: y\n\nx + y\n\n');
   }
+});
+
+test('attaches node fodder only when asked, and parses a scanned buffer', () => {
+  const code = '/* a */ local x = 1; // b\n x';
+  const plain = parse(new SourceFile('t', code));
+  assert.equal(plain.fodder, undefined);
+  const kept = parse(new SourceFile('t', code), { fodder: true });
+  assert.deepEqual(
+    kept.fodder?.map((f) => f.text),
+    ['/* a */', ' '],
+  );
+  if (kept.type === 'Local') {
+    assert.deepEqual(
+      kept.body.fodder?.map((f) => f.text),
+      [' ', '// b', '\n '],
+    );
+  }
+  const tokens = scanTokens(new SourceFile('t', code));
+  assert.deepEqual(parseTokens(tokens), plain);
+});
+
+test('shares one frozen array for empty lists and sizes the others exactly', () => {
+  const node = parse(new SourceFile('t', '{ a: f(1) }'));
+  assert.ok(node.type === 'Object');
+  if (node.type !== 'Object') return;
+  assert.ok(Object.isFrozen(node.locals) && (node.locals as unknown) === node.asserts);
+  assert.throws(() => (node.locals as unknown[]).push(1), TypeError);
+  const call = node.fields[0]!.body;
+  assert.ok(call.type === 'Apply' && call.positional.length === 1 && Object.isFrozen(call.named));
 });

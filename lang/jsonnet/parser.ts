@@ -103,11 +103,14 @@ export function unescapeString(s: string, fail: (msg: string) => never): string 
   if (s.indexOf('\\') < 0) return s;
   let out = '';
   for (let i = 0; i < s.length;) {
-    const c = s[i++]!;
-    if (c !== '\\') {
-      out += c;
-      continue;
+    // The text up to the next escape is copied in one slice, not one character at a time.
+    const next = s.indexOf('\\', i);
+    if (next < 0) {
+      out += s.slice(i);
+      break;
     }
+    if (next > i) out += s.slice(i, next);
+    i = next + 1;
     if (i >= s.length) fail('Truncated escape sequence in string literal.');
     const e = s[i++]!;
     switch (e) {
@@ -336,7 +339,13 @@ class Parser {
   }
 
   private idString(id: number): LiteralString {
-    return { type: 'String', value: this.data[id]!, style: 'id', span: this.span(this.starts[id]!, this.ends[id]!), ctx: '' };
+    return {
+      type: 'String',
+      value: this.data[id]!,
+      style: 'id',
+      span: this.span(this.starts[id]!, this.ends[id]!),
+      ctx: '',
+    };
   }
 
   private parsePostfix(begin: number, first: Node): Node {
@@ -516,7 +525,10 @@ class Parser {
         }
         this.popExpect(T_SEMICOLON);
         const rest = this.parse(MAX_PREC);
-        return this.withFodder({ type: 'Assert', cond, msg, rest, span: this.span(start, endOf(rest)), ctx: '' }, begin);
+        return this.withFodder(
+          { type: 'Assert', cond, msg, rest, span: this.span(start, endOf(rest)), ctx: '' },
+          begin,
+        );
       }
       case T_ERROR: {
         const expr = this.parse(MAX_PREC);
@@ -563,7 +575,10 @@ class Parser {
         const binds: Bind[] = [];
         while (this.kinds[this.parseBind(binds)] !== T_SEMICOLON);
         const body = this.parse(MAX_PREC);
-        return this.withFodder({ type: 'Local', binds: exact(binds), body, span: this.span(start, endOf(body)), ctx: '' }, begin);
+        return this.withFodder(
+          { type: 'Local', binds: exact(binds), body, span: this.span(start, endOf(body)), ctx: '' },
+          begin,
+        );
       }
     }
     throw this.err(`Unexpected: ${this.describe(begin)}`, begin);
@@ -693,7 +708,13 @@ class Parser {
       const forTok = this.pop();
       const specs: CompSpec[] = [];
       const end = this.parseCompSpecs(forTok, T_RBRACKET, specs);
-      const node: Node = { type: 'ArrayComp', body: first, specs: exact(specs), span: this.span(start, this.ends[end]!), ctx: '' };
+      const node: Node = {
+        type: 'ArrayComp',
+        body: first,
+        specs: exact(specs),
+        span: this.span(start, this.ends[end]!),
+        ctx: '',
+      };
       return this.withFodder(node, open);
     }
     const elements = [first];
@@ -701,7 +722,10 @@ class Parser {
       const next = this.i;
       if (this.kinds[next] === T_RBRACKET) {
         const close = this.pop();
-        return this.withFodder({ type: 'Array', elements: exact(elements), span: this.span(start, this.ends[close]!), ctx: '' }, open);
+        return this.withFodder(
+          { type: 'Array', elements: exact(elements), span: this.span(start, this.ends[close]!), ctx: '' },
+          open,
+        );
       }
       if (!gotComma) throw this.err('Expected a comma before next array element', next);
       elements.push(this.parse(MAX_PREC));

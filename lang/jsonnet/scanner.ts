@@ -12,10 +12,13 @@
  * go-jsonnet).
  *
  * Why this shape (figures from a generated 5.2 MiB k8s-style library, the
- * bench's parse leg): one object per token, each with its own fodder array,
- * kept every token alive until the parse ended and made the garbage collector
- * more than half of parse time. Typed arrays hold no pointers for the GC to
- * trace; only `data` is a JS array, and its strings are interned.
+ * bench's parse leg, CPU time with one GC thread): the old lexer made one
+ * object per token, each with its own fodder array and whitespace strings,
+ * all alive until the parse ended; the garbage collector was over half of
+ * parseModule's time. Lexing and parsing together went from 820 to 420 ms
+ * with this scanner (scanning alone is about 40 ms). Typed arrays hold no
+ * pointers for the GC to trace; only `data` is a JS array, and its strings
+ * are interned.
  */
 import type { SourceFile } from '../common/source.js';
 import { staticError } from './errors.js';
@@ -132,7 +135,7 @@ class Scanner {
     this.kinds = new Uint8Array(capacity);
     this.starts = new Int32Array(capacity);
     this.ends = new Int32Array(capacity);
-    // Pre-sized and filled: growing a million-element array by push was a quarter of scan time.
+    // Pre-sized and filled: growing a million-element array by push made scanning 60 ms instead of 37.
     this.data = new Array<string>(capacity).fill('');
     KEYWORD_LIST.forEach((k, i) => this.names.seed(k, T_ASSERT + i));
   }

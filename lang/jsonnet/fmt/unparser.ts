@@ -13,18 +13,34 @@ export interface UnparseOptions {
   padObjects: boolean;
 }
 
+const SPACES: string[] = [];
+
+/** `n` spaces; the strings of common indents are made once. */
+function spaces(n: number): string {
+  if (n >= 64) return ' '.repeat(n);
+  return (SPACES[n] ??= ' '.repeat(n));
+}
+
 export class Unparser {
-  // String concatenation (V8 ropes) beats collecting parts here.
-  private out = '';
+  // Output pieces, joined once by text(). As fast as a `+=` rope on the
+  // bench's 10,000-line file (20-30 ms either way, within noise), but the text
+  // comes out flat, so callers that compare or write it pay no flattening.
+  private readonly parts: string[] = [];
 
   constructor(private readonly options: UnparseOptions) {}
 
   text(): string {
-    return this.out;
+    return this.parts.join('');
   }
 
   write(s: string): void {
-    this.out += s;
+    this.parts.push(s);
+  }
+
+  /** A line break after `blanks` empty lines, then `indent` spaces. */
+  private newLine(blanks: number, indent: number): void {
+    if (blanks > 0) this.write(blanks === 1 ? '\n' : '\n'.repeat(blanks));
+    this.write(spaces(indent));
   }
 
   /** Prints fodder; `final` drops the blank lines and indent after the last element. */
@@ -37,19 +53,19 @@ export class Unparser {
           f.comment.forEach((line, k) => {
             // Empty lines are not indented; the first line is already indented.
             if (line.length > 0) {
-              if (k > 0) this.write(' '.repeat(lastIndent));
+              if (k > 0) this.write(spaces(lastIndent));
               this.write(line);
             }
             this.write('\n');
           });
-          if (!skipTrailing) this.write('\n'.repeat(f.blanks) + ' '.repeat(f.indent));
+          if (!skipTrailing) this.newLine(f.blanks, f.indent);
           lastIndent = f.indent;
           crowded = false;
           break;
         case 'lineEnd':
           if (f.comment.length > 0) this.write('  ' + f.comment[0]!);
           this.write('\n');
-          if (!skipTrailing) this.write('\n'.repeat(f.blanks) + ' '.repeat(f.indent));
+          if (!skipTrailing) this.newLine(f.blanks, f.indent);
           lastIndent = f.indent;
           crowded = false;
           break;
