@@ -121,10 +121,13 @@ export class Evaluator implements ValidationHost {
     if (reuse === null) return;
     reuse.graph.startRequest();
     this.touchedThisRequest.clear();
+    // Name-keyed side tables grow with every file ever seen: keep them in proportion.
+    if (this.importStrCache.size > reuse.maxModules) this.importStrCache.clear();
+    if (this.rootEnvs.size > 2 * reuse.maxModules) this.rootEnvs.clear();
     for (const [name, e] of this.extVarCache) {
       if (e.def !== extVarDefinition(options, name)) this.dropCached(extVarFileName(name));
     }
-    if (!reuse.graph.globalReadsValid(this)) this.forgetAll();
+    if (reuse.graph.tracedWithoutFile || !reuse.graph.globalReadsValid(this)) this.forgetAll();
   }
 
   /**
@@ -1278,7 +1281,7 @@ export class Evaluator implements ValidationHost {
     return s.value;
   }
 
-  /** Least recently used module values go first; values that import them stay valid until reused. */
+  /** Least recently used module values go first (values built on them fail their next check and are rebuilt). */
   private evictOverBound(max: number): void {
     while (this.importCache.size >= max) {
       const oldest = this.importCache.entries().next().value;
@@ -1448,6 +1451,8 @@ export class Evaluator implements ValidationHost {
     if (node && typeof node !== 'string') {
       where = `${node.span.file.name}:${node.span.file.position(node.span.start).line}`;
     }
+    // A value whose computation printed a trace is not handed to later requests: they would miss the line.
+    this.reuse?.graph.markTraced(node && typeof node !== 'string' ? node.span.file.name : null);
     this.options.trace?.(`TRACE: ${where} ${msg}`);
   }
 }

@@ -382,3 +382,28 @@ test('property: after any sequence of edits, evaluating with reuse equals evalua
     { numRuns: 80 },
   );
 });
+
+test('clear() drops every cached value; the next evaluation starts fresh and is still exact', () => {
+  const reuse = new ModuleReuse();
+  checked(reuse, chain, 'main.jsonnet');
+  assert.equal(reuse.stats().modules, 3);
+  reuse.clear();
+  assert.equal(reuse.stats().modules, 0);
+  checked(reuse, chain, 'main.jsonnet');
+  assert.equal(reuse.stats().misses, 6);
+});
+
+test('std.trace: a module whose evaluation printed traces is evaluated again, so every request prints them', () => {
+  const files: Files = {
+    'main.jsonnet': "(import 'm.libsonnet').x + (import 'quiet.libsonnet').y",
+    'm.libsonnet': "{ x: std.trace('computing x', 1) }",
+    'quiet.libsonnet': '{ y: 2 }',
+  };
+  const reuse = new ModuleReuse();
+  for (let i = 0; i < 3; i++) {
+    const lines: string[] = [];
+    assert.equal(run(files, 'main.jsonnet', { reuse, trace: (m) => lines.push(m) }), '3\n');
+    assert.deepEqual(lines, ['TRACE: m.libsonnet:1 computing x']);
+  }
+  assert.equal(reuse.stats().misses, 4, 'm three times, quiet once');
+});

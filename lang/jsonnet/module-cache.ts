@@ -52,11 +52,13 @@ export interface ExtVarRead {
 }
 
 interface GraphNode {
-  /** 0 for files that have no cached value (the entry file, snippets). */
+  /** Identifies the cached value this node describes; a new value gets a new one. */
   generation: number;
   digest: string;
   imports: Map<string, ImportEdge>;
   extVars: Map<string, ExtVarRead>;
+  /** Code of this file called std.trace: its value is never reused (the lines would be lost). */
+  traced: boolean;
 }
 
 /** What the graph asks of the evaluator that owns it (the current request's view). */
@@ -105,6 +107,8 @@ export class ModuleGraph {
   private readonly localThisRequest = new Map<string, boolean>();
   /** Ext var reads that no file can be blamed for. */
   readonly globalReads = new Map<string, ExtVarRead>();
+  /** std.trace ran with no file to blame: nothing computed so far may be reused. */
+  tracedWithoutFile = false;
 
   startRequest(): void {
     this.validThisRequest.clear();
@@ -114,7 +118,7 @@ export class ModuleGraph {
   /** A fresh node for a value about to be computed; returns its generation. */
   createNode(name: string, digest: string): number {
     const generation = this.nextGeneration++;
-    this.nodes.set(name, { generation, digest, imports: new Map(), extVars: new Map() });
+    this.nodes.set(name, { generation, digest, imports: new Map(), extVars: new Map(), traced: false });
     this.localThisRequest.delete(name);
     this.validThisRequest.delete(name);
     return generation;
@@ -129,6 +133,7 @@ export class ModuleGraph {
   clear(): void {
     this.nodes.clear();
     this.globalReads.clear();
+    this.tracedWithoutFile = false;
     this.startRequest();
   }
 
@@ -136,24 +141,29 @@ export class ModuleGraph {
     return this.nodes.size;
   }
 
-  private nodeFor(name: string): GraphNode {
-    let n = this.nodes.get(name);
-    if (!n) {
-      // A file evaluated without a cached value (entry file, snippet): records edges only.
-      n = { generation: 0, digest: '', imports: new Map(), extVars: new Map() };
-      this.nodes.set(name, n);
-    }
-    return n;
+  /*
+   * Edges are kept only for files that have a cached value. Code of any other file (the entry
+   * file, -e code, TLAs, a dropped module still running in this request) cannot be part of a
+   * cached value: a cached value only holds code of its own closure, whose files all have nodes
+   * (created before their code runs).
+   */
+  addImport(from: string, edge: ImportEdge): void {
+    this.nodes.get(from)?.imports.set(edge.kind + '\0' + edge.path, edge);
   }
 
-  addImport(from: string, edge: ImportEdge): void {
-    this.nodeFor(from).imports.set(edge.kind + '\0' + edge.path, edge);
+  /** Code in `file` (null: unknown) printed a trace. */
+  markTraced(file: string | null): void {
+    if (file === null) this.tracedWithoutFile = true;
+    else {
+      const n = this.nodes.get(file);
+      if (n) n.traced = true;
+    }
   }
 
   /** Records an ext var read by code in `file` (null: no file to blame, so every value depends on it). */
   addExtVarRead(file: string | null, name: string, read: ExtVarRead): void {
     if (file === null) this.globalReads.set(name, read);
-    else this.nodeFor(file).extVars.set(name, read);
+    else this.nodes.get(file)?.extVars.set(name, read);
   }
 
   /**
@@ -192,8 +202,8 @@ export class ModuleGraph {
   private locallyValid(name: string, node: GraphNode, host: ValidationHost): boolean {
     const memo = this.localThisRequest.get(name);
     if (memo !== undefined) return memo;
-    let ok = true;
-    for (const [x, r] of node.extVars) {
+    let ok = !node.traced;
+    for (const [x, r] of ok ? node.extVars : []) {
       if (!readStillHolds(x, r, host)) {
         ok = false;
         break;
@@ -216,7 +226,7 @@ export class ModuleGraph {
       }
     }
     this.localThisRequest.set(name, ok);
-    if (!ok && node.generation !== 0) {
+    if (!ok) {
       host.dropCached(name);
       this.dropNode(name);
     }
@@ -271,7 +281,7 @@ interface Slot {
  * request only (registry lookups) takes its evaluator with it when it is dropped.
  */
 export class ModuleReuse {
-  private readonly evaluators = new WeakMap<object, Map<number, Slot>>();
+  private evaluators = new WeakMap<object, Map<number, Slot>>();
   private readonly live: WeakRef<Evaluator>[] = [];
   private readonly counters = new ReuseCounters();
   private readonly maxModules: number;
@@ -309,6 +319,15 @@ export class ModuleReuse {
     ev.endRequest();
     const slot = this.evaluators.get(options.natives ?? NO_NATIVES)?.get(options.maxStack ?? 500);
     if (slot?.ev === ev) slot.busy = false;
+  }
+
+  /**
+   * Forgets every cached value (the caller's answer to memory pressure). An evaluator in use
+   * finishes its request and is then dropped with its values.
+   */
+  clear(): void {
+    this.evaluators = new WeakMap();
+    this.live.length = 0;
   }
 
   stats(): ModuleReuseStats {

@@ -12,6 +12,7 @@
  * the caller checks the `yakl` gate for inputs, the importer for `yakl:`.
  */
 import { resolve } from 'node:path';
+import { getHeapStatistics } from 'node:v8';
 import {
   ByteBoundedCache,
   FileContentCache,
@@ -64,6 +65,15 @@ const moduleReuse = new ModuleReuse({ maxModules: 8192 });
 
 export function moduleReuseStats(): ReturnType<typeof moduleReuse.stats> {
   return moduleReuse.stats();
+}
+
+/**
+ * Cached module values count against the worker's heap limit (1 GiB by default): past half of
+ * it they are dropped before the next request, so a cache never makes a render run out of memory.
+ */
+function relieveMemoryPressure(): void {
+  const heap = getHeapStatistics();
+  if (heap.used_heap_size > heap.heap_size_limit / 2) moduleReuse.clear();
 }
 
 export class VarsError extends Error {}
@@ -149,6 +159,7 @@ export function createEngine(
   maxStack?: number,
   gates?: Gates,
 ): Engine {
+  relieveMemoryPressure();
   const importer = createImporter({ recorder, cwd, jpath: flags.list('jpath'), gates: gates ?? flagGates(flags) });
   const options: EvalOptions = {
     importer,
