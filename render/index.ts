@@ -5,7 +5,7 @@
  */
 
 export type { JsonObject, JsonValue } from '../lang/common/json.js';
-export { RenderError } from './errors.js';
+export { guardDepth, RenderError } from './errors.js';
 export type { RenderErrorCode } from './errors.js';
 export { formatYamlDocuments, marshalKubecfgYaml } from './output/yaml.js';
 export { formatJsonObjects, goMarshalIndent } from './output/json.js';

@@ -8,7 +8,7 @@
  */
 import { DependencyRecorder } from '../../cache/index.js';
 import type { CommandParams } from '../../protocol/index.js';
-import { showObjects } from '../../render/index.js';
+import { guardDepth, showObjects } from '../../render/index.js';
 import type { ClusterCommandName, CommandOutcome } from '../worker/messages.js';
 import { createEngine, type Engine } from './engine.js';
 import { describeError } from './errors.js';
@@ -39,7 +39,7 @@ export function renderClusterObjects(
     requireCleatGate(gates, params.args);
     const { inputs } = readInputFiles({ params, flags, gates, recorder, getEngine, overlaid: false });
     const objects = showObjects(inputs, { showProvenance: false }).map((f) => f.object);
-    out.stdout(JSON.stringify(objects));
+    out.stdout(guardDepth(() => JSON.stringify(objects)));
   } catch (err) {
     out.log('ERROR', err instanceof InputFailure ? err.message : describeError(err));
     exitCode = 1;
