@@ -9,7 +9,17 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-const suites = ['jsonnet/run', 'yakl/run', 'daemon/run', 'cleat/run', 'helm/run', 'kube/run', 'fmt/run', 'oci/run', 'remote/run'];
+const suites = [
+  'jsonnet/run',
+  'yakl/run',
+  'daemon/run',
+  'cleat/run',
+  'helm/run',
+  'kube/run',
+  'fmt/run',
+  'oci/run',
+  'remote/run',
+];
 let failed = false;
 for (const suite of suites) {
   const file = join(here, suite + ext);

@@ -57,7 +57,9 @@ function connectionFlags(flags: Flags): ConnectionFlags {
     server: plain('server'),
     token: plain('token'),
     // Only when given: an unset flag must not override the kubeconfig's insecure-skip-tls-verify.
-    ...(flags.given('insecure-skip-tls-verify') ? { insecureSkipTlsVerify: flags.bool('insecure-skip-tls-verify') } : {}),
+    ...(flags.given('insecure-skip-tls-verify')
+      ? { insecureSkipTlsVerify: flags.bool('insecure-skip-tls-verify') }
+      : {}),
     certificateAuthority: opt('certificate-authority'),
     clientCertificate: opt('client-certificate'),
     clientKey: opt('client-key'),
