@@ -44,11 +44,5 @@ export function renderClusterObjects(
     out.log('ERROR', err instanceof InputFailure ? err.message : describeError(err));
     exitCode = 1;
   }
-  return {
-    exitCode,
-    stdout: exitCode === 0 ? out.stdoutText() : '',
-    stderr: out.stderrText(),
-    deps: recorder.deps(),
-    cacheable: false,
-  };
+  return out.outcome(exitCode, recorder.deps(), false);
 }

@@ -3,7 +3,9 @@
  * process would, from the client's terminal facts (TtyInfo): --color wins,
  * then FORCE_COLOR, then NO_COLOR, then "is stderr a terminal".
  */
+import type { FileDep } from '../../cache/index.js';
 import type { TtyInfo } from '../../protocol/index.js';
+import type { CommandOutcome } from '../worker/messages.js';
 
 export function colorEnabled(tty: TtyInfo): boolean {
   if (tty.color === 'never') return false;
@@ -41,5 +43,10 @@ export class CommandOutput {
 
   stderrText(): string {
     return this.err.join('');
+  }
+
+  /** The command's outcome: what it printed (stdout only when it succeeded, as kubecfg prints nothing on failure). */
+  outcome(exitCode: number, deps: FileDep[], cacheable: boolean): CommandOutcome {
+    return { exitCode, stdout: exitCode === 0 ? this.stdoutText() : '', stderr: this.stderrText(), deps, cacheable };
   }
 }

@@ -146,13 +146,7 @@ export function planPack(params: CommandParams, ctx: RunContext): CommandOutcome
     out.log('ERROR', `packing ${JSON.stringify(entryArg)}: ${describePackError(err)}`);
     exitCode = 1;
   }
-  return {
-    exitCode,
-    stdout: exitCode === 0 ? out.stdoutText() : '',
-    stderr: out.stderrText(),
-    deps: recorder.deps(),
-    cacheable: false,
-  };
+  return out.outcome(exitCode, recorder.deps(), false);
 }
 
 function typeName(v: JsonValue): string {

@@ -76,11 +76,5 @@ export function runShow(params: CommandParams, ctx: RunContext): CommandOutcome 
     out.log('ERROR', err instanceof InputFailure ? err.message : describeError(err));
     exitCode = 1;
   }
-  return {
-    exitCode,
-    stdout: exitCode === 0 ? out.stdoutText() : '',
-    stderr: out.stderrText(),
-    deps: recorder.deps(),
-    cacheable,
-  };
+  return out.outcome(exitCode, recorder.deps(), cacheable);
 }

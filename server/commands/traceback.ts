@@ -77,11 +77,5 @@ export function runTraceback(params: CommandParams, ctx: RunContext): CommandOut
     out.log('ERROR', err instanceof TracebackError || err instanceof TraceError ? err.message : describeError(err));
     exitCode = 1;
   }
-  return {
-    exitCode,
-    stdout: exitCode === 0 ? out.stdoutText() : '',
-    stderr: out.stderrText(),
-    deps: recorder.deps(),
-    cacheable: true,
-  };
+  return out.outcome(exitCode, recorder.deps(), true);
 }

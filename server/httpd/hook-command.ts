@@ -74,13 +74,7 @@ export function runHttpdHook(params: CommandParams, ctx: RunContext): CommandOut
     out.stderr(err instanceof HookShapeError ? err.message + '\n' : describeError(err) + '\n');
     exitCode = 1;
   }
-  return {
-    exitCode,
-    stdout: exitCode === 0 ? out.stdoutText() : '',
-    stderr: out.stderrText(),
-    deps: recorder.deps(),
-    cacheable: true,
-  };
+  return out.outcome(exitCode, recorder.deps(), true);
 }
 
 function article(type: string): string {
