@@ -33,6 +33,26 @@ export function parseDuration(text: string): number {
   return Math.round(total);
 }
 
+/**
+ * The options of a server entry as `--name value` or `--name=value`: each yields its name and a
+ * reader that takes the value (the next argument when there is no `=`), so a flag without a
+ * value reads nothing.
+ */
+export function* optionArgs(argv: readonly string[]): Generator<{ arg: string; name: string; value: () => string }> {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const eq = arg.indexOf('=');
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    const value = (): string => {
+      if (eq > 0) return arg.slice(eq + 1);
+      const v = argv[++i];
+      if (v === undefined) throw new OptionsError(`${name} needs a value`);
+      return v;
+    };
+    yield { arg, name, value };
+  }
+}
+
 export function parseListen(text: string): { host: string; port: number } {
   const colon = text.lastIndexOf(':');
   const host = colon > 0 ? text.slice(0, colon).replace(/^\[|\]$/g, '') : '127.0.0.1';
@@ -58,16 +78,7 @@ export function parseDaemonOptions(argv: readonly string[]): DaemonOptions {
     workers: Math.max(1, availableParallelism()),
     workerMemoryMb: 1024,
   };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const eq = arg.indexOf('=');
-    const name = eq > 0 ? arg.slice(0, eq) : arg;
-    const value = (): string => {
-      if (eq > 0) return arg.slice(eq + 1);
-      const v = argv[++i];
-      if (v === undefined) throw new OptionsError(`${name} needs a value`);
-      return v;
-    };
+  for (const { arg, name, value } of optionArgs(argv)) {
     switch (name) {
       case '--foreground':
         opts.foreground = true;

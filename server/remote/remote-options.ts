@@ -5,7 +5,7 @@
  * (90s, 30m, 1h); sizes are MiB.
  */
 import { availableParallelism } from 'node:os';
-import { OptionsError, parseDuration, parseListen } from '../options.js';
+import { optionArgs, OptionsError, parseDuration, parseListen } from '../options.js';
 
 export interface RemoteOptions {
   listen: { host: string; port: number };
@@ -60,16 +60,7 @@ export function parseRemoteOptions(argv: readonly string[], env: Record<string, 
     drainTimeoutMs: 30_000,
     logLevel: env.KUBECFG_REMOTE_LOG_LEVEL ?? 'info',
   };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const eq = arg.indexOf('=');
-    const name = eq > 0 ? arg.slice(0, eq) : arg;
-    const value = (): string => {
-      if (eq > 0) return arg.slice(eq + 1);
-      const v = argv[++i];
-      if (v === undefined) throw new OptionsError(`${name} needs a value`);
-      return v;
-    };
+  for (const { arg, name, value } of optionArgs(argv)) {
     switch (name) {
       case '--listen':
         opts.listen = parseListen(value());
