@@ -9,7 +9,7 @@
  */
 import type { SourceFile } from '../common/source.js';
 import { quoteRuneAscii, scanTokens } from './scanner.js';
-import { KIND_NAMES } from './token-kinds.js';
+import { KEYWORD_LIST, KIND_NAMES } from './token-kinds.js';
 
 export { quoteRuneAscii };
 
@@ -71,26 +71,7 @@ export interface Token {
 }
 
 /** Jsonnet's keywords: the one list the lexer, formatter, YAKL and render/ share. */
-export const KEYWORDS: ReadonlySet<string> = new Set([
-  'assert',
-  'else',
-  'error',
-  'false',
-  'for',
-  'function',
-  'if',
-  'import',
-  'importstr',
-  'importbin',
-  'in',
-  'local',
-  'null',
-  'self',
-  'super',
-  'tailstrict',
-  'then',
-  'true',
-]);
+export const KEYWORDS: ReadonlySet<string> = new Set(KEYWORD_LIST);
 
 /** go-jsonnet's IsValidIdentifier: a name usable as a bare field or variable. */
 export function isJsonnetIdentifier(s: string): boolean {
