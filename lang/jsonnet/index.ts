@@ -15,7 +15,8 @@ import { type Module, type RuntimeOptions, moduleAst, parseModule, parseSnippet 
 import { freeVariablesOf } from './static-analyzer.js';
 import { buildStd } from './std/registry.js';
 import { pureStdTable } from './std/pure-link.js';
-import { FuncValue, Thunk, type Value, typeName } from './value.js';
+import { applyTopLevelArgs } from './top-level-args.js';
+import { FuncValue, type Value, typeName } from './value.js';
 
 export { JsonnetError, ImportError, parseModule };
 export type { FormatOptions, TraceFrame } from './errors.js';
@@ -69,19 +70,7 @@ function guarded<T>(ev: Evaluator, fn: () => T): T {
 /** Evaluates the module and applies TLAs; returns the value (not yet manifested). */
 function evaluateValue(ev: Evaluator, module: Module, options: EvalOptions): Value {
   ev.cur = 'During evaluation';
-  let v = ev.evaluateModule(module);
-  if (v instanceof FuncValue) {
-    const named: [string, Thunk][] = [];
-    for (const [name, tla] of Object.entries(options.tlas ?? {})) {
-      if (tla.kind === 'string') named.push([name, Thunk.ready(tla.value)]);
-      else {
-        const m = ev.parseCodeVar(`<top-level-arg:${name}>`, tla.value);
-        named.push([name, Thunk.computed(() => ev.evaluateModule(m))]);
-      }
-    }
-    ev.cur = 'Top-level function call';
-    v = ev.callFunction(v, [], named, false);
-  }
+  const v = applyTopLevelArgs(ev, ev.evaluateModule(module), options.tlas);
   ev.cur = 'During manifestation';
   return v;
 }

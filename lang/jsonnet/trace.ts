@@ -26,6 +26,7 @@ import { ImportError, JsonnetError } from './errors.js';
 import { Evaluator } from './evaluator.js';
 import { moduleAst, type Module, type RuntimeOptions } from './module.js';
 import { pureStdTable } from './std/pure-link.js';
+import { applyTopLevelArgs } from './top-level-args.js';
 import { buildStd } from './std/registry.js';
 import { ArrayValue, Env, FuncValue, ObjectValue, Thunk, typeName, type Value } from './value.js';
 
@@ -116,24 +117,6 @@ function guarded<T>(ev: Evaluator, fn: () => T): T {
     if (e instanceof ImportError) throw ev.error(e.message);
     throw ev.error(`internal error: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
   }
-}
-
-/** The module's value with top-level arguments applied (what kubecfg renders). */
-function applyTlas(ev: Evaluator, top: Value, options: RuntimeOptions): Value {
-  let v = top;
-  if (v instanceof FuncValue) {
-    const named: [string, Thunk][] = [];
-    for (const [name, tla] of Object.entries(options.tlas ?? {})) {
-      if (tla.kind === 'string') named.push([name, Thunk.ready(tla.value)]);
-      else {
-        const m = ev.parseCodeVar(`<top-level-arg:${name}>`, tla.value);
-        named.push([name, Thunk.computed(() => ev.evaluateModule(m))]);
-      }
-    }
-    ev.cur = 'Top-level function call';
-    v = ev.callFunction(v, [], named, false);
-  }
-  return v;
 }
 
 function locationOf(span: Span): TracedLocation {
@@ -295,7 +278,7 @@ export function traceValuePath(
     ev.cur = 'During evaluation';
     const top = ev.evaluateModule(module);
     const called = top instanceof FuncValue;
-    const root = applyTlas(ev, top, options);
+    const root = applyTopLevelArgs(ev, top, options.tlas);
     // A plain file's value is its top expression (through its locals); a function's is the call's result.
     const rootSite = called ? { node: ast, env: null } : tracer.resolve(ast, ev.rootEnv(module.file.name));
     const site = tracer.walk(root, rootSite, path);
