@@ -1,7 +1,7 @@
 /**
  * The inputs of `show` and of the cluster commands (`diff`, `update`,
  * `delete`, `validate`), read one way for all of them, in kubecfg's rules:
- * `.jsonnet` and `.yakl` (feature yakl) evaluated, with the overlay composed
+ * `.jsonnet`, `.libsonnet` (kubecfg's utils.Read) and `.yakl` (feature yakl) evaluated, with the overlay composed
  * when one is given; `.json`/`.yaml` files read as plain manifests, from disk
  * or from an http(s)/oci location through the importer (so remote reads go
  * through the same fetch rounds, caches and allow-lists as imports); `.cleat`
@@ -62,7 +62,7 @@ export function readInputFiles(ctx: InputContext): ReadInputs {
         const cleat = exportCleatInput(arg, params, recorder);
         cacheable &&= cleat.cacheable;
         inputs.push({ file: arg, value: cleat.documents });
-      } else if (ext === '.jsonnet' || ext === '.yakl') {
+      } else if (ext === '.jsonnet' || ext === '.libsonnet' || ext === '.yakl') {
         const engine = ctx.getEngine();
         const value = ctx.overlaid
           ? evaluateOverlaid({

@@ -25,6 +25,10 @@ describe('commands in-process', () => {
       join(dir, 'uses-kubecfg.jsonnet'),
       "local kubecfg = import 'kubecfg.libsonnet';\n{ x: { apiVersion: 'v1', kind: 'Secret', metadata: { name: std.toString(kubecfg.isK8sObject({ apiVersion: 'v1', kind: 'A' })) } } }\n",
     );
+    writeFileSync(
+      join(dir, 'uses-kubecfg.libsonnet'),
+      "local kubecfg = import 'kubecfg.libsonnet';\n{ x: { apiVersion: 'v1', kind: 'Secret', metadata: { name: std.toString(kubecfg.isK8sObject({ apiVersion: 'v1', kind: 'A' })) } } }\n",
+    );
     writeFileSync(join(dir, 'bad.jsonnet'), '{ a: }\n');
     writeFileSync(join(dir, 'no-import.jsonnet'), '{ a: kubecfg.isK8sObject({}) }\n');
   });
@@ -34,6 +38,12 @@ describe('commands in-process', () => {
     const params: CommandParams = { requestId: 'r', args, flags, cwd: dir, env: {}, tty };
     return runCommand(command, params, { shouldStop: () => false, testHooks: false });
   };
+
+  it('a .libsonnet input is evaluated like a .jsonnet one (kubecfg reads both with its Jsonnet reader)', () => {
+    const r = run('show', ['uses-kubecfg.libsonnet']);
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.match(r.stdout, /kind: Secret\n {2}name: "true"|name: "true"/);
+  });
 
   it('imports relative to the importing file, then -J in order, and records misses', () => {
     const first = run('show', ['app/main.jsonnet'], { jpath: ['lib', 'vendor'], 'ext-str': ['v=1'] });
