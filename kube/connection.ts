@@ -7,14 +7,22 @@
  * override the kubeconfig exactly where kubectl's do (--insecure-skip-tls-verify
  * drops the CA and cannot be combined with --certificate-authority, --token
  * replaces other user credentials, the TLS file flags replace the
- * kubeconfig's data and files, --as-group needs --as); `identity` keys caches
+ * kubeconfig's data and files; --as and --as-group replace the kubeconfig
+ * user's `as` and `as-groups`, its `as-uid` and `as-user-extra` are kept, as
+ * client-go merges them; groups, uid or extra need a user); `identity` keys caches
  * per cluster+user+impersonation and holds no secret.
  */
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { KubeError } from './errors.js';
-import { kubeconfigFiles, loadKubeconfig, type ExecConfig, type FileReader } from './kubeconfig.js';
+import {
+  kubeconfigFiles,
+  loadKubeconfig,
+  type ExecConfig,
+  type FileReader,
+  type KubeconfigUser,
+} from './kubeconfig.js';
 
 export interface ConnectionFlags {
   readonly kubeconfig?: string;
@@ -38,10 +46,13 @@ export interface ConnectionFlags {
   readonly asGroups?: readonly string[];
 }
 
-/** The Impersonate-User / Impersonate-Group headers every request carries. */
+/** The Impersonate-User / -Group / -Uid / -Extra-* headers every request carries. */
 export interface Impersonation {
   readonly user: string;
   readonly groups: readonly string[];
+  readonly uid?: string;
+  /** [key, values] pairs: one Impersonate-Extra-KEY header per value. */
+  readonly extra?: ReadonlyArray<readonly [string, readonly string[]]>;
 }
 
 export interface ConnectionEnvironment {
@@ -145,7 +156,7 @@ export function resolveConnection(
       'KUBE_CONFIG',
       'specifying a root certificates file with the insecure flag is not allowed (--certificate-authority with --insecure-skip-tls-verify)',
     );
-  const impersonate = impersonationOf(flags);
+  const impersonate = impersonationOf(flags, user, userName);
   const fromFlag = (file: string | undefined, what: string): Buffer | undefined => {
     if (!given(file)) return undefined;
     const text = environment.files.read(file);
@@ -232,20 +243,46 @@ function given(v: string | undefined): v is string {
   return v !== undefined && v !== '';
 }
 
-/** kubectl's rule: groups are impersonated only together with a user. */
-function impersonationOf(flags: ConnectionFlags): Impersonation | undefined {
-  const groups = flags.asGroups ?? [];
-  if (!given(flags.as)) {
-    if (groups.length > 0)
+/**
+ * client-go's merge: each non-empty flag replaces the kubeconfig user's field
+ * (--as its `as`, --as-group its `as-groups`); `as-uid` and `as-user-extra`
+ * come from the kubeconfig only. Groups, uid or extra without a user are
+ * refused, as client-go's transport refuses them.
+ */
+function impersonationOf(flags: ConnectionFlags, user?: KubeconfigUser, userName?: string): Impersonation | undefined {
+  const flagGroups = flags.asGroups ?? [];
+  const name = given(flags.as) ? flags.as : user?.as;
+  const groups = flagGroups.length > 0 ? flagGroups : (user?.asGroups ?? []);
+  const uid = user?.asUid;
+  const extra = user?.asUserExtra ?? [];
+  if (!given(name)) {
+    if (flagGroups.length > 0)
       throw new KubeError('KUBE_CONFIG', 'requesting groups (--as-group) without impersonating a user (--as)');
+    const fields = [
+      ...(groups.length > 0 ? ['as-groups'] : []),
+      ...(uid !== undefined ? ['as-uid'] : []),
+      ...(extra.length > 0 ? ['as-user-extra'] : []),
+    ];
+    if (fields.length > 0)
+      throw new KubeError(
+        'KUBE_CONFIG',
+        `user "${userName ?? ''}": ${fields.join(', ')} given without a user to impersonate (as, or --as)`,
+      );
     return undefined;
   }
-  return { user: flags.as, groups };
+  return {
+    user: name,
+    groups,
+    ...(uid !== undefined ? { uid } : {}),
+    ...(extra.length > 0 ? { extra } : {}),
+  };
 }
 
 /** Discovery differs per impersonated identity, so it is part of the cache key. */
 function impersonationKey(imp: Impersonation | undefined): string {
-  return imp === undefined ? '' : `|as=${JSON.stringify([imp.user, ...imp.groups])}`;
+  if (imp === undefined) return '';
+  const more = imp.uid !== undefined || imp.extra !== undefined ? [imp.uid ?? null, imp.extra ?? []] : [];
+  return `|as=${JSON.stringify([imp.user, ...imp.groups])}${more.length > 0 ? JSON.stringify(more) : ''}`;
 }
 
 /**

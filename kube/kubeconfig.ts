@@ -5,7 +5,9 @@
  * context name winning, and the first non-empty current-context winning;
  * otherwise ~/.kube/config. File references (certificate-authority,
  * client-certificate, client-key, tokenFile) are resolved relative to the
- * file that holds them. Invariants: errors name the file and the entry,
+ * file that holds them. A user's impersonation fields (`as`, `as-uid`,
+ * `as-groups`, `as-user-extra`) are read as client-go reads them; the flags
+ * override them field by field (connection.ts). Invariants: errors name the file and the entry,
  * never the credentials; reading is done through an injected FileReader.
  */
 import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
@@ -41,6 +43,14 @@ export interface KubeconfigUser {
   readonly exec?: ExecConfig;
   /** Name of an auth-provider plugin (gcp, oidc, ...), which we do not run. */
   readonly authProvider?: string;
+  /** `as`: the user to impersonate. */
+  readonly as?: string;
+  /** `as-uid`: the UID to impersonate. */
+  readonly asUid?: string;
+  /** `as-groups`: the groups to impersonate. */
+  readonly asGroups?: readonly string[];
+  /** `as-user-extra`: extra fields to impersonate, as [key, values] pairs in file order. */
+  readonly asUserExtra?: ReadonlyArray<readonly [string, readonly string[]]>;
 }
 
 export interface KubeconfigContext {
@@ -174,7 +184,9 @@ function readUser(u: Record<string, unknown>, base: string, file: string, name: 
     };
   }
   const provider = u['auth-provider'] as Record<string, unknown> | undefined;
+  const where = `kubeconfig ${file}: users[${name}]`;
   return {
+    ...impersonationFields(u, where),
     token: str(u['token']),
     tokenFile: filePath(u['tokenFile'], base),
     username: str(u['username']),
@@ -186,6 +198,41 @@ function readUser(u: Record<string, unknown>, base: string, file: string, name: 
     exec: execConfig,
     authProvider: provider !== undefined && provider !== null ? (str(provider['name']) ?? 'unnamed') : undefined,
   };
+}
+
+/** The user's `as*` fields; a wrong type is an error naming the field, never quoting its value. */
+function impersonationFields(
+  u: Record<string, unknown>,
+  where: string,
+): Pick<KubeconfigUser, 'as' | 'asUid' | 'asGroups' | 'asUserExtra'> {
+  const out: { as?: string; asUid?: string; asGroups?: string[]; asUserExtra?: Array<[string, string[]]> } = {};
+  const stringList = (v: unknown, field: string): string[] => {
+    if (v === null || v === undefined) return [];
+    if (!Array.isArray(v) || !v.every((x) => typeof x === 'string'))
+      throw new KubeError('KUBE_CONFIG', `${where}.${field} must be a list of strings`);
+    return v as string[];
+  };
+  for (const [field, key] of [
+    ['as', 'as'],
+    ['as-uid', 'asUid'],
+  ] as const) {
+    const v = u[field];
+    if (v === null || v === undefined) continue;
+    if (typeof v !== 'string') throw new KubeError('KUBE_CONFIG', `${where}.${field} must be a string`);
+    if (v !== '') out[key] = v;
+  }
+  const groups = stringList(u['as-groups'], 'as-groups');
+  if (groups.length > 0) out.asGroups = groups;
+  const extra = u['as-user-extra'];
+  if (extra !== null && extra !== undefined) {
+    if (typeof extra !== 'object' || Array.isArray(extra))
+      throw new KubeError('KUBE_CONFIG', `${where}.as-user-extra must be a mapping of lists of strings`);
+    const pairs = Object.entries(extra as Record<string, unknown>).map(
+      ([k, v]) => [k, stringList(v, `as-user-extra.${k}`)] as [string, string[]],
+    );
+    if (pairs.length > 0) out.asUserExtra = pairs;
+  }
+  return out;
 }
 
 function lineColumn(text: string, offset: number): string {

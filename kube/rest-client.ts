@@ -162,6 +162,9 @@ export class KubeClient {
     if (imp === undefined) return;
     headers['impersonate-user'] = imp.user;
     if (imp.groups.length > 0) headers['impersonate-group'] = [...imp.groups];
+    if (imp.uid !== undefined) headers['impersonate-uid'] = imp.uid;
+    for (const [key, values] of imp.extra ?? [])
+      if (values.length > 0) headers[`impersonate-extra-${escapeExtraKey(key)}`] = [...values];
   }
 
   private makeAgent(cred: ExecCredential | undefined): HttpAgent | HttpsAgent {
@@ -200,4 +203,17 @@ function statusReason(code: number): string {
       } as Record<number, string>
     )[code] ?? 'Unknown'
   );
+}
+
+/**
+ * An extra key as a header-name suffix, as client-go writes it: bytes that are
+ * not HTTP token characters, and '%', become %XX (the API server unescapes them).
+ */
+export function escapeExtraKey(key: string): string {
+  let out = '';
+  for (const byte of Buffer.from(key, 'utf8')) {
+    const c = String.fromCharCode(byte);
+    out += /^[A-Za-z0-9!#$&'*+\-.^_`|~]$/.test(c) ? c : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
 }

@@ -6,6 +6,7 @@ import { gzipDeterministic } from '../../oci/gzip.js';
 import type { JsonValue } from '../common/json.js';
 import { ChartError, clearHelmCaches, configureHelmCaches, helmCacheStats, parseHelmChart } from './index.js';
 import { DEFAULT_CHART_CACHE_BYTES, DEFAULT_RENDER_CACHE_BYTES, ByteLru } from './cache.js';
+import { parseKubecfgDocuments } from './kubecfg.js';
 
 const enc = new TextEncoder();
 
@@ -145,4 +146,53 @@ test('cache: configurable bounds; a zero bound keeps nothing', () => {
     configureHelmCaches({ chartBytes: DEFAULT_CHART_CACHE_BYTES, renderBytes: DEFAULT_RENDER_CACHE_BYTES });
     clearHelmCaches();
   }
+});
+
+// kubecfg splits with apimachinery's YAMLReader: a document holding no value stays as null.
+const documentCases: { name: string; text: string; want: JsonValue[] }[] = [
+  { name: 'empty file', text: '', want: [] },
+  { name: 'one blank line (a disabled template)', text: '\n', want: [null] },
+  { name: 'comments only', text: '# nothing here\n', want: [null] },
+  { name: 'object then trailing separator', text: 'a: 1\n---\n', want: [{ a: 1 }] },
+  { name: 'object, separator, blank line', text: 'a: 1\n---\n\n', want: [{ a: 1 }, null] },
+  { name: 'leading separator', text: '---\na: 1\n', want: [{ a: 1 }] },
+  { name: 'two separators in a row', text: 'a: 1\n---\n---\nb: 2\n', want: [{ a: 1 }, { b: 2 }] },
+  { name: 'three separators in a row', text: 'a: 1\n---\n---\n---\nb: 2', want: [{ a: 1 }, null, { b: 2 }] },
+  { name: 'empty document between objects', text: 'a: 1\n---\n\n---\nb: 2\n', want: [{ a: 1 }, null, { b: 2 }] },
+  { name: 'separator with a comment', text: 'a: 1\n--- # next\nb: 2\n', want: [{ a: 1 }, { b: 2 }] },
+  { name: 'explicit null document', text: 'a: 1\n---\nnull\n', want: [{ a: 1 }, null] },
+];
+
+for (const c of documentCases) {
+  test(`kubecfg documents: ${c.name}`, () => {
+    assert.deepEqual(parseKubecfgDocuments('t.yaml', c.text), c.want);
+  });
+}
+
+test('kubecfg documents: text after a separator is an error naming the line', () => {
+  assert.throws(() => parseKubecfgDocuments('c/templates/t.yaml', 'a: 1\n--- b: 2\n'), {
+    message: 'error parsing c/templates/t.yaml line 2: invalid YAML document separator: b: 2',
+  });
+});
+
+test('kubecfg documents: a YAML error in a later document names the file', () => {
+  assert.throws(
+    () => parseKubecfgDocuments('t.yaml', 'a: 1\n---\nb: 2\nc: [\n'),
+    (e: unknown) => e instanceof ChartError && e.message.startsWith('error parsing t.yaml'),
+  );
+});
+
+test('kubecfg shape: a template that renders blank is a null item, an empty one an empty list', () => {
+  clearHelmCaches();
+  const files = {
+    ...base,
+    'c/templates/off.yaml': '{{- if .Values.on }}\nkind: X\n{{- end }}\n',
+    'c/templates/none.yaml': '{{- if .Values.on }}kind: X{{ end }}',
+    // Without `{{-` the newlines after the separator are left: an empty document.
+    'c/templates/mixed.yaml': 'kind: A\n---\n{{ if .Values.on }}\nkind: B\n{{ end }}\n',
+  };
+  const out = parseHelmChart(tgz(files), 'r', 'ns1', {});
+  assert.deepEqual(out['c/templates/off.yaml'], [null]);
+  assert.deepEqual(out['c/templates/none.yaml'], []);
+  assert.deepEqual(out['c/templates/mixed.yaml'], [{ kind: 'A', metadata: { namespace: 'ns1' } }, null]);
 });

@@ -7,6 +7,11 @@
  * namespace (kubecfg's fix-up for helm/helm#5465) and labels/annotations
  * must be string maps (kubecfg's unstructured check). Charts are parsed once
  * per content hash and results memoised (see cache.ts).
+ *
+ * Documents are split as kubecfg splits them (apimachinery's YAMLReader, see
+ * splitKubecfgDocuments): a document that is only blank lines or comments
+ * stays in the file's list as `null` (show and update skip nulls), while a
+ * file that renders to nothing at all gives an empty list.
  * Invariant: the result never aliases a cached value.
  */
 
@@ -20,12 +25,66 @@ import { processDependencies, valuesFromJson, type Values } from './values.js';
 
 const MANIFEST_EXTENSION = /\.(ya?ml|json)$/;
 
+/** One document of a rendered file: its text and the 0-based line it starts on. */
+interface DocumentChunk {
+  text: string;
+  firstLine: number;
+}
+
+/**
+ * Splits a file the way kubecfg's unmarshalYAMLString reads it (apimachinery
+ * YAMLReader): line by line, a line starting `---` ends the document being
+ * collected when that document is not empty, otherwise it becomes the new
+ * document's first line; only spaces or a comment may follow the `---`.
+ * Returned chunks are never empty (each holds at least one line).
+ */
+export function splitKubecfgDocuments(file: string, text: string): DocumentChunk[] {
+  const lines = text.split('\n');
+  // A final newline ends the last line; it does not start another one.
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  const chunks: DocumentChunk[] = [];
+  let current: string[] = [];
+  let firstLine = 0;
+  lines.forEach((line, index) => {
+    if (line.startsWith('---')) {
+      const rest = line.slice(3).trim();
+      if (rest !== '' && !rest.startsWith('#'))
+        throw new ChartError(
+          `error parsing ${file} line ${index + 1}: invalid YAML document separator: ${rest}`,
+          'HELM_YAML',
+        );
+      if (current.length > 0) {
+        chunks.push({ text: current.join('\n') + '\n', firstLine });
+        current = [];
+        return;
+      }
+    }
+    if (current.length === 0) firstLine = index;
+    current.push(line);
+  });
+  if (current.length > 0) chunks.push({ text: current.join('\n') + '\n', firstLine });
+  return chunks;
+}
+
+/**
+ * kubecfg's list for one file: each document's value, `null` for a document
+ * holding no value (blank, comments only, a bare `---`). As Go's yaml.Unmarshal,
+ * only the first YAML document of a chunk counts (a `...` marker inside one).
+ */
+export function parseKubecfgDocuments(file: string, text: string): JsonValue[] {
+  return splitKubecfgDocuments(file, text).map((chunk) => {
+    // Blank lines in front keep the parser's line numbers those of the file.
+    const values = parseManifests(file, '\n'.repeat(chunk.firstLine) + chunk.text);
+    return values.length === 0 ? null : values[0]!;
+  });
+}
+
 function collectCrds(chart: Chart, fullPath: string, out: Record<string, JsonValue[]>): void {
   for (const f of chart.files) {
     if (!f.name.startsWith('crds/') || !MANIFEST_EXTENSION.test(f.name)) continue;
     const key = `${fullPath}/${f.name}`;
     try {
-      setJsonKey(out, key, parseManifests(key, new TextDecoder().decode(f.data)) as never);
+      setJsonKey(out, key, parseKubecfgDocuments(key, new TextDecoder().decode(f.data)) as never);
     } catch (e) {
       if (e instanceof ChartError)
         throw new ChartError(`failed to parse CRD in file "${key}" from helm chart: ${e.message}`, e.code);
@@ -74,7 +133,7 @@ export function renderChartForKubecfg(chart: Chart, opts: RenderOptions): Record
   const result: Record<string, JsonValue[]> = {};
   collectCrds(processDependencies(chart, opts.values ?? {}), chart.name, result);
   for (const [path, body] of renderTemplates(chart, opts)) {
-    const objs = parseManifests(path, body);
+    const objs = parseKubecfgDocuments(path, body);
     for (const o of objs) fixUpObject(path, o, opts.namespace);
     setJsonKey(result, path, objs as never);
   }

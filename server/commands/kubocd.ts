@@ -8,8 +8,15 @@
  * Charts: a module whose source is `local: {path}` gets its chart read from
  * that directory (or .tgz), relative to the Package file; modules with other
  * sources (oci, helmRepository, git) get their HelmRelease but no manifests,
- * and a line on stderr says so. `--package oci://…` is refused: this build
- * reads Package manifests from files only.
+ * and a line on stderr says so.
+ *
+ * `--package oci://REGISTRY/REPO:TAG` (or `@sha256:…`) reads a package image
+ * as `kubocd package` publishes it (kubocd-fetch.ts): the render asks the
+ * request's remote session for the image's content layer (the fetcher gets
+ * it in the main thread with the client's docker credentials and
+ * --insecure-registry, then the render runs again) and renders with its
+ * original.yaml and every module's chart from the image. A tag's digest is a
+ * dependency of the cached result, re-checked like an OCI bundle tag.
  *
  * Output: `--out DIR` gets model.yaml first, then the HelmReleases, then the
  * manifests (as `kubocd render` writes them); without it each file is printed
@@ -31,8 +38,12 @@ import {
 import { marshalKubecfgYaml } from '../../render/output/yaml.js';
 import type { CommandParams } from '../../protocol/index.js';
 import type { CommandOutcome } from '../worker/messages.js';
+import { parseReference } from '../../oci/reference.js';
+import { currentRemoteSession } from '../remote-inputs/remote-session.js';
 import { describeError } from './errors.js';
 import { Flags } from './flags.js';
+import { KubocdFetchError } from './kubocd-fetch.js';
+import { readKubocdPackageArchive } from './kubocd-package-archive.js';
 import { colorEnabled, CommandOutput } from './output.js';
 import type { RunContext } from './run-context.js';
 
@@ -40,7 +51,8 @@ import type { RunContext } from './run-context.js';
 class KubocdCliError extends Error {}
 
 function describe(err: unknown): string {
-  if (err instanceof KubocdError || err instanceof KubocdCliError) return err.message;
+  if (err instanceof KubocdError || err instanceof KubocdCliError || err instanceof KubocdFetchError)
+    return err.message;
   return describeError(err);
 }
 
@@ -96,6 +108,40 @@ function localCharts(recorder: DependencyRecorder, packageFile: string, packageT
   return { charts, skipped };
 }
 
+interface PackageRead extends ChartsRead {
+  packageText: string;
+}
+
+/**
+ * The package image `oci://…`: its content layer from the request's remote
+ * session (a missing one is recorded as a need, and this round's outcome is
+ * thrown away), then original.yaml and every module's chart from it.
+ */
+function ociPackage(packageArg: string): PackageRead {
+  const reference = packageArg.slice('oci://'.length);
+  let pinnedByDigest: boolean;
+  try {
+    pinnedByDigest = parseReference(reference).digest !== undefined;
+  } catch (err) {
+    throw new KubocdCliError(`--package ${packageArg}: ${describeError(err)}`);
+  }
+  const session = currentRemoteSession();
+  if (session === undefined)
+    throw new KubocdCliError(
+      `--package ${packageArg}: package images are fetched only by the daemon or --no-daemon runs`,
+    );
+  const entry = session.kubocdPackage(reference, pinnedByDigest);
+  if (entry.status === 'error') throw new KubocdCliError(`--package ${packageArg}: ${entry.message}`);
+  const layer = new Uint8Array(Buffer.from(entry.contentBase64, 'base64'));
+  const { packageText, charts } = readKubocdPackageArchive(layer, entry.pinned);
+  return { packageText, charts, skipped: [] };
+}
+
+function filePackage(recorder: DependencyRecorder, flags: Flags, packageArg: string): PackageRead {
+  const packageText = readText(recorder, flags, packageArg);
+  return { packageText, ...localCharts(recorder, flags.path(packageArg), packageText) };
+}
+
 /** Writes the files under `dir` in order (model.yaml first), each atomically. */
 function writeOutDir(dir: string, files: readonly OutputFile[]): void {
   for (const f of files) {
@@ -131,16 +177,12 @@ export function runKubocdRender(params: CommandParams, _ctx: RunContext): Comman
     const packageArg = flags.str('package');
     if (packageArg === '')
       throw new KubocdCliError('--package is required: the Package manifest file the Release is rendered with');
-    if (packageArg.startsWith('oci://'))
-      throw new KubocdCliError(
-        `--package ${packageArg}: packages are read from files only in this build; give the Package manifest (original.yaml)`,
-      );
-    const packageFile = flags.path(packageArg);
-    const packageText = readText(recorder, flags, packageArg);
     const release = readText(recorder, flags, releaseArg);
     const contexts = flags.list('context').map((f) => readText(recorder, flags, f));
     const configs = flags.list('config').map((f) => readText(recorder, flags, f));
-    const { charts, skipped } = localCharts(recorder, packageFile, packageText);
+    const { packageText, charts, skipped } = packageArg.startsWith('oci://')
+      ? ociPackage(packageArg)
+      : filePackage(recorder, flags, packageArg);
     for (const name of skipped)
       out.log('INFO', `module ${name}: only local chart sources are read; its HelmRelease is rendered, not its chart`);
     const result = renderRelease({ release, package: packageText, contexts, configs, charts });

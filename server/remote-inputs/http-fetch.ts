@@ -5,7 +5,9 @@
  *   connection's own lookup, so the address checked is the address used; an
  *   IP literal host (no lookup happens) is checked before connecting.
  *   Loopback, private, link-local and metadata addresses are refused unless
- *   the host or the address is on the allow-list (ssrf.ts).
+ *   the host or the address is on the allow-list (ssrf.ts). Under the strict
+ *   rule (onlyAllowedHosts: the remote render service) every host that is not
+ *   on the allow-list, by name or by resolved address, is refused.
  * - Redirects are followed here, at most MAX_REDIRECTS, each hop checked
  *   again; https -> http downgrades are refused; credentials from a URL's
  *   userinfo go only to that URL's origin, never to a redirect target.
@@ -14,7 +16,7 @@
  */
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
-import { Agent, request } from 'undici';
+import { Agent, buildConnector, request } from 'undici';
 import type { HttpCacheTransport, HttpFetchResponse } from '../../cache/http-cache.js';
 import { bareHost, blockedAddressReason, hostAllowed } from './ssrf.js';
 
@@ -22,6 +24,8 @@ export const MAX_REDIRECTS = 5;
 
 export interface HttpFetchOptions {
   allowHosts: readonly string[];
+  /** Strict allow-list (remote render service): only allowHosts may be reached at all. */
+  onlyAllowedHosts?: boolean;
   /** Cap on one response body (default 16 MiB). */
   maxBytes?: number;
   /** Deadline for one request, headers and body (default 30 s). */
@@ -52,15 +56,34 @@ function refusal(host: string, address: string, why: string): string {
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
+/**
+ * Why `host`, resolved to `address`, may not be reached, or undefined. Allow-listed (by name or
+ * address) always passes; otherwise the strict rule refuses everything, the default rule only
+ * blocked addresses.
+ */
+export function connectRefusal(
+  allowHosts: readonly string[],
+  onlyAllowed: boolean,
+  host: string,
+  address: string,
+): string | undefined {
+  if (hostAllowed(allowHosts, host, address)) return undefined;
+  if (onlyAllowed) {
+    const shown = address === host ? address : `${host} (${address})`;
+    return `refused: ${shown} is not one of the import hosts this remote render tenant may reach (importHosts)`;
+  }
+  const why = blockedAddressReason(address);
+  return why === undefined ? undefined : refusal(host, address, why);
+}
+
 /** A dns.lookup that refuses blocked addresses unless allowed (used as the connector's lookup). */
-function checkedLookup(allowHosts: readonly string[]) {
+function checkedLookup(allowHosts: readonly string[], onlyAllowed: boolean) {
   return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, []);
       for (const a of addresses) {
-        const why = blockedAddressReason(a.address);
-        if (why !== undefined && !hostAllowed(allowHosts, hostname, a.address))
-          return callback(new RefusedAddress(refusal(hostname, a.address, why)), []);
+        const why = connectRefusal(allowHosts, onlyAllowed, hostname, a.address);
+        if (why !== undefined) return callback(new RefusedAddress(why), []);
       }
       if (options.all === true) return callback(null, addresses);
       const first = addresses[0];
@@ -68,6 +91,40 @@ function checkedLookup(allowHosts: readonly string[]) {
       callback(null, first.address, first.family);
     });
   };
+}
+
+/**
+ * An undici Agent whose every connection is checked: an IP-literal host before connecting, a
+ * name on the addresses DNS returned, inside the connection's own lookup. Redirects open new
+ * connections, so every hop passes here. Used for http(s) imports and, under the strict rule,
+ * for registries.
+ */
+export function guardedAgent(allowHosts: readonly string[], onlyAllowed: boolean): Agent {
+  const connect = buildConnector({ lookup: checkedLookup(allowHosts, onlyAllowed) } as buildConnector.BuildOptions);
+  return new Agent({
+    connect: (options, callback) => {
+      const host = bareHost(options.hostname);
+      const why = isIP(host) !== 0 ? connectRefusal(allowHosts, onlyAllowed, host, host) : undefined;
+      if (why !== undefined) return callback(new RefusedAddress(why), null);
+      connect(options, callback);
+    },
+  });
+}
+
+/** Under the strict rule, why `host` may not be reached at all (DNS consulted for names not listed), or undefined. */
+export async function strictHostRefusal(allowHosts: readonly string[], host: string): Promise<string | undefined> {
+  const bare = bareHost(host);
+  if (hostAllowed(allowHosts, bare)) return undefined;
+  if (isIP(bare) !== 0) return connectRefusal(allowHosts, true, bare, bare);
+  const addresses = await new Promise<LookupAddress[]>((resolve) =>
+    dnsLookup(bare, { all: true }, (err, found) => resolve(err ? [] : found)),
+  );
+  if (addresses.length === 0) return connectRefusal(allowHosts, true, bare, bare);
+  for (const a of addresses) {
+    const why = connectRefusal(allowHosts, true, bare, a.address);
+    if (why !== undefined) return why;
+  }
+  return undefined;
 }
 
 function causeChain(err: unknown): unknown[] {
@@ -104,7 +161,8 @@ async function readCapped(body: AsyncIterable<Uint8Array>, maxBytes: number, url
 export function createHttpFetcher(opts: HttpFetchOptions): { transport: HttpCacheTransport; close(): Promise<void> } {
   const maxBytes = opts.maxBytes ?? 16 * 1024 * 1024;
   const timeoutMs = opts.timeoutMs ?? 30_000;
-  const agent = new Agent({ connect: { lookup: checkedLookup(opts.allowHosts) } });
+  const onlyAllowed = opts.onlyAllowedHosts === true;
+  const agent = guardedAgent(opts.allowHosts, onlyAllowed);
 
   const transport: HttpCacheTransport = async (urlText, extraHeaders) => {
     let url = new URL(urlText);
@@ -118,8 +176,8 @@ export function createHttpFetcher(opts: HttpFetchOptions): { transport: HttpCach
         throw new Error(`GET ${displayUrl(url)}: only http and https URLs can be fetched`);
       const host = bareHost(url.hostname);
       if (isIP(host) !== 0) {
-        const why = blockedAddressReason(host);
-        if (why !== undefined && !hostAllowed(opts.allowHosts, host, host)) throw new Error(refusal(host, host, why));
+        const why = connectRefusal(opts.allowHosts, onlyAllowed, host, host);
+        if (why !== undefined) throw new Error(why);
       }
       const target = new URL(url);
       target.username = '';

@@ -28,10 +28,12 @@ import { children, type Node } from '../../lang/jsonnet/ast.js';
 import { SourceFile } from '../../lang/common/source.js';
 import { RegistryClient } from '../../oci/client.js';
 import { DockerConfigCredentials } from '../../oci/docker-config.js';
-import { formatReference, parseReference, pinnedReference, type Reference } from '../../oci/reference.js';
+import { apiHost, formatReference, parseReference, pinnedReference, type Reference } from '../../oci/reference.js';
 import { BundleStore } from '../../oci/store.js';
+import type { Agent } from 'undici';
 import type { CommandOutcome } from '../worker/messages.js';
-import { createHttpFetcher } from './http-fetch.js';
+import { fetchKubocdPackageContent } from '../commands/kubocd-fetch.js';
+import { createHttpFetcher, guardedAgent, strictHostRefusal } from './http-fetch.js';
 import {
   keyOf,
   type FetchPolicy,
@@ -58,6 +60,8 @@ export interface RemoteInputsOptions {
 interface Registry {
   client: RegistryClient;
   store: BundleStore;
+  /** The connection guard of a strict-policy registry client (closed with it). */
+  agent?: Agent;
 }
 
 export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -129,7 +133,7 @@ export class RemoteInputs {
 
   /** True when every remote fact a cached result used still holds. */
   async stillValid(deps: readonly RemoteDep[], policy: FetchPolicy): Promise<boolean> {
-    const fetcher = createHttpFetcher({ allowHosts: policy.allowHosts, ...this.httpHooks() });
+    const fetcher = createHttpFetcher(this.fetchOptions(policy));
     try {
       const checks = deps.map(async (dep): Promise<boolean> => {
         try {
@@ -156,7 +160,28 @@ export class RemoteInputs {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([...this.registries.values()].map((r) => r.client.close()));
+    await Promise.allSettled(
+      [...this.registries.values()].map(async (r) => {
+        await r.client.close();
+        await r.agent?.close();
+      }),
+    );
+  }
+
+  private fetchOptions(policy: FetchPolicy): Parameters<typeof createHttpFetcher>[0] {
+    return {
+      allowHosts: policy.allowHosts,
+      ...(policy.onlyAllowedHosts === true ? { onlyAllowedHosts: true } : {}),
+      ...this.httpHooks(),
+    };
+  }
+
+  /** Under the strict rule a registry must be allow-listed even when its bundle is already on disk. */
+  private async checkRegistry(ref: Reference, policy: FetchPolicy): Promise<void> {
+    if (policy.onlyAllowedHosts !== true) return;
+    const host = new URL(`http://${apiHost(ref.registry)}`).hostname;
+    const why = await strictHostRefusal(policy.allowHosts, host);
+    if (why !== undefined) throw new Error(`${formatReference(ref)}: ${why}`);
   }
 
   private httpHooks(): { onRequest?: (url: string) => void } {
@@ -165,11 +190,11 @@ export class RemoteInputs {
 
   /** Bodies fetched under one allow-list are never served to a request with another. */
   private httpKey(policy: FetchPolicy, url: string): string {
-    return `${[...policy.allowHosts].sort().join(',')}\n${url}`;
+    return `${policy.onlyAllowedHosts === true ? 'only ' : ''}${[...policy.allowHosts].sort().join(',')}\n${url}`;
   }
 
   private async fetchAll(needs: RemoteNeed[], policy: FetchPolicy, snapshot: RemoteSnapshot): Promise<void> {
-    const fetcher = createHttpFetcher({ allowHosts: policy.allowHosts, ...this.httpHooks() });
+    const fetcher = createHttpFetcher(this.fetchOptions(policy));
     let prefetched = 0;
     const fetchHttp = async (url: string, prefetch: boolean): Promise<void> => {
       const key = keyOf({ kind: 'http', url });
@@ -205,6 +230,8 @@ export class RemoteInputs {
         needs.map(async (need) => {
           if (need.kind === 'http') return fetchHttp(need.url, false);
           if (need.kind === 'oci') snapshot[keyOf(need)] = await this.fetchBundle(need.reference, policy);
+          else if (need.kind === 'kubocd-package')
+            snapshot[keyOf(need)] = await this.fetchKubocdPackage(need.reference, policy);
           else snapshot[keyOf(need)] = await this.fetchImage(need.image, policy);
         }),
       );
@@ -214,14 +241,17 @@ export class RemoteInputs {
   }
 
   private registry(policy: FetchPolicy): Registry {
-    const key = `${[...policy.insecureRegistries].sort().join(',')}\n${policy.dockerConfig ?? ''}`;
+    const strict = policy.onlyAllowedHosts === true;
+    const key = `${[...policy.insecureRegistries].sort().join(',')}\n${policy.dockerConfig ?? ''}${strict ? `\nonly ${[...policy.allowHosts].sort().join(',')}` : ''}`;
     let reg = this.registries.get(key);
     if (!reg) {
+      const agent = strict ? guardedAgent(policy.allowHosts, true) : undefined;
       let credentials: DockerConfigCredentials | undefined;
       let loading: Promise<DockerConfigCredentials | undefined> | undefined;
       const configPath = policy.dockerConfig;
       const client = new RegistryClient({
         insecureRegistries: policy.insecureRegistries,
+        ...(agent ? { dispatcher: agent } : {}),
         ...(this.opts.onRegistryRequest ? { onRequest: this.opts.onRegistryRequest } : {}),
         credentials: {
           get: async (registry) => {
@@ -232,7 +262,7 @@ export class RemoteInputs {
           },
         },
       });
-      reg = { client, store: new BundleStore({ cacheDir: this.cacheDir, client }) };
+      reg = { client, store: new BundleStore({ cacheDir: this.cacheDir, client }), ...(agent ? { agent } : {}) };
       this.registries.set(key, reg);
     }
     return reg;
@@ -240,6 +270,7 @@ export class RemoteInputs {
 
   /** A tag's digest, trusted for the request's TTL; a digest reference answers itself. */
   private async resolveTag(ref: Reference, policy: FetchPolicy): Promise<string> {
+    await this.checkRegistry(ref, policy);
     if (ref.digest !== undefined) return ref.digest;
     const key = `${[...policy.insecureRegistries].sort().join(',')}\n${formatReference(ref)}`;
     const known = this.tags.get(key);
@@ -264,6 +295,23 @@ export class RemoteInputs {
       };
     } catch (err) {
       return { kind: 'oci', status: 'error', message: describe(err) };
+    }
+  }
+
+  /** A KuboCD package image's content layer (server/commands/kubocd-fetch.ts), by the tag's current digest. */
+  private async fetchKubocdPackage(reference: string, policy: FetchPolicy): Promise<RemoteEntry> {
+    try {
+      const ref = parseReference(reference);
+      const pinned = pinnedReference(ref, await this.resolveTag(ref, policy));
+      const content = await fetchKubocdPackageContent(this.registry(policy).client, pinned);
+      return {
+        kind: 'kubocd-package',
+        status: 'ok',
+        pinned: formatReference(pinned),
+        contentBase64: Buffer.from(content.buffer, content.byteOffset, content.byteLength).toString('base64'),
+      };
+    } catch (err) {
+      return { kind: 'kubocd-package', status: 'error', message: describe(err) };
     }
   }
 

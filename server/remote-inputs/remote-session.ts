@@ -13,6 +13,7 @@ import {
   type FetchPolicy,
   type HttpEntry,
   type ImageEntry,
+  type KubocdPackageEntry,
   type OciEntry,
   type RemoteDep,
   type RemoteNeed,
@@ -22,7 +23,7 @@ import {
 /** Thrown (wrapped by the importer as an ImportError) when a remote input is not fetched yet. */
 export class RemoteInputPending extends Error {
   constructor(readonly need: RemoteNeed) {
-    super(`${need.kind === 'http' ? need.url : need.kind === 'oci' ? need.reference : need.image} is being fetched`);
+    super(`${need.kind === 'http' ? need.url : need.kind === 'image' ? need.image : need.reference} is being fetched`);
   }
 }
 
@@ -44,7 +45,7 @@ export class RemoteSession {
     public policy: FetchPolicy = { allowHosts: [], insecureRegistries: [], ociTagTtlMs: 5 * 60 * 1000 },
   ) {}
 
-  private lookup(need: RemoteNeed): HttpEntry | OciEntry | ImageEntry {
+  private lookup(need: RemoteNeed): HttpEntry | OciEntry | ImageEntry | KubocdPackageEntry {
     const key = keyOf(need);
     const entry = this.snapshot[key];
     if (entry === undefined || entry.kind !== need.kind) {
@@ -78,6 +79,14 @@ export class RemoteSession {
       image,
       resolved: entry.status === 'ok' ? entry.resolved : null,
     });
+    return entry;
+  }
+
+  /** A KuboCD package image's content layer; a tag's answer is re-checked like a bundle tag's. */
+  kubocdPackage(reference: string, pinnedByDigest: boolean): KubocdPackageEntry {
+    const entry = this.lookup({ kind: 'kubocd-package', reference }) as KubocdPackageEntry;
+    if (!pinnedByDigest && entry.status === 'ok')
+      this.deps.set(`kubocd-package ${reference}`, { kind: 'oci-tag', reference, pinned: entry.pinned });
     return entry;
   }
 

@@ -15,7 +15,11 @@
 export type RemoteKey = string;
 
 export type RemoteNeed =
-  { kind: 'http'; url: string } | { kind: 'oci'; reference: string } | { kind: 'image'; image: string };
+  | { kind: 'http'; url: string }
+  | { kind: 'oci'; reference: string }
+  | { kind: 'image'; image: string }
+  /** A KuboCD package image (`kubecfg kubocd render --package oci://...`), key `kubocd-package ${reference}`. */
+  | { kind: 'kubocd-package'; reference: string };
 
 export type HttpEntry =
   | { kind: 'http'; status: 'ok'; url: string; bytes: Uint8Array; digest: string }
@@ -37,7 +41,12 @@ export type OciEntry =
 export type ImageEntry =
   { kind: 'image'; status: 'ok'; resolved: string } | { kind: 'image'; status: 'error'; message: string };
 
-export type RemoteEntry = HttpEntry | OciEntry | ImageEntry;
+/** The package's content layer (server/commands/kubocd-fetch.ts), base64 so JSON snapshot codecs carry it as is. */
+export type KubocdPackageEntry =
+  | { kind: 'kubocd-package'; status: 'ok'; pinned: string; contentBase64: string }
+  | { kind: 'kubocd-package'; status: 'error'; message: string };
+
+export type RemoteEntry = HttpEntry | OciEntry | ImageEntry | KubocdPackageEntry;
 
 export type RemoteSnapshot = Record<RemoteKey, RemoteEntry>;
 
@@ -51,6 +60,12 @@ export interface FetchPolicy {
   ociTagTtlMs: number;
   /** The docker config file the client would use for registry credentials, if any. */
   dockerConfig?: string;
+  /**
+   * The remote render service's rule (server/remote/): every connection, http(s) imports and
+   * registries alike, each redirect hop included, must go to a host on allowHosts (by name, or by
+   * the address it resolves to). Without it, allowHosts only lifts the private-address rule.
+   */
+  onlyAllowedHosts?: boolean;
 }
 
 /** What a render reports besides its output: what it still needs, and the remote facts it used. */
@@ -79,5 +94,7 @@ export function keyOf(need: RemoteNeed): RemoteKey {
       return `oci ${need.reference}`;
     case 'image':
       return `image ${need.image}`;
+    case 'kubocd-package':
+      return `kubocd-package ${need.reference}`;
   }
 }

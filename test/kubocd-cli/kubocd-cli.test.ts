@@ -111,7 +111,11 @@ describe('kubocd commands in process', () => {
 
   const failures: Array<{ name: string; flags: Record<string, FlagValue>; args?: string[]; message: RegExp }> = [
     { name: 'no --package', flags: {}, message: /--package is required/ },
-    { name: 'an oci:// package', flags: { package: 'oci://r.example/p:v1' }, message: /files only in this build/ },
+    {
+      name: 'an oci:// package with a malformed reference',
+      flags: { package: 'oci://r.example/P:v1' },
+      message: /--package oci:\/\/r\.example\/P:v1: /,
+    },
     { name: 'a missing release', flags: RENDER_FLAGS, args: ['nope.yaml'], message: /nope\.yaml/ },
     { name: 'a package using functions outside the list', flags: { package: 'bad-package.yaml' }, message: /now/ },
   ];
