@@ -14,6 +14,8 @@
 import { SourceFile } from '../common/source.js';
 import type { Apply, ArrayComp, CompSpec, Node, ObjectComp, ObjectLit } from './ast.js';
 import { ImportError, JsonnetError, type TraceFrame } from './errors.js';
+import { cachedField, withCachedField, type FieldCache } from './field-cache.js';
+import { TextSink } from './text-sink.js';
 import { formatNumberJson, quoteString, serializeCompact } from './manifest.js';
 import { goNumber } from './std/builtin.js';
 import type { Module, RuntimeOptions } from './module.js';
@@ -757,13 +759,12 @@ export class Evaluator implements ValidationHost {
   /** self[name]: runs the object's assertions first (once), then the cached field. */
   objectIndex(obj: ObjectValue, name: string): Value {
     if (obj.assertState !== null) this.checkAssertions(obj);
-    const cache = (obj.cache ??= new Map());
-    const cached = cache.get(name);
+    const cached = cachedField(obj.cache, name);
     if (cached !== undefined) return cached;
     const li = obj.findLayer(name, obj.layers.length);
     if (li < 0) throw this.error(`Field does not exist: ${name}`);
     const v = this.fieldValue(obj, li, name);
-    cache.set(name, v);
+    obj.cache = withCachedField(obj.cache, name, v);
     return v;
   }
 
@@ -783,19 +784,17 @@ export class Evaluator implements ValidationHost {
    */
   private layerFieldValue(obj: ObjectValue, li: number, name: string): Value {
     if (li === obj.layers.length - 1 || obj.findLayer(name, obj.layers.length) === li) {
-      const cache = (obj.cache ??= new Map());
-      const hit = cache.get(name);
+      const hit = cachedField(obj.cache, name);
       if (hit !== undefined) return hit;
       const v = this.fieldValue(obj, li, name);
-      cache.set(name, v);
+      obj.cache = withCachedField(obj.cache, name, v);
       return v;
     }
-    const perLayer = (obj.superCache ??= new Array<Map<string, Value> | undefined>(obj.layers.length));
-    const sc = (perLayer[li] ??= new Map());
-    const hit = sc.get(name);
+    const perLayer = (obj.superCache ??= new Array<FieldCache | undefined>(obj.layers.length));
+    const hit = cachedField(perLayer[li], name);
     if (hit !== undefined) return hit;
     const v = this.fieldValue(obj, li, name);
-    sc.set(name, v);
+    perLayer[li] = withCachedField(perLayer[li], name, v);
     return v;
   }
 
@@ -832,6 +831,8 @@ export class Evaluator implements ValidationHost {
    * thunk). Values are the same either way: locals are pure functions of self and env.
    */
   private sharedLayerEnv(obj: ObjectValue, li: number, layer: Layer): Env {
+    // Without locals nothing is worth keeping: caching this Env too (an array and an Env per
+    // object) raised kube-lib's peak RSS from 73 to 78-79 MiB; a short-lived Env is cheaper.
     if (layer.literal!.frameSize === 0) return new Env(layer.closure, EMPTY_SLOTS, obj, li);
     const envs = (obj.layerEnvs ??= new Array<Env | undefined>(obj.layers.length));
     return (envs[li] ??= this.layerEnv(obj, li, layer, layer.closure!));
@@ -1340,7 +1341,7 @@ export class Evaluator implements ValidationHost {
     if (v instanceof ArrayValue) {
       const arr: JsonValue[] = new Array(v.elems.length);
       for (let i = 0; i < v.elems.length; i++) {
-        this.cur = `Array element ${i}`;
+        this.cur = elementPosition(i);
         arr[i] = this.manifest(this.force(v.elems[i]!));
       }
       out = arr;
@@ -1348,9 +1349,11 @@ export class Evaluator implements ValidationHost {
       const names = v.sortedVisibleFields(compareStrings);
       this.cur = 'Checking object assertions';
       this.checkAssertions(v);
+      const positions = sharedPositions(v, names);
       const obj = jsonObject([]);
-      for (const name of names) {
-        this.cur = `Field ${quoteJson(name)}`;
+      for (let i = 0; i < names.length; i++) {
+        const name = names[i]!;
+        this.cur = positions !== null ? positions[i]! : fieldPosition(name);
         setJsonKey(obj, name, this.manifest(this.objectIndex(v, name)));
       }
       out = obj;
@@ -1368,51 +1371,72 @@ export class Evaluator implements ValidationHost {
    * benches: the tree was a tenth of the peak heap and of the allocations).
    */
   manifestText(v: Value, multiline: boolean, indent: string): string {
-    if (v === null) return 'null';
+    const sink = new TextSink();
+    this.manifestInto(v, multiline, indent, sink);
+    return sink.text();
+  }
+
+  /** Writes the text of `v` to `out` (see TextSink for why not `+=`). */
+  private manifestInto(v: Value, multiline: boolean, indent: string, out: TextSink): void {
+    if (v === null) {
+      out.write('null');
+      return;
+    }
     switch (typeof v) {
       case 'boolean':
-        return v ? 'true' : 'false';
+        out.write(v ? 'true' : 'false');
+        return;
       case 'number':
-        return formatNumberJson(v);
+        out.write(formatNumberJson(v));
+        return;
       case 'string':
-        return quoteString(v);
+        out.write(quoteString(v));
+        return;
     }
     this.enterFrame();
     const indent2 = multiline ? indent + '   ' : indent;
     const sep = multiline ? ',\n' : ', ';
-    let out: string;
     if (v instanceof ArrayValue) {
       const elems = v.elems;
-      if (elems.length === 0) out = '[ ]';
+      if (elems.length === 0) out.write('[ ]');
       else {
-        out = multiline ? '[\n' : '[';
+        out.write(multiline ? '[\n' : '[');
         for (let i = 0; i < elems.length; i++) {
-          this.cur = `Array element ${i}`;
-          if (i > 0) out += sep;
-          out += indent2 + this.manifestText(this.force(elems[i]!), multiline, indent2);
+          this.cur = elementPosition(i);
+          if (i > 0) out.write(sep);
+          out.write(indent2);
+          this.manifestInto(this.force(elems[i]!), multiline, indent2, out);
         }
-        out += (multiline ? '\n' : '') + indent + ']';
+        if (multiline) out.write('\n');
+        out.write(indent);
+        out.write(']');
       }
     } else if (v instanceof ObjectValue) {
       const names = v.sortedVisibleFields(compareStrings);
       this.cur = 'Checking object assertions';
       this.checkAssertions(v);
-      if (names.length === 0) out = '{ }';
+      if (names.length === 0) out.write('{ }');
       else {
-        out = multiline ? '{\n' : '{';
+        const positions = sharedPositions(v, names);
+        const quoted = positions !== null ? v.layers[0]!.shared!.quotedNames! : null;
+        out.write(multiline ? '{\n' : '{');
         for (let i = 0; i < names.length; i++) {
           const name = names[i]!;
-          this.cur = `Field ${quoteJson(name)}`;
-          if (i > 0) out += sep;
-          out += indent2 + quoteString(name) + ': ' + this.manifestText(this.objectIndex(v, name), multiline, indent2);
+          this.cur = positions !== null ? positions[i]! : fieldPosition(name);
+          if (i > 0) out.write(sep);
+          out.write(indent2);
+          out.write(quoted !== null ? quoted[i]! : quoteString(name));
+          out.write(': ');
+          this.manifestInto(this.objectIndex(v, name), multiline, indent2, out);
         }
-        out += (multiline ? '\n' : '') + indent + '}';
+        if (multiline) out.write('\n');
+        out.write(indent);
+        out.write('}');
       }
     } else {
       throw this.error("couldn't manifest function as JSON");
     }
     this.exitFrame();
-    return out;
   }
 
   /** Converts plain JSON back into a value (for natives and pure std functions). */
@@ -1484,6 +1508,33 @@ function syntheticNode(span: Node['span'], ctx: string): Node {
 /** The integer part, as Go's int64(x) conversion keeps it for in-range values. */
 function toInteger(v: number): number {
   return Math.trunc(v);
+}
+
+/**
+ * Manifest trace positions are strings (`cur`), made for every field and element
+ * written; kube-lib writes 40,000 of them. Those of an object literal with static
+ * names are made once per literal, with its quoted keys; element positions once per index.
+ */
+function sharedPositions(obj: ObjectValue, names: string[]): string[] | null {
+  const shared = obj.layers.length === 1 ? obj.layers[0]!.shared : null;
+  if (shared === null || shared.sortedVisible !== names) return null;
+  if (shared.positions === undefined) {
+    shared.quotedNames = names.map((n) => quoteString(n));
+    shared.positions = names.map((n) => fieldPosition(n));
+  }
+  return shared.positions;
+}
+
+function fieldPosition(name: string): string {
+  return `Field ${quoteJson(name)}`;
+}
+
+const elementPositions: string[] = [];
+const CACHED_ELEMENT_POSITIONS = 4096;
+
+function elementPosition(i: number): string {
+  if (i >= CACHED_ELEMENT_POSITIONS) return `Array element ${i}`;
+  return (elementPositions[i] ??= `Array element ${i}`);
 }
 
 function traceFrame(e: Node | string | null): TraceFrame {

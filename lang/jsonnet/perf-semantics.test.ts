@@ -26,6 +26,22 @@ const sameResult: [string, string][] = [
   ['[{ [k]: k for k in ["b", "a"] }, { ["x" + i]: i for i in [1, 2] }, { a: 1, [if false then "z"]: 2 }]', 'computed'],
   // Hidden / forced-visible flags come from the shared table of each literal.
   ['local h = { a:: 1, b: 2 }; [h, h + { a::: 3 }, std.objectFields(h), std.objectFieldsAll(h)]', 'visibility'],
+  // More fields than the small field cache holds: it turns into a Map midway (also per super layer).
+  [
+    'local o = { [std.char(97 + i)]: i * 2 for i in std.range(0, 19) }; local p = o + { [std.char(97 + i)]: super[std.char(97 + i)] + 1 for i in std.range(0, 19) }; [o, p, [p[std.char(97 + i)] for i in std.range(0, 19)]]',
+    'many fields',
+  ],
+  [
+    'local o = { a: 1, b: 2, c: 3, d: 4, e: 5, f: 6, g: 7, h: 8, i: 9, j: 10, k: self.a + self.j }; [o.k, o, o.a]',
+    'static many',
+  ],
+  // Layered objects: visibility asked before and after the manifest's sorted names.
+  [
+    'local o = { b: 1, a:: 2 } + { c: 3 } + { a+: 1 }; [std.objectHas(o, "a"), o, std.objectFields(o), std.length(o), o + { a::: 0 }]',
+    'layered visibility',
+  ],
+  // Keys that need escaping, from the per-literal quoted keys.
+  ['[{ "a\\"b": 1, "\\u00e9": 2, "\\n": 3 }, { "a\\"b": 4, "\\u00e9": 5, "\\n": 6 }]', 'quoted keys'],
 ];
 
 test('optimised paths give the oracle-checked results', async (t) => {
@@ -58,6 +74,10 @@ const errors: [string, RegExp][] = [
   ['local mk(x) = { assert x > 0 : "x must be positive", v: x }; [mk(1), mk(-1)]', /x must be positive/],
   // Manifesting a function names the field.
   ['{ f: function() 1 }', /couldn't manifest function as JSON/],
+  // Trace positions of manifested fields (per-literal strings) and elements (cached up to an index).
+  ['local mk(x) = { "a\\"b": { v: x } }; [mk(1), mk(error "in field")]', /Field "a\\"b"/],
+  ['std.makeArray(5000, function(i) if i == 4999 then error "late" else i)', /Array element 4999/],
+  ['std.makeArray(10, function(i) if i == 7 then error "early" else i)', /Array element 7/],
 ];
 
 test('errors are raised as before', async (t) => {
@@ -65,7 +85,7 @@ test('errors are raised as before', async (t) => {
     await t.test(code, () => {
       assert.throws(
         () => evaluateToString(mod(code)),
-        (e: unknown) => e instanceof JsonnetError && want.test(e.message),
+        (e: unknown) => e instanceof JsonnetError && want.test(e.format()),
       );
       // The one-pass text manifestation reports the same error as the tree manifestation.
       let treeMsg = '';
