@@ -4,6 +4,8 @@
  * header and nowhere else; errors never quote it. A connection that fails
  * or breaks (refused, reset, hang-up, a 502/503 from a proxy or a draining
  * server) is a RemoteUnavailableError, which the caller may retry once.
+ * Aborting the signal closes the connection at once (RemoteCancelledError):
+ * the service takes the closed connection as a cancel and stops the render.
  */
 import { request } from 'node:https';
 import { RPC_PATH, type RpcError } from '../../protocol/index.js';
@@ -34,6 +36,13 @@ export class RemoteUnavailableError extends Error {
   }
 }
 
+export class RemoteCancelledError extends Error {
+  constructor() {
+    super('interrupted');
+    this.name = 'RemoteCancelledError';
+  }
+}
+
 let nextId = 1;
 
 export function remoteCall<R>(
@@ -41,7 +50,9 @@ export function remoteCall<R>(
   method: string,
   params: unknown,
   timeoutMs = 600_000,
+  signal?: AbortSignal,
 ): Promise<R> {
+  if (signal?.aborted) return Promise.reject(new RemoteCancelledError());
   const body = JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params });
   const where = endpoint.url.origin;
   const path = endpoint.url.pathname.replace(/\/$/, '') + RPC_PATH;
@@ -59,6 +70,14 @@ export function remoteCall<R>(
         authorization: `Bearer ${endpoint.token}`,
       },
     });
+    if (signal) {
+      const onAbort = (): void => {
+        reject(new RemoteCancelledError());
+        req.destroy();
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      req.on('close', () => signal.removeEventListener('abort', onAbort));
+    }
     req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${Math.round(timeoutMs / 1000)}s`)));
     req.on('error', (err: NodeJS.ErrnoException) => {
       const tls = err.code?.startsWith('ERR_TLS') || /certificate|self.signed|SSL/i.test(err.message);

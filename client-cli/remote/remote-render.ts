@@ -101,6 +101,7 @@ async function upload(
   manifest: Manifest,
   digests: string[],
   stats: RemoteRenderStats,
+  signal?: AbortSignal,
 ): Promise<boolean> {
   const want = new Set(digests);
   const byDigest = new Map<string, string>();
@@ -110,7 +111,7 @@ async function upload(
   let changed = false;
   const flush = async (): Promise<void> => {
     if (!batch.length) return;
-    const r = await remoteCall<RemoteUploadResult>(endpoint, RemoteMethods.upload, { blobs: batch });
+    const r = await remoteCall<RemoteUploadResult>(endpoint, RemoteMethods.upload, { blobs: batch }, undefined, signal);
     stats.uploadedBlobs += batch.length;
     stats.uploadedBytes += r.bytes;
     batch = [];
@@ -138,12 +139,25 @@ async function attempt(
   params: CommandParams,
   manifest: Manifest,
   stats: RemoteRenderStats,
+  signal?: AbortSignal,
 ): Promise<RemoteRenderResult> {
   const digests = [...new Set(Object.values(manifest.files))];
-  const { missing } = await remoteCall<RemoteMissingResult>(endpoint, RemoteMethods.missing, { digests });
-  if (missing.length) await upload(endpoint, manifest, missing, stats);
+  const { missing } = await remoteCall<RemoteMissingResult>(
+    endpoint,
+    RemoteMethods.missing,
+    { digests },
+    undefined,
+    signal,
+  );
+  if (missing.length) await upload(endpoint, manifest, missing, stats, signal);
   const ask = (): Promise<RemoteRenderResult> =>
-    remoteCall<RemoteRenderResult>(endpoint, RemoteMethods.render, { method, params, manifest: manifest.files });
+    remoteCall<RemoteRenderResult>(
+      endpoint,
+      RemoteMethods.render,
+      { method, params, manifest: manifest.files },
+      undefined,
+      signal,
+    );
   try {
     return await ask();
   } catch (err) {
@@ -156,6 +170,7 @@ async function attempt(
       manifest,
       again.filter((d): d is string => typeof d === 'string'),
       stats,
+      signal,
     );
     return ask();
   }
@@ -170,6 +185,7 @@ export async function renderRemotely(
   params: CommandParams,
   warn: (line: string) => void,
   retryDelayMs = 1000,
+  signal?: AbortSignal,
 ): Promise<{ result: RemoteRenderResult; stats: RemoteRenderStats }> {
   const cwd = resolve(params.cwd);
   const top = gitTopLevel(cwd);
@@ -185,13 +201,13 @@ export async function renderRemotely(
     retried: false,
   };
   try {
-    return { result: await attempt(endpoint, method, sent, manifest, stats), stats };
+    return { result: await attempt(endpoint, method, sent, manifest, stats, signal), stats };
   } catch (err) {
-    if (!retriable(err)) throw err;
+    if (!retriable(err) || signal?.aborted) throw err;
     stats.retried = true;
     await new Promise((r) => setTimeout(r, retryDelayMs));
     try {
-      return { result: await attempt(endpoint, method, sent, manifest, stats), stats };
+      return { result: await attempt(endpoint, method, sent, manifest, stats, signal), stats };
     } catch (again) {
       if (again instanceof Error && retriable(again)) again.message += ' (after one retry)';
       throw again;

@@ -4,13 +4,15 @@
  * file no one else may read), extra CA (--remote-ca), and running the command
  * there. Render commands print the remote output; cluster commands (diff,
  * update, delete, validate) render remotely and talk to the cluster from this
- * machine, in a local helper process that holds the cluster code.
+ * machine, in a local helper process that holds the cluster code. Ctrl-C
+ * (SIGINT/SIGTERM) closes the connection, which the service takes as a cancel
+ * (it kills the render and frees the slot), and exits 130.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { REMOTE_TOKEN_ENV, type CommandParams, type FlagValue } from '../../protocol/index.js';
-import { RemoteCallError, RemoteUnavailableError, type RemoteEndpoint } from './https-rpc.js';
+import { RemoteCallError, RemoteCancelledError, RemoteUnavailableError, type RemoteEndpoint } from './https-rpc.js';
 import { renderRemotely, RemoteSetupError } from './remote-render.js';
 import { ManifestError } from './manifest.js';
 
@@ -109,6 +111,9 @@ function runClusterHelper(endpoint: RemoteEndpoint, method: string, params: Comm
   });
 }
 
+/** Exit code after Ctrl-C, as for local commands. */
+const EXIT_INTERRUPTED = 130;
+
 /** Pause before the one retry (KUBECFG_REMOTE_RETRY_DELAY_MS, default 1000): long enough for a replica to be replaced. */
 export function retryDelayMs(env: Record<string, string | undefined>): number {
   const v = Number(env.KUBECFG_REMOTE_RETRY_DELAY_MS);
@@ -133,6 +138,13 @@ export async function runRemoteCommand(
   params: CommandParams,
 ): Promise<number> {
   if (method.startsWith('cluster/')) return runClusterHelper(endpoint, method, params);
+  const interrupt = new AbortController();
+  const onSignal = (): void => {
+    if (interrupt.signal.aborted) process.exit(EXIT_INTERRUPTED);
+    interrupt.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
     const { result } = await renderRemotely(
       endpoint,
@@ -140,14 +152,22 @@ export async function runRemoteCommand(
       params,
       (line) => process.stderr.write(line + '\n'),
       retryDelayMs(process.env),
+      interrupt.signal,
     );
     process.stdout.write(result.stdout);
     process.stderr.write(result.stderr);
     return result.exitCode;
   } catch (err) {
+    if (err instanceof RemoteCancelledError || interrupt.signal.aborted) {
+      process.stderr.write('kubecfg: remote: interrupted; the render service stops the render\n');
+      return EXIT_INTERRUPTED;
+    }
     const text = describeRemoteFailure(err);
     if (text === undefined) throw err;
     process.stderr.write(text + '\n');
     return 1;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
 }

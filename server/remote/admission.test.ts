@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Admission, BusyError } from './admission.js';
+import { Admission, BusyError, CancelledError } from './admission.js';
 import type { TenantConfig } from './tenants.js';
 
 const tenant = (name: string, maxConcurrent: number, maxQueued: number): TenantConfig => ({
@@ -37,4 +37,23 @@ test('the global limit holds across tenants, and a wait that runs out is busy', 
   assert.equal(adm.waiting, 0);
   s.release();
   (await adm.acquire(tenant('b', 5, 5))).release();
+});
+
+test('a queued request whose client went away leaves the queue and frees its place', async () => {
+  const adm = new Admission(10, 60_000);
+  const a = tenant('a', 1, 1);
+  const running = await adm.acquire(a);
+  const ctl = new AbortController();
+  const queued = adm.acquire(a, ctl.signal);
+  assert.equal(adm.waiting, 1);
+  ctl.abort();
+  await assert.rejects(queued, CancelledError);
+  assert.equal(adm.waiting, 0);
+  // The queue place is free again: one more may wait.
+  const next = adm.acquire(a);
+  running.release();
+  (await next).release();
+  assert.equal(adm.inFlight, 0);
+  await assert.rejects(adm.acquire(a, AbortSignal.abort()), CancelledError);
+  assert.equal(adm.inFlight, 0);
 });

@@ -3,11 +3,13 @@
  * per tenant and `globalMax` in all run at once; up to `maxQueued` more per
  * tenant wait (first come, first served) for at most `queueWaitMs`. A request
  * beyond the queue, or one whose wait runs out, is refused as busy. The wait
- * is reported so it can be exported as a metric.
+ * is reported so it can be exported as a metric. A waiter whose client is
+ * gone (its signal aborts) leaves the queue at once with CancelledError.
  */
 import type { TenantConfig } from './tenants.js';
 
 export class BusyError extends Error {}
+export class CancelledError extends Error {}
 
 interface Waiter {
   tenant: TenantConfig;
@@ -62,7 +64,8 @@ export class Admission {
     }
   }
 
-  acquire(tenant: TenantConfig): Promise<Slot> {
+  acquire(tenant: TenantConfig, signal?: AbortSignal): Promise<Slot> {
+    if (signal?.aborted) return Promise.reject(new CancelledError('the client went away before the render started'));
     const started = performance.now();
     const slot = (): Slot => {
       let released = false;
@@ -88,22 +91,32 @@ export class Admission {
       );
     this.queued.set(tenant.name, waiting + 1);
     return new Promise<Slot>((resolve, reject) => {
+      const leave = (err: Error): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        const i = this.queue.indexOf(waiter);
+        if (i >= 0) this.queue.splice(i, 1);
+        this.queued.set(tenant.name, (this.queued.get(tenant.name) ?? 1) - 1);
+        reject(err);
+      };
+      const onAbort = (): void => leave(new CancelledError('the client went away while the render was queued'));
       const waiter: Waiter = {
         tenant,
         grant: () => {
           clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
           this.queued.set(tenant.name, (this.queued.get(tenant.name) ?? 1) - 1);
           resolve(slot());
         },
       };
-      const timer = setTimeout(() => {
-        const i = this.queue.indexOf(waiter);
-        if (i >= 0) this.queue.splice(i, 1);
-        this.queued.set(tenant.name, (this.queued.get(tenant.name) ?? 1) - 1);
-        reject(
-          new BusyError(`the render service is busy: no render slot within ${Math.round(this.queueWaitMs / 1000)}s`),
-        );
-      }, this.queueWaitMs);
+      const timer = setTimeout(
+        () =>
+          leave(
+            new BusyError(`the render service is busy: no render slot within ${Math.round(this.queueWaitMs / 1000)}s`),
+          ),
+        this.queueWaitMs,
+      );
+      signal?.addEventListener('abort', onAbort, { once: true });
       this.queue.push(waiter);
     });
   }

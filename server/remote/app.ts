@@ -8,7 +8,10 @@
  * checked in onRequest, before the body is read or parsed (hazard 30). Bodies
  * are raw strings so malformed JSON gets -32700. One JSON-RPC request per
  * POST; batches are refused. Every answer to a tenant is built from typed
- * errors with fixed messages; internal errors are logged, not echoed.
+ * errors with fixed messages; internal errors are logged, not echoed. A
+ * render whose connection closes before the answer is sent (the client was
+ * interrupted or died) is cancelled: it leaves the queue, or its child is
+ * killed and its slot released.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
@@ -132,7 +135,18 @@ export function createRemoteApp(deps: RemoteAppDeps): FastifyInstance {
           result = service.upload(tenant, validateRemoteUpload(msg.params));
           break;
         case RemoteMethods.render: {
-          const rendered = await service.render(tenant, validateRemoteRender(msg.params));
+          const params = validateRemoteRender(msg.params);
+          const gone = new AbortController();
+          const onClose = (): void => {
+            if (!reply.raw.writableFinished) gone.abort();
+          };
+          reply.raw.once('close', onClose);
+          let rendered;
+          try {
+            rendered = await service.render(tenant, params, gone.signal);
+          } finally {
+            reply.raw.off('close', onClose);
+          }
           outcome(rendered.cached ? 'cached' : rendered.exitCode === 0 ? 'ok' : 'render_error');
           result = rendered;
           break;
@@ -170,6 +184,8 @@ function outcomeName(code: number): string {
       return 'backoff';
     case RemoteErrorCodes.Draining:
       return 'draining';
+    case ErrorCodes.RequestCancelled:
+      return 'cancelled';
     default:
       return 'refused';
   }

@@ -13,7 +13,8 @@
  * (SIGTERM, then SIGKILL after the grace period), and the reply line is capped.
  * A child that was stopped, crashed, or served its quota of renders is
  * discarded; the next render starts a fresh one. The child's stderr is read
- * only to classify a kill and is never sent to a client.
+ * only to classify a kill and is never sent to a client. A cancelled render
+ * (the client hung up) kills its child at once; the child is not reused.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -38,7 +39,15 @@ export type KillReason = 'timeout' | 'cpu' | 'memory' | 'output' | 'crash';
 
 export type ChildResult =
   | { kind: 'done'; reply: Extract<RenderChildReply, { kind: 'done' }> }
-  | { kind: 'killed'; reason: KillReason; signal?: string | null; stderrTail?: string };
+  | { kind: 'killed'; reason: KillReason; signal?: string | null; stderrTail?: string }
+  | { kind: 'cancelled' };
+
+export interface RunOptions {
+  /** Wall-clock budget of this run when less than the limit (a later fetch round of one request). */
+  wallMs?: number;
+  /** Aborted when the client is gone: the child is killed and the run answers 'cancelled'. */
+  signal?: AbortSignal;
+}
 
 /** How to start the child entry: the compiled .js beside us, or the .ts source through tsx (tests from sources). */
 export function childCommand(): string[] {
@@ -174,25 +183,35 @@ class WarmChild {
     return setCpuSoftLimit(pid, Math.ceil(used) + this.limits.cpuSeconds);
   }
 
-  async render(request: RenderChildRequest): Promise<ChildResult> {
+  async render(request: RenderChildRequest, opts: RunOptions = {}): Promise<ChildResult> {
     const { limits } = this;
     this.renders++;
     this.stderr = ''; // classify this render's failure by its own output only
     return new Promise<ChildResult>((resolve) => {
       let forced: KillReason | null = null;
+      let cancelled = false;
       let killTimer: NodeJS.Timeout | undefined;
+      const { signal } = opts;
+      const onAbort = (): void => {
+        cancelled = true;
+        this.kill();
+      };
       const finish = (result: ChildResult): void => {
         clearTimeout(wall);
         if (killTimer) clearTimeout(killTimer);
+        signal?.removeEventListener('abort', onAbort);
         this.onLine = null;
         this.onExit = null;
-        resolve(result);
+        resolve(cancelled ? { kind: 'cancelled' } : result);
       };
-      const wall = setTimeout(() => {
-        forced = 'timeout';
-        this.proc.kill('SIGTERM');
-        killTimer = setTimeout(() => this.kill(), limits.graceMs);
-      }, limits.wallMs);
+      const wall = setTimeout(
+        () => {
+          forced = 'timeout';
+          this.proc.kill('SIGTERM');
+          killTimer = setTimeout(() => this.kill(), limits.graceMs);
+        },
+        Math.max(1, Math.min(limits.wallMs, opts.wallMs ?? limits.wallMs)),
+      );
       this.onExit = (signal) =>
         finish({
           kind: 'killed',
@@ -212,6 +231,8 @@ class WarmChild {
         finish(reply.kind === 'output-too-large' ? { kind: 'killed', reason: 'output' } : { kind: 'done', reply });
       };
       if (this.exited) return finish({ kind: 'killed', reason: classify(null, this.stderr) });
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
       this.proc.stdin!.write(JSON.stringify(request) + '\n');
     });
   }
@@ -230,7 +251,9 @@ export class ChildPool {
   async run(
     tenant: { name: string; importHosts: readonly string[]; maxConcurrent: number },
     request: RenderChildRequest,
+    opts: RunOptions = {},
   ): Promise<ChildResult> {
+    if (opts.signal?.aborted) return { kind: 'cancelled' };
     let list = this.idle.get(tenant.name);
     if (!list) this.idle.set(tenant.name, (list = []));
     let child = list.pop();
@@ -240,9 +263,14 @@ export class ChildPool {
       child = new WarmChild(this.workBase, tenant.importHosts, this.limits);
       this.all.add(child);
       child.proc.on('close', () => this.all.delete(child!));
-      if (!(await child.ready)) return { kind: 'killed', reason: 'crash' };
+      const onAbort = (): void => child!.kill();
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      const ready = await child.ready;
+      opts.signal?.removeEventListener('abort', onAbort);
+      if (opts.signal?.aborted) return { kind: 'cancelled' };
+      if (!ready) return { kind: 'killed', reason: 'crash' };
     }
-    const result = await child.render(request);
+    const result = await child.render(request, opts);
     if (
       result.kind === 'done' &&
       !child.exited &&

@@ -25,6 +25,7 @@ import { parseRemoteOptions } from './remote-options.js';
 import { RemoteResults } from './remote-results.js';
 import { RenderService } from './render-service.js';
 import { Tenants, TenantsError, tokenSha256Hex } from './tenants.js';
+import { RemoteInputs } from '../remote-inputs/remote-fetcher.js';
 
 process.umask(0o077);
 
@@ -58,6 +59,8 @@ async function main(): Promise<number> {
     outputBytes: options.outputBytes,
   };
   const pool = new ChildPool(options.workDir, limits);
+  // Remote inputs of every tenant's renders are fetched here, never in a render child.
+  const remoteInputs = new RemoteInputs({ cacheDir: options.fetchCacheDir });
   const service = new RenderService({
     store,
     workBase: options.workDir,
@@ -69,6 +72,7 @@ async function main(): Promise<number> {
     metrics,
     logger,
     buildId: daemonBuildId(),
+    remoteInputs,
   });
   const app = createRemoteApp({
     tls: { cert: readFileSync(options.tlsCert), key: readFileSync(options.tlsKey) },
@@ -103,6 +107,7 @@ async function main(): Promise<number> {
         await new Promise((r) => setTimeout(r, 50));
       await app.close();
       pool.close();
+      await remoteInputs.close();
       rmSync(options.workDir, { recursive: true, force: true });
       logger.info('stopped');
       resolve(0);

@@ -5,6 +5,7 @@
  * (90s, 30m, 1h); sizes are MiB.
  */
 import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
 import { optionArgs, OptionsError, parseDuration, parseListen } from '../options.js';
 
 export interface RemoteOptions {
@@ -16,6 +17,8 @@ export interface RemoteOptions {
   storeDir: string;
   /** Parent of the per-request work directories (created 0700; emptied at start). */
   workDir: string;
+  /** Where fetched OCI bundles are kept by digest; default: `fetched` beside the store. */
+  fetchCacheDir: string;
   maxRenders: number;
   queueWaitMs: number;
   renderTimeoutMs: number;
@@ -41,7 +44,7 @@ function positiveInt(name: string, text: string): number {
 
 export function parseRemoteOptions(argv: readonly string[], env: Record<string, string | undefined>): RemoteOptions {
   const state = env.XDG_STATE_HOME || `${env.HOME ?? '/var/lib'}/.local/state`;
-  const opts: Partial<RemoteOptions> & Omit<RemoteOptions, 'tlsCert' | 'tlsKey' | 'tokens'> = {
+  const opts: Partial<RemoteOptions> & Omit<RemoteOptions, 'tlsCert' | 'tlsKey' | 'tokens' | 'fetchCacheDir'> = {
     listen: { host: '127.0.0.1', port: 8443 },
     storeDir: `${state}/kubecfg-remote/blobs`,
     workDir: `${state}/kubecfg-remote/work`,
@@ -79,6 +82,9 @@ export function parseRemoteOptions(argv: readonly string[], env: Record<string, 
         break;
       case '--work-dir':
         opts.workDir = value();
+        break;
+      case '--fetch-cache':
+        opts.fetchCacheDir = value();
         break;
       case '--max-renders':
         opts.maxRenders = positiveInt('max-renders', value());
@@ -134,6 +140,8 @@ export function parseRemoteOptions(argv: readonly string[], env: Record<string, 
   if (!opts.tlsCert || !opts.tlsKey)
     throw new OptionsError('--tls-cert and --tls-key are required (the service only serves TLS)');
   if (!opts.tokens) throw new OptionsError('--tokens FILE is required (token → tenant, mode 0600)');
+  // Beside the store, so a deployment that mounts one writable state volume covers both.
+  opts.fetchCacheDir ??= join(dirname(opts.storeDir), 'fetched');
   // Default address-space limit: room for the heap twice over plus the runtime.
   if (opts.addressSpaceMb === -1) opts.addressSpaceMb = opts.renderMemoryMb * 2 + 2048;
   return opts as RemoteOptions;

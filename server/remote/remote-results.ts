@@ -6,7 +6,10 @@
  * the render actually read (by their manifest digest), the paths it probed,
  * found missing or listed. A later request hits when its manifest gives the
  * same answer to every one of those questions, so a runner on the same commit
- * (or a commit that changed only unrelated files) renders nothing.
+ * (or a commit that changed only unrelated files) renders nothing. A result
+ * that used remote inputs (URLs, OCI tags, image tags) also keeps those facts;
+ * the service re-checks them before serving it (render-service.ts) and drops
+ * the variant when one changed, so a changed remote body re-renders.
  *
  * Invariants: the tenant is part of every key, so tenants never share an
  * entry; a render that touched an unreadable path, or a path outside its work
@@ -15,6 +18,7 @@
 import { relative, sep } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import { UNREADABLE_DIGEST, type FileDepJson } from '../../cache/index.js';
+import type { FetchPolicy, RemoteDep } from '../remote-inputs/remote-types.js';
 import { ManifestView } from './manifest-view.js';
 
 export type RelDep =
@@ -29,9 +33,16 @@ export interface RemoteOutput {
   stderr: string;
 }
 
-interface Variant {
+/** The remote facts a result used, with the policy they were fetched under. */
+export interface RemoteFacts {
+  deps: RemoteDep[];
+  policy: FetchPolicy;
+}
+
+export interface Variant {
   deps: RelDep[];
   output: RemoteOutput;
+  remote?: RemoteFacts;
 }
 
 const MAX_VARIANTS = 8;
@@ -87,7 +98,11 @@ function matches(deps: readonly RelDep[], view: ManifestView): boolean {
 
 function sizeOf(variants: Variant[]): number {
   let n = 64;
-  for (const v of variants) n += v.output.stdout.length * 2 + v.output.stderr.length * 2 + 128 * (v.deps.length + 1);
+  for (const v of variants)
+    n +=
+      v.output.stdout.length * 2 +
+      v.output.stderr.length * 2 +
+      128 * (v.deps.length + (v.remote?.deps.length ?? 0) + 1);
   return n;
 }
 
@@ -100,17 +115,27 @@ export class RemoteResults {
     this.lru = new LRUCache<string, Variant[]>({ maxSize: maxBytes, sizeCalculation: (v) => Math.max(1, sizeOf(v)) });
   }
 
-  get(tenant: string, key: string, view: ManifestView): RemoteOutput | undefined {
+  /** The variant whose file questions this manifest answers alike; its remote facts are the caller's to check. */
+  get(tenant: string, key: string, view: ManifestView): Variant | undefined {
     const variants = this.lru.get(`${tenant}\0${key}`);
     const found = variants?.find((v) => matches(v.deps, view));
     if (found) this.hits++;
     else this.misses++;
-    return found?.output;
+    return found;
   }
 
-  set(tenant: string, key: string, deps: RelDep[], output: RemoteOutput): void {
+  /** Forgets one variant (its remote facts no longer hold). */
+  drop(tenant: string, key: string, variant: Variant): void {
     const k = `${tenant}\0${key}`;
-    const variants = [{ deps, output }, ...(this.lru.get(k) ?? [])].slice(0, MAX_VARIANTS);
+    const rest = (this.lru.get(k) ?? []).filter((v) => v !== variant);
+    if (rest.length) this.lru.set(k, rest);
+    else this.lru.delete(k);
+  }
+
+  set(tenant: string, key: string, deps: RelDep[], output: RemoteOutput, remote?: RemoteFacts): void {
+    const k = `${tenant}\0${key}`;
+    const variant: Variant = remote?.deps.length ? { deps, output, remote } : { deps, output };
+    const variants = [variant, ...(this.lru.get(k) ?? [])].slice(0, MAX_VARIANTS);
     if (sizeOf(variants) > this.lru.maxSize) return;
     this.lru.set(k, variants);
   }

@@ -9,6 +9,13 @@
  * Output larger than the cap is replaced by a limit reply here, so the parent
  * never has to parse it.
  *
+ * Remote inputs (https://, oci://, -U, --resolve-images=registry) are looked
+ * up in the snapshot the request carries; what is not in it yet comes back
+ * as the reply's `remote.needs`, and the parent (render-service.ts) fetches
+ * it under the tenant's allow-list and sends the request again. The child
+ * itself never opens a socket (the net guard refuses every host but the
+ * tenant's, and nothing here asks for one).
+ *
  * Invariants: stdout carries only reply lines; between requests the jail
  * names no directory (every path is missing); a crash (stack overflow that
  * escapes, out of memory) ends the process, which the parent reports.
@@ -21,6 +28,8 @@ import type { CommandName } from '../worker/messages.js';
 import { CHILD_STARTED } from './child-runner.js';
 import { installFsJail } from './fs-jail.js';
 import { installNetGuard } from './net-guard.js';
+import type { RemoteReport } from '../remote-inputs/remote-types.js';
+import { decodeSnapshot, type EncodedSnapshot } from './snapshot-codec.js';
 
 export interface RenderChildRequest {
   command: CommandName;
@@ -29,25 +38,36 @@ export interface RenderChildRequest {
   root: string;
   /** Largest stdout the render may produce. */
   outputBytes: number;
+  /** Remote inputs fetched so far by the parent (base64 bytes). */
+  remote?: EncodedSnapshot;
 }
 
 export type RenderChildReply =
-  | { kind: 'done'; exitCode: number; stdout: string; stderr: string; cacheable: boolean; deps: FileDepJson[] }
+  | {
+      kind: 'done';
+      exitCode: number;
+      stdout: string;
+      stderr: string;
+      cacheable: boolean;
+      deps: FileDepJson[];
+      /** Remote inputs still needed and the remote facts used (server/remote-inputs/). */
+      remote?: RemoteReport;
+    }
   | { kind: 'output-too-large'; bytes: number };
 
 /** No request: a path that cannot exist, so everything is missing. */
 const NOWHERE = '/\0kubecfg-render-child-idle';
 
-/** The service runs no fetch loop (server/remote-inputs/): a render that needs a remote input is refused. */
-const REMOTE_REFUSED =
-  'ERROR remote inputs (https://, oci://, -U, --resolve-images=registry) are not available in a remote render\n';
-
 function renderOne(request: RenderChildRequest): RenderChildReply {
-  const outcome = runCommand(request.command, request.params, { shouldStop: () => false, testHooks: false });
-  if (outcome.remote && (outcome.remote.needs.length > 0 || outcome.remote.deps.length > 0))
-    return { kind: 'done', exitCode: 1, stdout: '', stderr: REMOTE_REFUSED, cacheable: false, deps: [] };
+  const outcome = runCommand(request.command, request.params, {
+    shouldStop: () => false,
+    testHooks: false,
+    ...(request.remote !== undefined ? { remote: decodeSnapshot(request.remote) } : {}),
+  });
+  const pending = (outcome.remote?.needs.length ?? 0) > 0;
+  // A round that still needs inputs is thrown away by the parent: its output is not checked.
   const bytes = Buffer.byteLength(outcome.stdout);
-  if (bytes > request.outputBytes) return { kind: 'output-too-large', bytes };
+  if (!pending && bytes > request.outputBytes) return { kind: 'output-too-large', bytes };
   return {
     kind: 'done',
     exitCode: outcome.exitCode,
@@ -55,6 +75,7 @@ function renderOne(request: RenderChildRequest): RenderChildReply {
     stderr: outcome.stderr,
     cacheable: outcome.cacheable,
     deps: outcome.deps.map(fileDepToJson),
+    ...(outcome.remote !== undefined ? { remote: outcome.remote } : {}),
   };
 }
 

@@ -5,17 +5,24 @@
  * answer from the tenant's result cache when the manifest gives the same
  * answers to the cached render's dependencies, refuse a poison input in its
  * cool-down, wait for a slot, materialise the work directory, run the child
- * under limits, remove the directory, cache and return.
+ * under limits in fetch rounds (remote inputs are fetched here, in the
+ * parent, under the tenant's strict import-host list; the child gets them in
+ * its next request), remove the directory, cache and return. A request whose
+ * client went away (signal) leaves the queue or has its child killed.
  *
  * Invariants: nothing a tenant sends reaches another tenant (blob store,
- * result cache and backoff keys all carry the tenant); the work directory's
+ * result cache and backoff keys all carry the tenant; fetched bodies are
+ * shared only between identical import-host lists, bundles by digest after
+ * the registry host is checked for this tenant); a cached result that used a
+ * remote input is served only after that input is re-checked; the work directory's
  * absolute path is rewritten out of every text returned (hazard 26); the
  * child's own stderr never reaches the client.
  */
-import { stableDigest } from '../../cache/index.js';
+import { stableDigest, type FileDepJson } from '../../cache/index.js';
 import {
   BLOB_MAX_BYTES,
   commandOfMethod,
+  ErrorCodes,
   RemoteErrorCodes,
   UPLOAD_BATCH_MAX_BYTES,
   type CommandParams,
@@ -26,15 +33,18 @@ import {
   type RemoteUploadResult,
 } from '../../protocol/index.js';
 import type { Logger } from '../logger.js';
-import type { CommandName } from '../worker/messages.js';
-import { Admission, BusyError } from './admission.js';
+import { Admission, BusyError, CancelledError } from './admission.js';
 import { BlobError, BlobStore } from './blob-store.js';
-import type { ChildLimits, ChildPool, KillReason } from './child-runner.js';
+import type { ChildLimits, ChildPool, ChildResult, KillReason } from './child-runner.js';
 import { FailureBackoff } from './failure-backoff.js';
 import { ManifestView } from './manifest-view.js';
-import { relativeDeps, RemoteResults } from './remote-results.js';
+import { relativeDeps, RemoteResults, type RemoteFacts, type Variant } from './remote-results.js';
 import type { RemoteMetrics } from './remote-metrics.js';
 import type { TenantConfig } from './tenants.js';
+import { decodeReport, encodeSnapshot } from './snapshot-codec.js';
+import type { RemoteInputs } from '../remote-inputs/remote-fetcher.js';
+import type { FetchPolicy } from '../remote-inputs/remote-types.js';
+import type { CommandName, CommandOutcome } from '../worker/messages.js';
 import { materialise, WorkdirError } from './workdir.js';
 
 export class RemoteError extends Error {
@@ -58,6 +68,44 @@ export interface RenderServiceOptions {
   metrics: RemoteMetrics;
   logger: Logger;
   buildId: string;
+  /** Fetches remote inputs between render rounds (bodies cached by URL and allow-list, bundles by digest). */
+  remoteInputs: RemoteInputs;
+}
+
+type RoundsOutcome =
+  | {
+      kind: 'done';
+      exitCode: number;
+      stdout: string;
+      stderr: string;
+      cacheable: boolean;
+      deps: FileDepJson[];
+      remote?: RemoteFacts;
+    }
+  | Exclude<ChildResult, { kind: 'done' }>;
+
+/** Ends the fetch rounds early: the child was stopped or the request cancelled. */
+class RoundStopped extends Error {
+  constructor(readonly result: Exclude<ChildResult, { kind: 'done' }>) {
+    super('render round stopped');
+  }
+}
+
+/**
+ * What a tenant's fetches may do, whatever the child reported: reach only the tenant's import
+ * hosts (each hop, after DNS), with no registry credentials (the service holds none).
+ */
+function tenantPolicy(tenant: TenantConfig, reported: FetchPolicy): FetchPolicy {
+  return {
+    allowHosts: [...tenant.importHosts],
+    onlyAllowedHosts: true,
+    insecureRegistries: [...reported.insecureRegistries],
+    ociTagTtlMs: reported.ociTagTtlMs,
+  };
+}
+
+function cancelled(): RemoteError {
+  return new RemoteError(ErrorCodes.RequestCancelled, 'the client went away; the render was stopped');
 }
 
 /** Flags whose values are code; bound as strings unless the tenant allows code (hazard 23). */
@@ -118,7 +166,7 @@ export class RenderService {
   private prepare(tenant: TenantConfig, params: CommandParams): { params: CommandParams; warnings: string[] } {
     const flags = { ...params.flags };
     const warnings: string[] = [];
-    for (const name of ['export-dir', 'watch', 'jurl']) {
+    for (const name of ['export-dir', 'watch']) {
       if (flags[name] !== undefined)
         throw new RemoteError(RemoteErrorCodes.Refused, `--${name} is not available in a remote render`);
     }
@@ -138,7 +186,13 @@ export class RenderService {
     return { params: { ...params, flags, env: {} }, warnings };
   }
 
-  async render(tenant: TenantConfig, request: RemoteRenderParams): Promise<RemoteRenderResult> {
+  /** True when every remote fact a cached result used still holds (checked under the tenant's current list). */
+  private async remoteStillValid(tenant: TenantConfig, hit: Variant): Promise<boolean> {
+    if (!hit.remote?.deps.length) return true;
+    return this.opts.remoteInputs.stillValid(hit.remote.deps, tenantPolicy(tenant, hit.remote.policy));
+  }
+
+  async render(tenant: TenantConfig, request: RemoteRenderParams, signal?: AbortSignal): Promise<RemoteRenderResult> {
     if (this.draining) throw new RemoteError(RemoteErrorCodes.Draining, 'the render service is shutting down; retry');
     const command = commandOfMethod(request.method) as CommandName | undefined;
     if (!command) throw new RemoteError(RemoteErrorCodes.Refused, `${request.method} cannot run remotely`);
@@ -153,8 +207,12 @@ export class RenderService {
     const key = stableDigest({ command, cwd, ...rest, allowCode: tenant.allowCode, buildId: this.opts.buildId });
     const hit = this.opts.results.get(tenant.name, key, view);
     if (hit) {
-      this.opts.metrics.cacheHits.inc([tenant.name]);
-      return { ...hit, stderr: warnings.join('') + hit.stderr, cached: true };
+      if (await this.remoteStillValid(tenant, hit)) {
+        this.opts.metrics.cacheHits.inc([tenant.name]);
+        return { ...hit.output, stderr: warnings.join('') + hit.output.stderr, cached: true };
+      }
+      // A URL body or a tag moved: this variant is stale for everyone.
+      this.opts.results.drop(tenant.name, key, hit);
     }
     this.opts.metrics.cacheMisses.inc([tenant.name]);
     const poisonKey = `${tenant.name}\0${key}\0${view.digest()}`;
@@ -166,9 +224,10 @@ export class RenderService {
       );
     let slot;
     try {
-      slot = await this.opts.admission.acquire(tenant);
+      slot = await this.opts.admission.acquire(tenant, signal);
     } catch (err) {
       if (err instanceof BusyError) throw new RemoteError(RemoteErrorCodes.Busy, err.message);
+      if (err instanceof CancelledError) throw cancelled();
       throw err;
     }
     this.opts.metrics.observeQueueWait(slot.waitedMs / 1000);
@@ -182,23 +241,23 @@ export class RenderService {
       }
       const root = workdir.dir;
       const childParams: CommandParams = { ...params, cwd: cwd === '.' ? root : `${root}/${cwd}` };
-      const result = await this.opts.pool.run(tenant, {
-        command,
-        params: childParams,
-        root,
-        outputBytes: this.opts.limits.outputBytes,
-      });
-      if (result.kind === 'killed') {
-        this.opts.metrics.kills.inc([result.reason]);
-        const state = this.opts.backoff.recordFailure(poisonKey, result.reason);
+      const outcome = await this.runRounds(tenant, { command, params: childParams, root }, signal);
+      if (outcome.kind === 'cancelled') {
+        this.opts.metrics.kills.inc(['cancelled']);
+        this.opts.logger.info({ tenant: tenant.name }, 'render cancelled: the client went away');
+        throw cancelled();
+      }
+      if (outcome.kind === 'killed') {
+        this.opts.metrics.kills.inc([outcome.reason]);
+        const state = this.opts.backoff.recordFailure(poisonKey, outcome.reason);
         // The child's stderr tail goes to the operator's log (debug) only, never to the client.
         this.opts.logger.info(
-          { tenant: tenant.name, reason: result.reason, signal: result.signal, failures: state.failures },
+          { tenant: tenant.name, reason: outcome.reason, signal: outcome.signal, failures: state.failures },
           'render child stopped',
         );
-        this.opts.logger.debug({ tenant: tenant.name, stderrTail: result.stderrTail }, 'render child stderr');
-        throw new RemoteError(RemoteErrorCodes.LimitExceeded, killMessage(result.reason, this.opts.limits), {
-          reason: result.reason,
+        this.opts.logger.debug({ tenant: tenant.name, stderrTail: outcome.stderrTail }, 'render child stderr');
+        throw new RemoteError(RemoteErrorCodes.LimitExceeded, killMessage(outcome.reason, this.opts.limits), {
+          reason: outcome.reason,
         });
       }
       this.opts.backoff.recordSuccess(poisonKey);
@@ -208,16 +267,78 @@ export class RenderService {
           .join('')
           .split(root)
           .join('.');
-      const reply = result.reply;
-      const output = { exitCode: reply.exitCode, stdout: scrub(reply.stdout), stderr: scrub(reply.stderr) };
-      if (reply.cacheable) {
-        const deps = relativeDeps(reply.deps, root, view);
-        if (deps) this.opts.results.set(tenant.name, key, deps, output);
+      const output = { exitCode: outcome.exitCode, stdout: scrub(outcome.stdout), stderr: scrub(outcome.stderr) };
+      if (outcome.cacheable) {
+        const deps = relativeDeps(outcome.deps, root, view);
+        if (deps) this.opts.results.set(tenant.name, key, deps, output, outcome.remote);
       }
       return { ...output, stderr: warnings.join('') + output.stderr, cached: false };
     } finally {
       workdir?.remove();
       slot.release();
     }
+  }
+
+  /**
+   * The fetch rounds of one request (server/remote-inputs/remote-fetcher.ts): the child renders
+   * with the snapshot so far and names what it still needs; this process fetches it under the
+   * tenant's strict allow-list and runs the child again. The wall-clock limit covers the child
+   * time of all rounds together.
+   */
+  private async runRounds(
+    tenant: TenantConfig,
+    job: { command: CommandName; params: CommandParams; root: string },
+    signal: AbortSignal | undefined,
+  ): Promise<RoundsOutcome> {
+    const { limits, pool, remoteInputs } = this.opts;
+    let spentMs = 0;
+    let stopped: Exclude<ChildResult, { kind: 'done' }> | undefined;
+    let lastDeps: FileDepJson[] = [];
+    const outcome = await remoteInputs
+      .run(async (snapshot): Promise<CommandOutcome> => {
+        if (spentMs >= limits.wallMs) throw new RoundStopped({ kind: 'killed', reason: 'timeout' });
+        const started = performance.now();
+        const result = await pool.run(
+          tenant,
+          {
+            ...job,
+            outputBytes: limits.outputBytes,
+            ...(Object.keys(snapshot).length > 0 ? { remote: encodeSnapshot(snapshot) } : {}),
+          },
+          { wallMs: limits.wallMs - spentMs, ...(signal ? { signal } : {}) },
+        );
+        spentMs += performance.now() - started;
+        if (result.kind !== 'done') throw new RoundStopped(result);
+        const { reply } = result;
+        lastDeps = reply.deps;
+        const report = reply.remote === undefined ? undefined : decodeReport(reply.remote);
+        return {
+          exitCode: reply.exitCode,
+          stdout: reply.stdout,
+          stderr: reply.stderr,
+          deps: [],
+          cacheable: reply.cacheable,
+          ...(report ? { remote: { ...report, policy: tenantPolicy(tenant, report.policy) } } : {}),
+        };
+      }, signal)
+      .catch((err: unknown) => {
+        if (!(err instanceof RoundStopped)) throw err;
+        stopped = err.result;
+        return undefined;
+      });
+    if (stopped) return stopped;
+    if (!outcome || signal?.aborted) return { kind: 'cancelled' };
+    const remote = outcome.remote?.deps.length
+      ? { deps: outcome.remote.deps, policy: outcome.remote.policy }
+      : undefined;
+    return {
+      kind: 'done',
+      exitCode: outcome.exitCode,
+      stdout: outcome.stdout,
+      stderr: outcome.stderr,
+      cacheable: outcome.cacheable,
+      deps: lastDeps,
+      ...(remote ? { remote } : {}),
+    };
   }
 }

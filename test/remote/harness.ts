@@ -45,6 +45,8 @@ export interface TenantSpec {
   allowCode?: boolean;
   maxConcurrent?: number;
   maxQueued?: number;
+  /** Hosts this tenant's remote (https/oci) imports may reach. */
+  importHosts?: string[];
 }
 
 export interface ServerHandle {
@@ -199,6 +201,17 @@ export class RemoteSandbox {
     args: string[],
     extraEnv: Record<string, string> = {},
   ): Promise<RunResult> {
+    return this.startClient(cwd, tenant, url, args, extraEnv).result;
+  }
+
+  /** Like runClient, with the process at hand (to interrupt it). */
+  startClient(
+    cwd: string,
+    tenant: string,
+    url: string,
+    args: string[],
+    extraEnv: Record<string, string> = {},
+  ): { proc: ChildProcess; result: Promise<RunResult> } {
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: this.dir,
@@ -214,12 +227,13 @@ export class RemoteSandbox {
     let stderr = '';
     proc.stdout!.setEncoding('utf8').on('data', (c: string) => (stdout += c));
     proc.stderr!.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    return new Promise((resolve) =>
+    const result = new Promise<RunResult>((resolve) =>
       proc.on('close', (code) => {
         this.procs.delete(proc);
         resolve({ code, stdout, stderr });
       }),
     );
+    return { proc, result };
   }
 
   /** Request work directories left behind (must be none after each request). */

@@ -214,7 +214,7 @@ describe('remote render', { skip }, () => {
     assert.match(r.stderr, /bound as strings/);
   });
 
-  test('remote inputs are refused in a remote render (hazard 24)', async () => {
+  test('remote inputs to hosts outside the tenant importHosts are refused (hazard 24)', async () => {
     const dir = sb.clientDir('ssrf', {
       'meta.jsonnet': "{ x: importstr 'http://169.254.169.254/latest/meta-data/' }",
       'local.jsonnet': "{ x: importstr 'https://localhost:1/x' }",
@@ -223,7 +223,7 @@ describe('remote render', { skip }, () => {
       const r = await sb.runClient(dir, 'team-a', srv.url, ['show', file]);
       assert.equal(r.code, 1, file);
       assert.equal(r.stdout, '');
-      assert.match(r.stderr, /not available in a remote render/, file);
+      assert.match(r.stderr, /is not one of the import hosts this remote render tenant may reach/, file);
     }
   });
 
