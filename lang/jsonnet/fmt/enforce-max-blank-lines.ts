@@ -1,15 +1,14 @@
 /**
  * Pass: caps runs of blank lines at `max` (jsonnetfmt --max-blank-lines).
- * Interstitial comments carry no blank lines and are left alone.
+ * Interstitial comments carry no blank lines and are left alone. jsonnetfmt
+ * caps every fodder once, before the other passes move comments around
+ * (merging two fodders can add up their blank lines, and is not re-capped).
  */
 import type { Fodder } from './fodder.js';
-import type { Node } from './tree.js';
-import { forEachPassFodder } from './walk.js';
 
-export function enforceMaxBlankLines(body: Node, finalFodder: Fodder, max: number): void {
-  const cap = (fodder: Fodder): void => {
-    for (const e of fodder) if (e.kind !== 'interstitial' && e.blanks > max) e.blanks = max;
-  };
-  forEachPassFodder(body, cap);
-  cap(finalFodder);
+export function capBlankLines(fodder: Fodder, max: number): void {
+  for (let i = 0; i < fodder.length; i++) {
+    const e = fodder[i]!;
+    if (e.kind !== 'interstitial' && e.blanks > max) e.blanks = max;
+  }
 }

@@ -7,35 +7,49 @@
 import { unescapeString } from '../parser.js';
 import { escapeString } from './string-escape.js';
 import type { Node } from './tree.js';
-import { transformTree } from './walk.js';
 
 class BadEscape extends Error {}
 
+function failDecode(msg: string): never {
+  throw new BadEscape(msg);
+}
+
 function decode(raw: string): string | null {
   try {
-    return unescapeString(raw, (msg) => {
-      throw new BadEscape(msg);
-    });
+    return unescapeString(raw, failDecode);
   } catch (e) {
     if (e instanceof BadEscape) return null;
     throw e;
   }
 }
 
-export function enforceStringStyle(body: Node, style: 'd' | 's'): Node {
-  return transformTree(body, (n) => {
-    if (n.type !== 'string' || (n.kind !== 'single' && n.kind !== 'double')) return n;
-    // The validating parser already rejected bad escapes; this is only a guard.
-    const value = decode(n.value);
-    if (value === null) return n;
-    const hasSingle = value.includes("'");
-    const hasDouble = value.includes('"');
-    if (hasSingle && hasDouble) return n;
-    let single = style === 's';
-    if (hasSingle) single = false;
-    if (hasDouble) single = true;
-    n.value = escapeString(value, single);
-    n.kind = single ? 'single' : 'double';
-    return n;
-  });
+/**
+ * True when the literal's text is its value and needs no escape in either
+ * quote (no backslash, quote or control character): only the quote changes.
+ */
+function isPlain(raw: string): boolean {
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c === 92 || c === 39 || c === 34 || c < 0x20 || (c >= 0x7f && c <= 0x9f)) return false;
+  }
+  return true;
+}
+
+export function enforceStringStyleAt(n: Node, style: 'd' | 's'): void {
+  if (n.type !== 'string' || (n.kind !== 'single' && n.kind !== 'double')) return;
+  if (isPlain(n.value)) {
+    n.kind = style === 's' ? 'single' : 'double';
+    return;
+  }
+  // The validating parser already rejected bad escapes; this is only a guard.
+  const value = decode(n.value);
+  if (value === null) return;
+  const hasSingle = value.includes("'");
+  const hasDouble = value.includes('"');
+  if (hasSingle && hasDouble) return;
+  let single = style === 's';
+  if (hasSingle) single = false;
+  if (hasDouble) single = true;
+  n.value = escapeString(value, single);
+  n.kind = single ? 'single' : 'double';
 }

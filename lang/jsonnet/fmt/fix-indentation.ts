@@ -7,7 +7,16 @@
  * Text blocks get their body indented by base + N and `|||` at base.
  */
 import { hasNewline, type Fodder } from './fodder.js';
-import { leftRecursive, leftmost, openFodder, type ForSpec, type Node, type ObjectField, type Params } from './tree.js';
+import {
+  argFodder,
+  leftRecursive,
+  leftmost,
+  openFodder,
+  type ForSpec,
+  type Node,
+  type ObjectField,
+  type Params,
+} from './tree.js';
 import { utf8Length } from './utf8-length.js';
 
 /** base: the construct's indentation; lineUp: where continuation lines align. */
@@ -28,455 +37,507 @@ export interface IndentOptions {
   baseIndent?: number;
 }
 
+const HIDE_WIDTH = { ':': 1, '::': 2, ':::': 3 } as const;
+
+function objectFirstFodder(list: ObjectField[], closeFodder: Fodder): Fodder {
+  const first = list[0];
+  if (!first) return closeFodder;
+  return first.kind === 'str' && first.expr1 ? openFodder(first.expr1) : first.fodder1;
+}
+
 export function fixIndentation(body: Node, finalFodder: Fodder, options: IndentOptions): void {
-  const { indent: step, padArrays, padObjects } = options;
   const start = options.baseIndent ?? 0;
-  let column = start;
+  const indenter = new Indenter(options.indent, options.padArrays, options.padObjects, start);
+  indenter.visit(body, { base: start, lineUp: start }, false);
+  indenter.setIndents(finalFodder, start, start);
+}
+
+/**
+ * One walk in printing order; `column` is where the unparser's output would
+ * be. A class with methods rather than closures: the walk visits every node
+ * of large files, and per-call closures were most of its garbage.
+ */
+class Indenter {
+  column: number;
+
+  constructor(
+    private readonly step: number,
+    private readonly padArrays: boolean,
+    private readonly padObjects: boolean,
+    start: number,
+  ) {
+    this.column = start;
+  }
 
   /** Sets the indent of each line break: `last` for the final one, `allButLast` for the others. */
-  const setIndents = (fodder: Fodder, allButLast: number, last: number): void => {
+  setIndents(fodder: Fodder, allButLast: number, last: number): void {
     let count = 0;
-    for (const f of fodder) if (f.kind !== 'interstitial') count++;
+    for (let k = 0; k < fodder.length; k++) if (fodder[k]!.kind !== 'interstitial') count++;
     let i = 0;
-    for (const f of fodder) {
+    for (let k = 0; k < fodder.length; k++) {
+      const f = fodder[k]!;
       if (f.kind === 'interstitial') continue;
       f.indent = i + 1 < count ? allButLast : last;
       i++;
     }
-  };
+  }
 
   /** Models the unparser's fill: updates `column` as if the fodder were printed. */
-  const fillLast = (
-    fodder: Fodder,
-    crowded: boolean,
-    separateToken: boolean,
-    allButLast: number,
-    last: number,
-  ): void => {
-    setIndents(fodder, allButLast, last);
-    for (const f of fodder) {
+  private fillLast(fodder: Fodder, crowded: boolean, separateToken: boolean, allButLast: number, last: number): void {
+    if (fodder.length === 0) {
+      if (separateToken && crowded) this.column++;
+      return;
+    }
+    this.setIndents(fodder, allButLast, last);
+    for (let k = 0; k < fodder.length; k++) {
+      const f = fodder[k]!;
       if (f.kind === 'interstitial') {
-        if (crowded) column++;
-        column += utf8Length(f.comment[0]!);
+        if (crowded) this.column++;
+        this.column += utf8Length(f.comment[0]!);
         crowded = true;
       } else {
-        column = f.indent;
+        this.column = f.indent;
         crowded = false;
       }
     }
-    if (separateToken && crowded) column++;
-  };
-  const fill = (fodder: Fodder, crowded: boolean, separateToken: boolean, indent: number): void =>
-    fillLast(fodder, crowded, separateToken, indent, indent);
+    if (separateToken && crowded) this.column++;
+  }
+
+  private fill(fodder: Fodder, crowded: boolean, separateToken: boolean, indent: number): void {
+    this.fillLast(fodder, crowded, separateToken, indent, indent);
+  }
 
   // Sub-expressions on the same line line up with `lineUp`; otherwise they go
   // on the next line indented from the base ("strong" variants also rebase).
-  const newIndent = (first: Fodder, old: Indent, lineUp: number): Indent =>
-    startsOnSameLine(first) ? { base: old.base, lineUp } : { base: old.base + step, lineUp: old.base + step };
-  const newIndentStrong = (first: Fodder, old: Indent, lineUp: number): Indent =>
-    startsOnSameLine(first) ? { base: lineUp, lineUp } : { base: old.base + step, lineUp: old.base + step };
-  const align = (first: Fodder, old: Indent, lineUp: number): Indent =>
-    startsOnSameLine(first) ? { base: old.base, lineUp } : old;
-  const alignStrong = (first: Fodder, old: Indent, lineUp: number): Indent =>
-    startsOnSameLine(first) ? { base: lineUp, lineUp } : old;
+  private newIndent(first: Fodder, old: Indent, lineUp: number): Indent {
+    return startsOnSameLine(first)
+      ? { base: old.base, lineUp }
+      : { base: old.base + this.step, lineUp: old.base + this.step };
+  }
+  private newIndentStrong(first: Fodder, old: Indent, lineUp: number): Indent {
+    return startsOnSameLine(first)
+      ? { base: lineUp, lineUp }
+      : { base: old.base + this.step, lineUp: old.base + this.step };
+  }
+  private align(first: Fodder, old: Indent, lineUp: number): Indent {
+    return startsOnSameLine(first) ? { base: old.base, lineUp } : old;
+  }
+  private alignStrong(first: Fodder, old: Indent, lineUp: number): Indent {
+    return startsOnSameLine(first) ? { base: lineUp, lineUp } : old;
+  }
 
-  const specs = (spec: ForSpec, cur: Indent): void => {
-    if (spec.outer) specs(spec.outer, cur);
-    fill(spec.forFodder, true, true, cur.lineUp);
-    column += 3; // for
-    fill(spec.varFodder, true, true, cur.lineUp);
-    column += utf8Length(spec.varName);
-    fill(spec.inFodder, true, true, cur.lineUp);
-    column += 2; // in
-    visit(spec.expr, newIndent(openFodder(spec.expr), cur, column), true);
+  private specs(spec: ForSpec, cur: Indent): void {
+    if (spec.outer) this.specs(spec.outer, cur);
+    this.fill(spec.forFodder, true, true, cur.lineUp);
+    this.column += 3; // for
+    this.fill(spec.varFodder, true, true, cur.lineUp);
+    this.column += utf8Length(spec.varName);
+    this.fill(spec.inFodder, true, true, cur.lineUp);
+    this.column += 2; // in
+    this.visit(spec.expr, this.newIndent(openFodder(spec.expr), cur, this.column), true);
     for (const cond of spec.conditions) {
-      fill(cond.ifFodder, true, true, cur.lineUp);
-      column += 2; // if
-      visit(cond.expr, newIndent(openFodder(cond.expr), cur, column), true);
+      this.fill(cond.ifFodder, true, true, cur.lineUp);
+      this.column += 2; // if
+      this.visit(cond.expr, this.newIndent(openFodder(cond.expr), cur, this.column), true);
     }
-  };
+  }
 
-  const params = (p: Params, cur: Indent): void => {
-    fill(p.parenLeftFodder, false, false, cur.lineUp);
-    column++; // (
-    const firstInside = p.params.length > 0 ? p.params[0]!.nameFodder : p.parenRightFodder;
-    const inner = newIndent(firstInside, cur, column);
-    p.params.forEach((param, i) => {
-      if (i > 0) column++; // ,
-      fill(param.nameFodder, i > 0, true, inner.lineUp);
-      column += utf8Length(param.name);
+  private params(p: Params, cur: Indent): void {
+    this.fill(p.parenLeftFodder, false, false, cur.lineUp);
+    this.column++; // (
+    const list = p.params;
+    const firstInside = list.length > 0 ? list[0]!.nameFodder : p.parenRightFodder;
+    const inner = this.newIndent(firstInside, cur, this.column);
+    for (let i = 0; i < list.length; i++) {
+      const param = list[i]!;
+      if (i > 0) this.column++; // ,
+      this.fill(param.nameFodder, i > 0, true, inner.lineUp);
+      this.column += utf8Length(param.name);
       if (param.defaultArg) {
-        fill(param.eqFodder, false, false, inner.lineUp);
-        column++; // =
-        visit(param.defaultArg, inner, false);
+        this.fill(param.eqFodder, false, false, inner.lineUp);
+        this.column++; // =
+        this.visit(param.defaultArg, inner, false);
       }
-      fill(param.commaFodder, false, false, inner.lineUp);
-    });
-    if (p.trailingComma) column++;
-    fillLast(p.parenRightFodder, false, false, inner.lineUp, cur.lineUp);
-    column++; // )
-  };
+      this.fill(param.commaFodder, false, false, inner.lineUp);
+    }
+    if (p.trailingComma) this.column++;
+    this.fillLast(p.parenRightFodder, false, false, inner.lineUp, cur.lineUp);
+    this.column++; // )
+  }
 
-  const HIDE_WIDTH = { ':': 1, '::': 2, ':::': 3 } as const;
+  /** A field's method parameters, `:`-operator and body. */
+  private fieldRemainder(field: ObjectField, cur: Indent): void {
+    if (field.method) this.params(field.method, cur);
+    this.fill(field.opFodder, false, false, cur.lineUp);
+    if (field.superSugar) this.column++;
+    this.column += HIDE_WIDTH[field.hide];
+    this.visit(field.expr2, this.newIndent(openFodder(field.expr2), cur, this.column), true);
+  }
 
-  const fields = (list: ObjectField[], cur: Indent, crowded: boolean): void => {
+  private fields(list: ObjectField[], cur: Indent, crowded: boolean): void {
     const lineUp = cur.lineUp;
-    list.forEach((field, i) => {
-      if (i > 0) column++; // ,
-      const remainder = (): void => {
-        if (field.method) params(field.method, cur);
-        fill(field.opFodder, false, false, lineUp);
-        if (field.superSugar) column++;
-        column += HIDE_WIDTH[field.hide];
-        visit(field.expr2, newIndent(openFodder(field.expr2), cur, column), true);
-      };
+    for (let i = 0; i < list.length; i++) {
+      const field = list[i]!;
+      if (i > 0) this.column++; // ,
       const sep = i > 0 || crowded;
       switch (field.kind) {
         case 'local': {
-          fill(field.fodder1, sep, true, cur.lineUp);
-          column += 5; // local
-          fill(field.fodder2, true, true, cur.lineUp);
-          column += utf8Length(field.id ?? '');
-          if (field.method) params(field.method, cur);
-          fill(field.opFodder, true, true, cur.lineUp);
-          column++; // =
-          visit(field.expr2, newIndent(openFodder(field.expr2), cur, column), true);
+          this.fill(field.fodder1, sep, true, lineUp);
+          this.column += 5; // local
+          this.fill(field.fodder2, true, true, lineUp);
+          this.column += utf8Length(field.id ?? '');
+          if (field.method) this.params(field.method, cur);
+          this.fill(field.opFodder, true, true, lineUp);
+          this.column++; // =
+          this.visit(field.expr2, this.newIndent(openFodder(field.expr2), cur, this.column), true);
           break;
         }
         case 'id':
-          fill(field.fodder1, sep, true, lineUp);
-          column += utf8Length(field.id ?? '');
-          remainder();
+          this.fill(field.fodder1, sep, true, lineUp);
+          this.column += utf8Length(field.id ?? '');
+          this.fieldRemainder(field, cur);
           break;
         case 'str':
-          if (field.expr1) visit(field.expr1, cur, sep);
-          remainder();
+          if (field.expr1) this.visit(field.expr1, cur, sep);
+          this.fieldRemainder(field, cur);
           break;
         case 'expr':
-          fill(field.fodder1, sep, true, lineUp);
-          column++; // [
-          if (field.expr1) visit(field.expr1, cur, false);
-          fill(field.fodder2, false, false, lineUp);
-          column++; // ]
-          remainder();
+          this.fill(field.fodder1, sep, true, lineUp);
+          this.column++; // [
+          if (field.expr1) this.visit(field.expr1, cur, false);
+          this.fill(field.fodder2, false, false, lineUp);
+          this.column++; // ]
+          this.fieldRemainder(field, cur);
           break;
         case 'assert': {
-          fill(field.fodder1, sep, true, lineUp);
-          column += 6; // assert
-          const msgIndent = newIndent(openFodder(field.expr2), cur, column + 1);
-          visit(field.expr2, cur, true);
+          this.fill(field.fodder1, sep, true, lineUp);
+          this.column += 6; // assert
+          const msgIndent = this.newIndent(openFodder(field.expr2), cur, this.column + 1);
+          this.visit(field.expr2, cur, true);
           if (field.expr3) {
-            fill(field.opFodder, true, true, msgIndent.lineUp);
-            column++; // :
-            visit(field.expr3, msgIndent, true);
+            this.fill(field.opFodder, true, true, msgIndent.lineUp);
+            this.column++; // :
+            this.visit(field.expr3, msgIndent, true);
           }
           break;
         }
       }
-      fill(field.commaFodder, false, false, lineUp);
-    });
-  };
+      this.fill(field.commaFodder, false, false, lineUp);
+    }
+  }
 
-  const objectFirstFodder = (list: ObjectField[], closeFodder: Fodder): Fodder => {
-    const first = list[0];
-    if (!first) return closeFodder;
-    return first.kind === 'str' && first.expr1 ? openFodder(first.expr1) : first.fodder1;
-  };
-
-  function visit(expr: Node, cur: Indent, crowded: boolean): void {
-    fill(expr.fodder, crowded, leftRecursive(expr) === null, cur.lineUp);
+  visit(expr: Node, cur: Indent, crowded: boolean): void {
+    this.fill(expr.fodder, crowded, leftRecursive(expr) === null, cur.lineUp);
     switch (expr.type) {
       case 'apply': {
         const n = expr;
-        const targetIndent = align(openFodder(n.target), cur, column + (crowded ? 1 : 0));
-        visit(n.target, targetIndent, crowded);
-        fill(n.fodderLeft, false, false, targetIndent.lineUp);
-        column++; // (
-        const firsts = [...n.positional.map((a) => openFodder(a.expr)), ...n.named.map((a) => a.nameFodder)];
-        const firstFodder = firsts[0] ?? n.fodderRight;
+        const targetIndent = this.align(openFodder(n.target), cur, this.column + (crowded ? 1 : 0));
+        this.visit(n.target, targetIndent, crowded);
+        this.fill(n.fodderLeft, false, false, targetIndent.lineUp);
+        this.column++; // (
+        const argCount = n.positional.length + n.named.length;
+        const firstFodder = argCount > 0 ? argFodder(n, 0) : n.fodderRight;
         // Strong indent when any argument but the first starts a line.
-        const strong = firsts.slice(1).some(hasNewline);
-        const argIndent = strong ? newIndentStrong(firstFodder, cur, column) : newIndent(firstFodder, cur, column);
+        let strong = false;
+        for (let i = 1; i < argCount && !strong; i++) strong = hasNewline(argFodder(n, i));
+        const argIndent = strong
+          ? this.newIndentStrong(firstFodder, cur, this.column)
+          : this.newIndent(firstFodder, cur, this.column);
         let first = true;
         for (const a of n.positional) {
-          if (!first) column++; // ,
-          visit(a.expr, argIndent, !first);
-          fill(a.commaFodder, false, false, argIndent.lineUp);
+          if (!first) this.column++; // ,
+          this.visit(a.expr, argIndent, !first);
+          this.fill(a.commaFodder, false, false, argIndent.lineUp);
           first = false;
         }
         for (const a of n.named) {
-          if (!first) column++; // ,
-          fill(a.nameFodder, !first, false, argIndent.lineUp);
-          column += utf8Length(a.name) + 1; // name=
-          visit(a.arg, argIndent, false);
-          fill(a.commaFodder, false, false, argIndent.lineUp);
+          if (!first) this.column++; // ,
+          this.fill(a.nameFodder, !first, false, argIndent.lineUp);
+          this.column += utf8Length(a.name) + 1; // name=
+          this.visit(a.arg, argIndent, false);
+          this.fill(a.commaFodder, false, false, argIndent.lineUp);
           first = false;
         }
-        if (n.trailingComma) column++;
-        fillLast(n.fodderRight, false, false, argIndent.lineUp, cur.base);
-        column++; // )
+        if (n.trailingComma) this.column++;
+        this.fillLast(n.fodderRight, false, false, argIndent.lineUp, cur.base);
+        this.column++; // )
         if (n.tailStrict) {
-          fill(n.tailStrictFodder, true, true, cur.base);
-          column += 10; // tailstrict
+          this.fill(n.tailStrictFodder, true, true, cur.base);
+          this.column += 10; // tailstrict
         }
         break;
       }
       case 'applyBrace': {
-        const leftIndent = align(openFodder(expr.left), cur, column + (crowded ? 1 : 0));
-        visit(expr.left, leftIndent, crowded);
-        visit(expr.right, leftIndent, true);
+        const leftIndent = this.align(openFodder(expr.left), cur, this.column + (crowded ? 1 : 0));
+        this.visit(expr.left, leftIndent, crowded);
+        this.visit(expr.right, leftIndent, true);
         break;
       }
       case 'array': {
         const n = expr;
-        column++; // [
-        const firstFodder = n.elements.length > 0 ? openFodder(n.elements[0]!.expr) : n.closeFodder;
-        const lineUp = column + (padArrays ? 1 : 0);
-        const strong = n.elements.slice(1).some((e) => hasNewline(openFodder(e.expr)));
-        const inner = strong ? newIndentStrong(firstFodder, cur, lineUp) : newIndent(firstFodder, cur, lineUp);
-        n.elements.forEach((e, i) => {
-          if (i > 0) column++;
-          visit(e.expr, inner, i > 0 || padArrays);
-          fill(e.commaFodder, false, false, inner.lineUp);
-        });
-        if (n.trailingComma) column++;
-        fillLast(n.closeFodder, n.elements.length > 0, padArrays, inner.lineUp, cur.base);
-        column++; // ]
+        const padArrays = this.padArrays;
+        this.column++; // [
+        const elements = n.elements;
+        const firstFodder = elements.length > 0 ? openFodder(elements[0]!.expr) : n.closeFodder;
+        const lineUp = this.column + (padArrays ? 1 : 0);
+        let strong = false;
+        for (let i = 1; i < elements.length && !strong; i++) strong = hasNewline(openFodder(elements[i]!.expr));
+        const inner = strong
+          ? this.newIndentStrong(firstFodder, cur, lineUp)
+          : this.newIndent(firstFodder, cur, lineUp);
+        for (let i = 0; i < elements.length; i++) {
+          const e = elements[i]!;
+          if (i > 0) this.column++;
+          this.visit(e.expr, inner, i > 0 || padArrays);
+          this.fill(e.commaFodder, false, false, inner.lineUp);
+        }
+        if (n.trailingComma) this.column++;
+        this.fillLast(n.closeFodder, elements.length > 0, padArrays, inner.lineUp, cur.base);
+        this.column++; // ]
         break;
       }
       case 'arrayComp': {
         const n = expr;
-        column++; // [
-        const inner = newIndent(openFodder(n.body), cur, column + (padArrays ? 1 : 0));
-        visit(n.body, inner, padArrays);
-        fill(n.trailingCommaFodder, false, false, inner.lineUp);
-        if (n.trailingComma) column++;
-        specs(n.spec, inner);
-        fillLast(n.closeFodder, true, padArrays, inner.lineUp, cur.base);
-        column++; // ]
+        const padArrays = this.padArrays;
+        this.column++; // [
+        const inner = this.newIndent(openFodder(n.body), cur, this.column + (padArrays ? 1 : 0));
+        this.visit(n.body, inner, padArrays);
+        this.fill(n.trailingCommaFodder, false, false, inner.lineUp);
+        if (n.trailingComma) this.column++;
+        this.specs(n.spec, inner);
+        this.fillLast(n.closeFodder, true, padArrays, inner.lineUp, cur.base);
+        this.column++; // ]
         break;
       }
       case 'assert': {
         const n = expr;
-        column += 6; // assert
-        const inner = newIndent(openFodder(n.cond), cur, column + 1);
-        visit(n.cond, inner, true);
+        this.column += 6; // assert
+        const inner = this.newIndent(openFodder(n.cond), cur, this.column + 1);
+        this.visit(n.cond, inner, true);
         if (n.message) {
-          fill(n.colonFodder, true, true, inner.lineUp);
-          column++; // :
-          visit(n.message, inner, true);
+          this.fill(n.colonFodder, true, true, inner.lineUp);
+          this.column++; // :
+          this.visit(n.message, inner, true);
         }
-        fill(n.semicolonFodder, false, false, inner.lineUp);
-        column++; // ;
-        visit(n.rest, cur, true);
+        this.fill(n.semicolonFodder, false, false, inner.lineUp);
+        this.column++; // ;
+        this.visit(n.rest, cur, true);
         break;
       }
       case 'binary': {
         const n = expr;
-        const innerColumn = column + (crowded ? 1 : 0);
+        const innerColumn = this.column + (crowded ? 1 : 0);
         const first = openFodder(n.left);
         // A line break around the operator rebases the operands (strong).
         const inner =
           hasNewline(n.opFodder) || hasNewline(openFodder(n.right))
-            ? alignStrong(first, cur, innerColumn)
-            : align(first, cur, innerColumn);
-        visit(n.left, inner, crowded);
-        fill(n.opFodder, true, true, inner.lineUp);
-        column += utf8Length(n.op);
+            ? this.alignStrong(first, cur, innerColumn)
+            : this.align(first, cur, innerColumn);
+        this.visit(n.left, inner, crowded);
+        this.fill(n.opFodder, true, true, inner.lineUp);
+        this.column += utf8Length(n.op);
         // Same indent for the right operand, so chains `a &&\n b &&\n c` line up.
-        visit(n.right, inner, true);
+        this.visit(n.right, inner, true);
         break;
       }
       case 'conditional': {
         const n = expr;
-        column += 2; // if
-        visit(n.cond, newIndent(openFodder(n.cond), cur, column + 1), true);
-        fill(n.thenFodder, true, true, cur.base);
-        column += 4; // then
-        visit(n.branchTrue, newIndent(openFodder(n.branchTrue), cur, column + 1), true);
+        this.column += 2; // if
+        this.visit(n.cond, this.newIndent(openFodder(n.cond), cur, this.column + 1), true);
+        this.fill(n.thenFodder, true, true, cur.base);
+        this.column += 4; // then
+        this.visit(n.branchTrue, this.newIndent(openFodder(n.branchTrue), cur, this.column + 1), true);
         if (n.branchFalse) {
-          fill(n.elseFodder, true, true, cur.base);
-          column += 4; // else
-          visit(n.branchFalse, newIndent(openFodder(n.branchFalse), cur, column + 1), true);
+          this.fill(n.elseFodder, true, true, cur.base);
+          this.column += 4; // else
+          this.visit(n.branchFalse, this.newIndent(openFodder(n.branchFalse), cur, this.column + 1), true);
         }
         break;
       }
       case 'dollar':
-        column++;
+        this.column++;
         break;
       case 'error':
-        column += 5;
-        visit(expr.expr, newIndent(openFodder(expr.expr), cur, column + 1), true);
+        this.column += 5;
+        this.visit(expr.expr, this.newIndent(openFodder(expr.expr), cur, this.column + 1), true);
         break;
       case 'function':
-        column += 8; // function
-        params(expr.params, cur);
-        visit(expr.body, newIndent(openFodder(expr.body), cur, column + 1), true);
+        this.column += 8; // function
+        this.params(expr.params, cur);
+        this.visit(expr.body, this.newIndent(openFodder(expr.body), cur, this.column + 1), true);
         break;
       case 'import':
-        column += expr.keyword.length;
-        visit(expr.file, newIndent(openFodder(expr.file), cur, column + 1), true);
+        this.column += expr.keyword.length;
+        this.visit(expr.file, this.newIndent(openFodder(expr.file), cur, this.column + 1), true);
         break;
       case 'inSuper':
-        visit(expr.index, cur, crowded);
-        fill(expr.inFodder, true, true, cur.lineUp);
-        column += 2; // in
-        fill(expr.superFodder, true, true, cur.lineUp);
-        column += 5; // super
+        this.visit(expr.index, cur, crowded);
+        this.fill(expr.inFodder, true, true, cur.lineUp);
+        this.column += 2; // in
+        this.fill(expr.superFodder, true, true, cur.lineUp);
+        this.column += 5; // super
         break;
       case 'index': {
         const n = expr;
-        visit(n.target, cur, crowded);
-        fill(n.leftBracketFodder, false, false, cur.lineUp);
+        this.visit(n.target, cur, crowded);
+        this.fill(n.leftBracketFodder, false, false, cur.lineUp);
         if (n.id !== null) {
-          column++; // .
-          const inner = newIndent(n.rightBracketFodder, cur, column);
-          fill(n.rightBracketFodder, false, false, inner.lineUp);
-          column += utf8Length(n.id);
+          this.column++; // .
+          const inner = this.newIndent(n.rightBracketFodder, cur, this.column);
+          this.fill(n.rightBracketFodder, false, false, inner.lineUp);
+          this.column += utf8Length(n.id);
         } else if (n.index) {
-          column++; // [
-          const inner = newIndent(openFodder(n.index), cur, column);
-          visit(n.index, inner, false);
-          fillLast(n.rightBracketFodder, false, false, inner.lineUp, cur.base);
-          column++; // ]
+          this.column++; // [
+          const inner = this.newIndent(openFodder(n.index), cur, this.column);
+          this.visit(n.index, inner, false);
+          this.fillLast(n.rightBracketFodder, false, false, inner.lineUp, cur.base);
+          this.column++; // ]
         }
         break;
       }
       case 'slice': {
         const n = expr;
-        visit(n.target, cur, crowded);
-        fill(n.leftBracketFodder, false, false, cur.lineUp);
-        column++; // [
+        this.visit(n.target, cur, crowded);
+        this.fill(n.leftBracketFodder, false, false, cur.lineUp);
+        this.column++; // [
         let inner: Indent = cur;
         if (n.beginIndex) {
-          inner = newIndent(openFodder(n.beginIndex), cur, column);
-          visit(n.beginIndex, inner, false);
+          inner = this.newIndent(openFodder(n.beginIndex), cur, this.column);
+          this.visit(n.beginIndex, inner, false);
         }
         if (n.endIndex) {
-          inner = newIndent(n.endColonFodder, cur, column);
-          fill(n.endColonFodder, false, false, inner.lineUp);
-          column++; // :
-          visit(n.endIndex, inner, false);
+          inner = this.newIndent(n.endColonFodder, cur, this.column);
+          this.fill(n.endColonFodder, false, false, inner.lineUp);
+          this.column++; // :
+          this.visit(n.endIndex, inner, false);
         }
         if (n.step) {
           if (!n.endIndex) {
-            inner = newIndent(n.endColonFodder, cur, column);
-            fill(n.endColonFodder, false, false, inner.lineUp);
-            column++; // :
+            inner = this.newIndent(n.endColonFodder, cur, this.column);
+            this.fill(n.endColonFodder, false, false, inner.lineUp);
+            this.column++; // :
           }
-          fill(n.stepColonFodder, false, false, inner.lineUp);
-          column++; // :
-          visit(n.step, inner, false);
+          this.fill(n.stepColonFodder, false, false, inner.lineUp);
+          this.column++; // :
+          this.visit(n.step, inner, false);
         }
         if (!n.beginIndex && !n.endIndex && !n.step) {
-          inner = newIndent(n.endColonFodder, cur, column);
-          fill(n.endColonFodder, false, false, inner.lineUp);
-          column++; // :
+          inner = this.newIndent(n.endColonFodder, cur, this.column);
+          this.fill(n.endColonFodder, false, false, inner.lineUp);
+          this.column++; // :
         }
-        column++; // ]
+        this.column++; // ]
         break;
       }
       case 'local': {
         const n = expr;
-        column += 5; // local
-        const inner = newIndent(n.binds[0]!.varFodder, cur, column + 1);
-        n.binds.forEach((b, i) => {
-          if (i > 0) column++; // ,
-          fill(b.varFodder, true, true, inner.lineUp);
-          column += utf8Length(b.variable);
-          if (b.fun) params(b.fun, inner);
-          fill(b.eqFodder, true, true, inner.lineUp);
-          column++; // =
-          const bodyIndent = newIndent(openFodder(b.body), inner, column + 1);
-          visit(b.body, bodyIndent, true);
-          fillLast(b.closeFodder, false, false, bodyIndent.lineUp, cur.base);
-        });
-        column++; // ;
-        visit(n.body, cur, true);
+        this.column += 5; // local
+        const inner = this.newIndent(n.binds[0]!.varFodder, cur, this.column + 1);
+        for (let i = 0; i < n.binds.length; i++) {
+          const b = n.binds[i]!;
+          if (i > 0) this.column++; // ,
+          this.fill(b.varFodder, true, true, inner.lineUp);
+          this.column += utf8Length(b.variable);
+          if (b.fun) this.params(b.fun, inner);
+          this.fill(b.eqFodder, true, true, inner.lineUp);
+          this.column++; // =
+          const bodyIndent = this.newIndent(openFodder(b.body), inner, this.column + 1);
+          this.visit(b.body, bodyIndent, true);
+          this.fillLast(b.closeFodder, false, false, bodyIndent.lineUp, cur.base);
+        }
+        this.column++; // ;
+        this.visit(n.body, cur, true);
         break;
       }
       case 'boolean':
-        column += expr.value ? 4 : 5;
+        this.column += expr.value ? 4 : 5;
         break;
       case 'number':
-        column += utf8Length(expr.text);
+        this.column += utf8Length(expr.text);
         break;
       case 'string':
         switch (expr.kind) {
           case 'single':
           case 'double':
-            column += 2 + utf8Length(expr.value);
+            this.column += 2 + utf8Length(expr.value);
             break;
           case 'block':
-            expr.blockIndent = ' '.repeat(cur.base + step);
+            expr.blockIndent = ' '.repeat(cur.base + this.step);
             expr.blockTermIndent = ' '.repeat(cur.base);
-            column = cur.base + 3; // the closing |||
+            this.column = cur.base + 3; // the closing |||
             break;
           case 'verbatimSingle':
           case 'verbatimDouble': {
             const q = expr.kind === 'verbatimSingle' ? "'" : '"';
             // Counted in code points, as jsonnetfmt does for verbatim strings.
-            column += 3 + Array.from(expr.value).length + expr.value.split(q).length - 1;
+            this.column += 3 + Array.from(expr.value).length + expr.value.split(q).length - 1;
             break;
           }
         }
         break;
       case 'null':
-        column += 4;
+        this.column += 4;
         break;
       case 'object':
       case 'objectComp': {
         const n = expr;
-        column++; // {
-        const inner = newIndent(objectFirstFodder(n.fields, n.closeFodder), cur, column + (padObjects ? 1 : 0));
-        fields(n.fields, inner, padObjects);
-        if (n.trailingComma) column++;
-        if (n.type === 'objectComp') specs(n.spec, inner);
-        fillLast(n.closeFodder, n.type === 'objectComp' || n.fields.length > 0, padObjects, inner.lineUp, cur.base);
-        column++; // }
+        this.column++; // {
+        const inner = this.newIndent(
+          objectFirstFodder(n.fields, n.closeFodder),
+          cur,
+          this.column + (this.padObjects ? 1 : 0),
+        );
+        this.fields(n.fields, inner, this.padObjects);
+        if (n.trailingComma) this.column++;
+        if (n.type === 'objectComp') this.specs(n.spec, inner);
+        this.fillLast(
+          n.closeFodder,
+          n.type === 'objectComp' || n.fields.length > 0,
+          this.padObjects,
+          inner.lineUp,
+          cur.base,
+        );
+        this.column++; // }
         break;
       }
       case 'parens': {
-        column++; // (
-        const inner = newIndentStrong(openFodder(expr.inner), cur, column);
-        visit(expr.inner, inner, false);
-        fillLast(expr.closeFodder, false, false, inner.lineUp, cur.base);
-        column++; // )
+        this.column++; // (
+        const inner = this.newIndentStrong(openFodder(expr.inner), cur, this.column);
+        this.visit(expr.inner, inner, false);
+        this.fillLast(expr.closeFodder, false, false, inner.lineUp, cur.base);
+        this.column++; // )
         break;
       }
       case 'self':
-        column += 4;
+        this.column += 4;
         break;
       case 'superIndex': {
         const n = expr;
-        column += 5; // super
-        fill(n.dotFodder, false, false, cur.lineUp);
+        this.column += 5; // super
+        this.fill(n.dotFodder, false, false, cur.lineUp);
         if (n.id !== null) {
-          column++; // .
-          const inner = newIndent(n.idFodder, cur, column);
-          fill(n.idFodder, false, false, inner.lineUp);
-          column += utf8Length(n.id);
+          this.column++; // .
+          const inner = this.newIndent(n.idFodder, cur, this.column);
+          this.fill(n.idFodder, false, false, inner.lineUp);
+          this.column += utf8Length(n.id);
         } else if (n.index) {
-          column++; // [
-          const inner = newIndent(openFodder(n.index), cur, column);
-          visit(n.index, inner, false);
-          fillLast(n.idFodder, false, false, inner.lineUp, cur.base);
-          column++; // ]
+          this.column++; // [
+          const inner = this.newIndent(openFodder(n.index), cur, this.column);
+          this.visit(n.index, inner, false);
+          this.fillLast(n.idFodder, false, false, inner.lineUp, cur.base);
+          this.column++; // ]
         }
         break;
       }
       case 'unary': {
-        column += utf8Length(expr.op);
-        const inner = newIndent(openFodder(expr.expr), cur, column);
-        visit(expr.expr, inner, leftmost(expr.expr).type === 'dollar');
+        this.column += utf8Length(expr.op);
+        const inner = this.newIndent(openFodder(expr.expr), cur, this.column);
+        this.visit(expr.expr, inner, leftmost(expr.expr).type === 'dollar');
         break;
       }
       case 'var':
-        column += utf8Length(expr.id);
+        this.column += utf8Length(expr.id);
         break;
     }
   }
-
-  visit(body, { base: start, lineUp: start }, false);
-  setIndents(finalFodder, start, start);
 }

@@ -6,8 +6,7 @@
  * It looks one level deep only: nested constructs decide for themselves.
  */
 import { countNewlines, ensureCleanNewline, type Fodder } from './fodder.js';
-import { openFodder, type ForSpec, type Node, type ObjectField, type Params, type Apply } from './tree.js';
-import { transformTree } from './walk.js';
+import { argFodder, openFodder, type ForSpec, type Node, type ObjectField, type Params, type Apply } from './tree.js';
 
 function fieldOpenFodder(f: ObjectField): Fodder {
   return f.kind === 'str' && f.expr1 ? openFodder(f.expr1) : f.fodder1;
@@ -27,7 +26,8 @@ function expandSpec(spec: ForSpec): void {
 }
 
 function fixFields(fields: ObjectField[], closeFodder: Fodder, spec: ForSpec | null): void {
-  let expand = fields.some((f) => countNewlines(fieldOpenFodder(f)) > 0);
+  let expand = false;
+  for (let i = 0; i < fields.length && !expand; i++) expand = countNewlines(fieldOpenFodder(fields[i]!)) > 0;
   if (spec && specWantsExpansion(spec)) expand = true;
   if (countNewlines(closeFodder) > 0) expand = true;
   if (!expand) return;
@@ -38,40 +38,45 @@ function fixFields(fields: ObjectField[], closeFodder: Fodder, spec: ForSpec | n
 
 /**
  * A newline before the first item or the closing paren expands "near the
- * parens"; one before a later item expands between items.
+ * parens"; one before a later item expands between items. `item(owner, i)`
+ * is the fodder before item i (a function, not an array: this runs for every
+ * call and function of the file).
  */
-function fixList(firsts: Fodder[], right: Fodder): void {
+function fixList<T>(owner: T, count: number, item: (owner: T, i: number) => Fodder, right: Fodder): void {
   let between = false;
   let nearParens = false;
-  firsts.forEach((f, i) => {
-    if (countNewlines(f) > 0) {
+  for (let i = 0; i < count; i++) {
+    if (countNewlines(item(owner, i)) > 0) {
       if (i === 0) nearParens = true;
       else between = true;
     }
-  });
+  }
   if (countNewlines(right) > 0) nearParens = true;
-  firsts.forEach((f, i) => {
-    if ((i === 0 && nearParens) || (i > 0 && between)) ensureCleanNewline(f);
-  });
+  for (let i = 0; i < count; i++) {
+    if ((i === 0 && nearParens) || (i > 0 && between)) ensureCleanNewline(item(owner, i));
+  }
   if (nearParens) ensureCleanNewline(right);
 }
 
+function paramFodder(p: Params, i: number): Fodder {
+  return p.params[i]!.nameFodder;
+}
+
 function fixParams(p: Params): void {
-  fixList(
-    p.params.map((x) => x.nameFodder),
-    p.parenRightFodder,
-  );
+  fixList(p, p.params.length, paramFodder, p.parenRightFodder);
 }
 
 function fixArgs(n: Apply): void {
-  const firsts = [...n.positional.map((a) => openFodder(a.expr)), ...n.named.map((a) => a.nameFodder)];
-  fixList(firsts, n.fodderRight);
+  fixList(n, n.positional.length + n.named.length, argFodder, n.fodderRight);
 }
 
-function fixNode(n: Node): void {
+/** Applies the rule to one node (its direct items); the caller walks the tree, top-down. */
+export function fixNewlinesAt(n: Node): void {
   switch (n.type) {
     case 'array': {
-      const expand = n.elements.some((e) => countNewlines(openFodder(e.expr)) > 0) || countNewlines(n.closeFodder) > 0;
+      let expand = countNewlines(n.closeFodder) > 0;
+      for (let i = 0; i < n.elements.length && !expand; i++)
+        expand = countNewlines(openFodder(n.elements[i]!.expr)) > 0;
       if (expand) {
         for (const e of n.elements) ensureCleanNewline(openFodder(e.expr));
         ensureCleanNewline(n.closeFodder);
@@ -102,14 +107,13 @@ function fixNode(n: Node): void {
         ensureCleanNewline(n.closeFodder);
       }
       break;
-    case 'local':
-      if (n.binds.some((b) => countNewlines(b.varFodder) > 0)) {
-        n.binds.forEach((b, i) => {
-          if (i > 0) ensureCleanNewline(b.varFodder);
-        });
-      }
+    case 'local': {
+      let expand = false;
+      for (let i = 0; i < n.binds.length && !expand; i++) expand = countNewlines(n.binds[i]!.varFodder) > 0;
+      if (expand) for (let i = 1; i < n.binds.length; i++) ensureCleanNewline(n.binds[i]!.varFodder);
       for (const b of n.binds) if (b.fun) fixParams(b.fun);
       break;
+    }
     case 'function':
       fixParams(n.params);
       break;
@@ -119,11 +123,4 @@ function fixNode(n: Node): void {
     default:
       break;
   }
-}
-
-export function fixNewlines(body: Node): Node {
-  return transformTree(body, (n) => {
-    fixNode(n);
-    return n;
-  });
 }

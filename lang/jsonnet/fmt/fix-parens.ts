@@ -1,21 +1,20 @@
 /**
  * Pass: collapses doubled parentheses, ((e)) -> (e), keeping the inner
- * parentheses' comments. Only one level per parenthesis node, like jsonnetfmt.
+ * parentheses' comments. Only one level per parenthesis node, like jsonnetfmt:
+ * (((e))) becomes ((e)) in one run.
  */
 import { fodderMoveFront } from './fodder.js';
-import { openFodder, type Node } from './tree.js';
-import { transformTree } from './walk.js';
+import type { Node, Parens } from './tree.js';
 
-export function fixParens(body: Node): Node {
-  return transformTree(body, (n) => {
-    if (n.type !== 'parens') return n;
-    // One level per node, as jsonnetfmt: (((e))) becomes ((e)).
-    if (n.inner.type === 'parens') {
-      const inner = n.inner;
-      n.inner = inner.inner;
-      fodderMoveFront(openFodder(n), inner.fodder);
-      fodderMoveFront(n.closeFodder, inner.closeFodder);
-    }
-    return n;
-  });
+/** The inner parentheses `n` would absorb, or null. */
+export function doubledParens(n: Node): Parens | null {
+  return n.type === 'parens' && n.inner.type === 'parens' ? n.inner : null;
+}
+
+/** Absorbs `n.inner` (a parens node): its comments move to `n`'s own slots. */
+export function collapseParens(n: Parens, inner: Parens): void {
+  n.inner = inner.inner;
+  // `n` is not left-recursive: its own fodder is the one before its first token.
+  fodderMoveFront(n.fodder, inner.fodder);
+  fodderMoveFront(n.closeFodder, inner.closeFodder);
 }

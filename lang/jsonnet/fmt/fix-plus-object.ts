@@ -5,13 +5,11 @@
  */
 import { fodderMoveFront } from './fodder.js';
 import type { Node } from './tree.js';
-import { transformTree } from './walk.js';
 
-export function fixPlusObject(body: Node): Node {
-  return transformTree(body, (n) => {
-    if (n.type !== 'binary' || n.op !== '+' || n.right.type !== 'object') return n;
-    if (n.left.type !== 'var' && n.left.type !== 'index') return n;
-    fodderMoveFront(n.right.fodder, n.opFodder);
-    return { type: 'applyBrace', fodder: n.fodder, left: n.left, right: n.right };
-  });
+/** The node to use in place of `n` (`n` itself when the rule does not apply). */
+export function fixPlusObjectAt(n: Node): Node {
+  if (n.type !== 'binary' || n.op !== '+' || n.right.type !== 'object') return n;
+  if (n.left.type !== 'var' && n.left.type !== 'index') return n;
+  fodderMoveFront(n.right.fodder, n.opFodder);
+  return { type: 'applyBrace', fodder: n.fodder, left: n.left, right: n.right };
 }

@@ -5,7 +5,6 @@
  */
 import { fodderMoveFront, hasNewline, type Fodder } from './fodder.js';
 import type { ForSpec, Node } from './tree.js';
-import { transformTree } from './walk.js';
 
 interface CommaSlot {
   trailingComma: boolean;
@@ -33,26 +32,24 @@ function removeComma(lastCommaFodder: Fodder, node: CommaSlot, closeFodder: Fodd
   }
 }
 
-export function fixTrailingCommas(body: Node): Node {
-  return transformTree(body, (n) => {
-    switch (n.type) {
-      case 'array':
-        if (n.elements.length > 0) fixComma(n.elements[n.elements.length - 1]!.commaFodder, n, n.closeFodder);
-        break;
-      case 'arrayComp':
-        removeComma(n.trailingCommaFodder, n, firstForFodder(n.spec));
-        break;
-      case 'object':
-        if (n.fields.length > 0) fixComma(n.fields[n.fields.length - 1]!.commaFodder, n, n.closeFodder);
-        break;
-      case 'objectComp':
-        if (n.fields.length > 0) removeComma(n.fields[n.fields.length - 1]!.commaFodder, n, firstForFodder(n.spec));
-        break;
-      default:
-        break;
-    }
-    return n;
-  });
+/** Applies the rule to one node; the caller walks the tree. */
+export function fixTrailingCommasAt(n: Node): void {
+  switch (n.type) {
+    case 'array':
+      if (n.elements.length > 0) fixComma(n.elements[n.elements.length - 1]!.commaFodder, n, n.closeFodder);
+      break;
+    case 'arrayComp':
+      removeComma(n.trailingCommaFodder, n, firstForFodder(n.spec));
+      break;
+    case 'object':
+      if (n.fields.length > 0) fixComma(n.fields[n.fields.length - 1]!.commaFodder, n, n.closeFodder);
+      break;
+    case 'objectComp':
+      if (n.fields.length > 0) removeComma(n.fields[n.fields.length - 1]!.commaFodder, n, firstForFodder(n.spec));
+      break;
+    default:
+      break;
+  }
 }
 
 /** The fodder of the first `for` (specs are chained innermost-last). */

@@ -9,7 +9,7 @@
  * before end of file is dropped, as jsonnetfmt does.
  */
 import type { TokenBuffer } from '../scanner.js';
-import { fodderAppend, fodderElement, type Fodder } from './fodder.js';
+import { fodderAppend, fodderElement, NO_COMMENT, type Fodder } from './fodder.js';
 import { utf8Length } from './utf8-length.js';
 
 const isHorizontal = (c: string): boolean => c === ' ' || c === '\t' || c === '\r';
@@ -62,10 +62,11 @@ class GapScanner {
     for (;;) {
       this.whitespace();
       if (this.pos >= this.end) {
-        if (!isEof && this.newLines > 0) fodder.push(fodderElement('lineEnd', this.newLines - 1, this.indent, []));
+        if (!isEof && this.newLines > 0)
+          fodder.push(fodderElement('lineEnd', this.newLines - 1, this.indent, NO_COMMENT));
         return;
       }
-      if (this.newLines > 0) fodder.push(fodderElement('lineEnd', this.newLines - 1, this.indent, []));
+      if (this.newLines > 0) fodder.push(fodderElement('lineEnd', this.newLines - 1, this.indent, NO_COMMENT));
       const c = text[this.pos]!;
       if (c === '#' || (c === '/' && text[this.pos + 1] === '/')) this.lineComment(fodder);
       else this.blockComment(fodder);
@@ -102,7 +103,7 @@ class GapScanner {
     this.whitespace();
     if (!comment.includes('\n')) {
       fodder.push(fodderElement('interstitial', 0, 0, [comment]));
-      if (this.newLines > 0) fodder.push(fodderElement('lineEnd', this.newLines - 1, this.indent, []));
+      if (this.newLines > 0) fodder.push(fodderElement('lineEnd', this.newLines - 1, this.indent, NO_COMMENT));
       return;
     }
     let lines = comment.split('\n').map((l) => stripLine(l, margin));

@@ -15,12 +15,21 @@ export interface FodderElement {
   kind: FodderKind;
   blanks: number;
   indent: number;
-  comment: string[];
+  /** Never mutated (elements moved between fodders may share it): replace it instead. */
+  comment: readonly string[];
 }
+
+/** The comment of a bare line break, shared by all of them. */
+export const NO_COMMENT: readonly string[] = Object.freeze([]);
 
 export type Fodder = FodderElement[];
 
-export function fodderElement(kind: FodderKind, blanks: number, indent: number, comment: string[]): FodderElement {
+export function fodderElement(
+  kind: FodderKind,
+  blanks: number,
+  indent: number,
+  comment: readonly string[],
+): FodderElement {
   return { kind, blanks, indent, comment };
 }
 
@@ -42,14 +51,14 @@ export function fodderAppend(fodder: Fodder, elem: FodderElement): void {
     }
   } else {
     if (!hasCleanEndline(fodder) && elem.kind === 'paragraph') {
-      fodder.push(fodderElement('lineEnd', 0, elem.indent, []));
+      fodder.push(fodderElement('lineEnd', 0, elem.indent, NO_COMMENT));
     }
     fodder.push(elem);
   }
 }
 
 function cloneElement(e: FodderElement): FodderElement {
-  return { kind: e.kind, blanks: e.blanks, indent: e.indent, comment: e.comment.slice() };
+  return { kind: e.kind, blanks: e.blanks, indent: e.indent, comment: e.comment };
 }
 
 /** a followed by b, normalised at the seam; the inputs are not modified. */
@@ -70,17 +79,19 @@ export function setFodder(target: Fodder, value: Fodder): void {
 
 /** Moves all of `from` to the front of `to`, leaving `from` empty. */
 export function fodderMoveFront(to: Fodder, from: Fodder): void {
+  if (from.length === 0) return;
   setFodder(to, fodderConcat(from, to));
   from.length = 0;
 }
 
 export function ensureCleanNewline(fodder: Fodder): void {
-  if (!hasCleanEndline(fodder)) fodderAppend(fodder, fodderElement('lineEnd', 0, 0, []));
+  if (!hasCleanEndline(fodder)) fodderAppend(fodder, fodderElement('lineEnd', 0, 0, NO_COMMENT));
 }
 
 export function countNewlines(fodder: Fodder): number {
   let sum = 0;
-  for (const e of fodder) {
+  for (let i = 0; i < fodder.length; i++) {
+    const e = fodder[i]!;
     if (e.kind === 'lineEnd') sum += 1;
     else if (e.kind === 'paragraph') sum += e.comment.length + e.blanks;
   }
@@ -89,5 +100,6 @@ export function countNewlines(fodder: Fodder): number {
 
 /** Does the fodder contain at least one line break? */
 export function hasNewline(fodder: Fodder): boolean {
-  return fodder.some((e) => e.kind !== 'interstitial');
+  for (let i = 0; i < fodder.length; i++) if (fodder[i]!.kind !== 'interstitial') return true;
+  return false;
 }

@@ -1,26 +1,20 @@
 /**
  * Jsonnet formatter, byte-identical to `jsonnetfmt` (C++ v0.18, the one users
  * run in pre-commit hooks). Pipeline: parse into the formatter tree (every
- * token's comments and line breaks kept), run jsonnetfmt's passes in its order,
- * then unparse. Pure: no I/O. Syntax errors throw a located JsonnetError and
+ * token's comments and line breaks kept), run jsonnetfmt's passes (sort
+ * imports; the node-level passes in one walk that gives the result of
+ * jsonnetfmt's pass-after-pass order, tree-passes.ts; re-indent), then
+ * unparse. Pure: no I/O. Syntax errors throw a located JsonnetError and
  * nothing is produced, so callers never write a half-formatted file.
  */
 import { SourceFile } from '../../common/source.js';
 import { staticError } from '../errors.js';
-import { enforceCommentStyle } from './enforce-comment-style.js';
-import { enforceMaxBlankLines } from './enforce-max-blank-lines.js';
-import { enforceStringStyle } from './enforce-string-style.js';
 import type { Fodder } from './fodder.js';
 import { fixIndentation } from './fix-indentation.js';
-import { fixNewlines } from './fix-newlines.js';
-import { fixParens } from './fix-parens.js';
-import { fixPlusObject } from './fix-plus-object.js';
-import { fixTrailingCommas } from './fix-trailing-commas.js';
-import { noRedundantSliceColon } from './no-redundant-slice-colon.js';
-import { prettyFieldNames } from './pretty-field-names.js';
 import { sortImports } from './sort-imports.js';
 import { openFodder, type Node } from './tree.js';
 import { parseForFormat } from './tree-parser.js';
+import { runTreePasses } from './tree-passes.js';
 import { Unparser } from './unparser.js';
 
 export interface FormatOptions {
@@ -81,15 +75,7 @@ function runPasses(input: Node, finalFodder: Fodder, o: Resolved, baseIndent: nu
   if (o.sortImports) body = sortImports(body);
   const open = openFodder(body);
   while (open.length > 0 && open[0]!.kind === 'lineEnd') open.shift();
-  if (o.maxBlankLines > 0) enforceMaxBlankLines(body, finalFodder, o.maxBlankLines);
-  body = fixNewlines(body);
-  body = fixTrailingCommas(body);
-  body = fixParens(body);
-  body = fixPlusObject(body);
-  body = noRedundantSliceColon(body);
-  if (o.prettyFieldNames) body = prettyFieldNames(body);
-  if (o.stringStyle !== 'l') body = enforceStringStyle(body, o.stringStyle);
-  if (o.commentStyle !== 'l') enforceCommentStyle(body, finalFodder, o.commentStyle);
+  body = runTreePasses(body, finalFodder, o);
   if (o.indent > 0)
     fixIndentation(body, finalFodder, {
       indent: o.indent,
@@ -155,6 +141,6 @@ export function formatExpression(text: string, indentLevel: number, options: For
     const u = new Unparser(o);
     u.unparse(body, false);
     u.fill(parsed.finalFodder, true, false, true);
-    return u.text().replace(/\n$/, '');
+    return u.textWithoutFinalNewline();
   });
 }

@@ -4,13 +4,9 @@
  */
 import { fodderMoveFront } from './fodder.js';
 import type { Node } from './tree.js';
-import { transformTree } from './walk.js';
 
-export function noRedundantSliceColon(body: Node): Node {
-  return transformTree(body, (n) => {
-    if (n.type === 'slice' && n.step === null && n.stepColonFodder.length > 0) {
-      fodderMoveFront(n.rightBracketFodder, n.stepColonFodder);
-    }
-    return n;
-  });
+export function noRedundantSliceColonAt(n: Node): void {
+  if (n.type === 'slice' && n.step === null && n.stepColonFodder.length > 0) {
+    fodderMoveFront(n.rightBracketFodder, n.stepColonFodder);
+  }
 }

@@ -7,7 +7,6 @@
 import { isJsonnetIdentifier } from '../lexer.js';
 import { fodderMoveFront } from './fodder.js';
 import type { LiteralString, Node, ObjectField } from './tree.js';
-import { transformTree } from './walk.js';
 
 export const isIdentifier = isJsonnetIdentifier;
 
@@ -26,16 +25,13 @@ function prettyField(field: ObjectField): void {
   }
 }
 
-export function prettyFieldNames(body: Node): Node {
-  return transformTree(body, (n) => {
-    if (n.type === 'index' && n.index?.type === 'string' && isIdentifier(n.index.value)) {
-      n.id = n.index.value;
-      n.rightBracketFodder = n.index.fodder;
-      n.index = null;
-    } else if (n.type === 'object') {
-      // Comprehension fields keep their [e] form (jsonnetfmt 0.18 only rewrites plain objects).
-      for (const f of n.fields) prettyField(f);
-    }
-    return n;
-  });
+export function prettyFieldNamesAt(n: Node): void {
+  if (n.type === 'index' && n.index?.type === 'string' && isIdentifier(n.index.value)) {
+    n.id = n.index.value;
+    n.rightBracketFodder = n.index.fodder;
+    n.index = null;
+  } else if (n.type === 'object') {
+    // Comprehension fields keep their [e] form (jsonnetfmt 0.18 only rewrites plain objects).
+    for (const f of n.fields) prettyField(f);
+  }
 }

@@ -7,7 +7,7 @@
  * fodder stays at the top. Multi-bind locals are split into one local each.
  */
 import { compareCodepoints } from '../../common/json.js';
-import { ensureCleanNewline, fodderAppend, fodderConcat, setFodder, type Fodder } from './fodder.js';
+import { ensureCleanNewline, fodderAppend, fodderConcat, NO_COMMENT, setFodder, type Fodder } from './fodder.js';
 import { openFodder, type Local, type LocalBind, type Node } from './tree.js';
 
 interface ImportElem {
@@ -34,13 +34,13 @@ function splitFodder(fodder: Fodder): [Fodder, Fodder] {
   const beforeNext: Fodder = [];
   let second = false;
   for (const e of fodder) {
-    if (second) fodderAppend(beforeNext, { ...e, comment: e.comment.slice() });
-    else afterPrev.push({ ...e, comment: e.comment.slice() });
+    if (second) fodderAppend(beforeNext, { ...e });
+    else afterPrev.push({ ...e });
     if (e.kind !== 'interstitial' && !second) {
       second = true;
       if (e.blanks > 0) {
         afterPrev[afterPrev.length - 1]!.blanks = 0;
-        beforeNext.push({ kind: 'lineEnd', blanks: e.blanks, indent: e.indent, comment: [] });
+        beforeNext.push({ kind: 'lineEnd', blanks: e.blanks, indent: e.indent, comment: NO_COMMENT });
       }
     }
   }

@@ -311,3 +311,9 @@ export function leftmost(node: Node): Node {
 export function openFodder(node: Node): Fodder {
   return leftmost(node).fodder;
 }
+
+/** The fodder before argument `i` of a call (positional ones first, then named). */
+export function argFodder(n: Apply, i: number): Fodder {
+  const p = n.positional.length;
+  return i < p ? openFodder(n.positional[i]!.expr) : n.named[i - p]!.nameFodder;
+}

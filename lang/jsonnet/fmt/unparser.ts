@@ -6,6 +6,7 @@
  * the token after the fodder needs one. Output always uses "\n" line ends.
  */
 import type { Fodder } from './fodder.js';
+import { OutputBuffer } from './output-buffer.js';
 import { leftRecursive, type ForSpec, type Node, type ObjectField, type Params } from './tree.js';
 
 export interface UnparseOptions {
@@ -13,70 +14,76 @@ export interface UnparseOptions {
   padObjects: boolean;
 }
 
-const SPACES: string[] = [];
-
-/** `n` spaces; the strings of common indents are made once. */
-function spaces(n: number): string {
-  if (n >= 64) return ' '.repeat(n);
-  return (SPACES[n] ??= ' '.repeat(n));
-}
+const NEWLINE = 10;
+const SPACE = 32;
 
 export class Unparser {
-  // Output pieces, joined once by text(). As fast as a `+=` rope on the
-  // bench's 10,000-line file (20-30 ms either way, within noise), but the text
-  // comes out flat, so callers that compare or write it pay no flattening.
-  private readonly parts: string[] = [];
+  private readonly out = new OutputBuffer();
 
   constructor(private readonly options: UnparseOptions) {}
 
   text(): string {
-    return this.parts.join('');
+    return this.out.text();
+  }
+
+  /** The text without its final newline (for expression fragments). */
+  textWithoutFinalNewline(): string {
+    if (this.out.lastCode() === NEWLINE) this.out.dropLast();
+    return this.out.text();
   }
 
   write(s: string): void {
-    this.parts.push(s);
-  }
-
-  /** A line break after `blanks` empty lines, then `indent` spaces. */
-  private newLine(blanks: number, indent: number): void {
-    if (blanks > 0) this.write(blanks === 1 ? '\n' : '\n'.repeat(blanks));
-    this.write(spaces(indent));
+    this.out.write(s);
   }
 
   /** Prints fodder; `final` drops the blank lines and indent after the last element. */
   fill(fodder: Fodder, crowded: boolean, separateToken: boolean, final = false): void {
+    const out = this.out;
     let lastIndent = 0;
-    fodder.forEach((f, i) => {
+    for (let i = 0; i < fodder.length; i++) {
+      const f = fodder[i]!;
       const skipTrailing = final && i === fodder.length - 1;
       switch (f.kind) {
-        case 'paragraph':
-          f.comment.forEach((line, k) => {
+        case 'paragraph': {
+          const lines = f.comment;
+          for (let k = 0; k < lines.length; k++) {
+            const line = lines[k]!;
             // Empty lines are not indented; the first line is already indented.
             if (line.length > 0) {
-              if (k > 0) this.write(spaces(lastIndent));
-              this.write(line);
+              if (k > 0) out.repeat(SPACE, lastIndent);
+              out.write(line);
             }
-            this.write('\n');
-          });
-          if (!skipTrailing) this.newLine(f.blanks, f.indent);
+            out.writeCode(NEWLINE);
+          }
+          if (!skipTrailing) {
+            out.repeat(NEWLINE, f.blanks);
+            out.repeat(SPACE, f.indent);
+          }
           lastIndent = f.indent;
           crowded = false;
           break;
+        }
         case 'lineEnd':
-          if (f.comment.length > 0) this.write('  ' + f.comment[0]!);
-          this.write('\n');
-          if (!skipTrailing) this.newLine(f.blanks, f.indent);
+          if (f.comment.length > 0) {
+            out.repeat(SPACE, 2);
+            out.write(f.comment[0]!);
+          }
+          out.writeCode(NEWLINE);
+          if (!skipTrailing) {
+            out.repeat(NEWLINE, f.blanks);
+            out.repeat(SPACE, f.indent);
+          }
           lastIndent = f.indent;
           crowded = false;
           break;
         case 'interstitial':
-          if (crowded) this.write(' ');
-          this.write(f.comment[0]!);
+          if (crowded) out.writeCode(SPACE);
+          out.write(f.comment[0]!);
           crowded = true;
           break;
       }
-    });
-    if (separateToken && crowded) this.write(' ');
+    }
+    if (separateToken && crowded) out.writeCode(SPACE);
   }
 
   private specs(spec: ForSpec): void {
@@ -98,7 +105,9 @@ export class Unparser {
   private params(p: Params): void {
     this.fill(p.parenLeftFodder, false, false);
     this.write('(');
-    p.params.forEach((param, i) => {
+    const params = p.params;
+    for (let i = 0; i < params.length; i++) {
+      const param = params[i]!;
       if (i > 0) this.write(',');
       this.fill(param.nameFodder, i > 0, true);
       this.write(param.name);
@@ -108,23 +117,26 @@ export class Unparser {
         this.unparse(param.defaultArg, false);
       }
       this.fill(param.commaFodder, false, false);
-    });
+    }
     if (p.trailingComma) this.write(',');
     this.fill(p.parenRightFodder, false, false);
     this.write(')');
   }
 
+  /** A field's method parameters, `:`-operator and body. */
+  private fieldRemainder(field: ObjectField): void {
+    if (field.method) this.params(field.method);
+    this.fill(field.opFodder, false, false);
+    if (field.superSugar) this.write('+');
+    this.write(field.hide);
+    this.unparse(field.expr2, true);
+  }
+
   private fields(fields: ObjectField[], crowded: boolean): void {
-    fields.forEach((field, i) => {
+    for (let i = 0; i < fields.length; i++) {
+      const field = fields[i]!;
       if (i > 0) this.write(',');
       const sep = i > 0 || crowded;
-      const remainder = (): void => {
-        if (field.method) this.params(field.method);
-        this.fill(field.opFodder, false, false);
-        if (field.superSugar) this.write('+');
-        this.write(field.hide);
-        this.unparse(field.expr2, true);
-      };
       switch (field.kind) {
         case 'local':
           this.fill(field.fodder1, sep, true);
@@ -139,11 +151,11 @@ export class Unparser {
         case 'id':
           this.fill(field.fodder1, sep, true);
           this.write(field.id ?? '');
-          remainder();
+          this.fieldRemainder(field);
           break;
         case 'str':
           if (field.expr1) this.unparse(field.expr1, sep);
-          remainder();
+          this.fieldRemainder(field);
           break;
         case 'expr':
           this.fill(field.fodder1, sep, true);
@@ -151,7 +163,7 @@ export class Unparser {
           if (field.expr1) this.unparse(field.expr1, false);
           this.fill(field.fodder2, false, false);
           this.write(']');
-          remainder();
+          this.fieldRemainder(field);
           break;
         case 'assert':
           this.fill(field.fodder1, sep, true);
@@ -165,7 +177,7 @@ export class Unparser {
           break;
       }
       this.fill(field.commaFodder, false, false);
-    });
+    }
   }
 
   unparse(expr: Node, crowded: boolean): void {
@@ -208,11 +220,13 @@ export class Unparser {
       case 'array': {
         const pad = this.options.padArrays;
         this.write('[');
-        expr.elements.forEach((e, i) => {
+        const elements = expr.elements;
+        for (let i = 0; i < elements.length; i++) {
+          const e = elements[i]!;
           if (i > 0) this.write(',');
           this.unparse(e.expr, i > 0 || pad);
           this.fill(e.commaFodder, false, false);
-        });
+        }
         if (expr.trailingComma) this.write(',');
         this.fill(expr.closeFodder, expr.elements.length > 0, pad);
         this.write(']');
@@ -314,7 +328,8 @@ export class Unparser {
         break;
       case 'local':
         this.write('local');
-        expr.binds.forEach((b, i) => {
+        for (let i = 0; i < expr.binds.length; i++) {
+          const b = expr.binds[i]!;
           if (i > 0) this.write(',');
           this.fill(b.varFodder, true, true);
           this.write(b.variable);
@@ -323,7 +338,7 @@ export class Unparser {
           this.write('=');
           this.unparse(b.body, true);
           this.fill(b.closeFodder, false, false);
-        });
+        }
         this.write(';');
         this.unparse(expr.body, true);
         break;
@@ -389,32 +404,41 @@ export class Unparser {
 
   private string(lit: Extract<Node, { type: 'string' }>): void {
     const v = lit.value;
+    const out = this.out;
     switch (lit.kind) {
       case 'double':
-        this.write('"' + v + '"');
+        out.writeCode(34);
+        out.write(v);
+        out.writeCode(34);
         break;
       case 'single':
-        this.write("'" + v + "'");
+        out.writeCode(39);
+        out.write(v);
+        out.writeCode(39);
         break;
       case 'verbatimDouble':
-        this.write('@"' + v.replaceAll('"', '""') + '"');
+        out.write('@"');
+        out.write(v.replaceAll('"', '""'));
+        out.writeCode(34);
         break;
       case 'verbatimSingle':
-        this.write("@'" + v.replaceAll("'", "''") + "'");
+        out.write("@'");
+        out.write(v.replaceAll("'", "''"));
+        out.writeCode(39);
         break;
       case 'block': {
         const chomped = !v.endsWith('\n');
-        let out = chomped ? '|||-\n' : '|||\n';
-        if (!v.startsWith('\n')) out += lit.blockIndent;
+        out.write(chomped ? '|||-\n' : '|||\n');
+        if (!v.startsWith('\n')) out.write(lit.blockIndent);
         for (let i = 0; i < v.length; i++) {
-          const c = v[i]!;
-          if (c === '\r') continue; // output is always in unix line ends
-          out += c;
-          if (c === '\n' && i + 1 < v.length && v[i + 1] !== '\n') out += lit.blockIndent;
+          const c = v.charCodeAt(i);
+          if (c === 13) continue; // output is always in unix line ends
+          out.writeCode(c);
+          if (c === NEWLINE && i + 1 < v.length && v.charCodeAt(i + 1) !== NEWLINE) out.write(lit.blockIndent);
         }
-        if (chomped) out += '\n';
-        out += lit.blockTermIndent + '|||';
-        this.write(out);
+        if (chomped) out.writeCode(NEWLINE);
+        out.write(lit.blockTermIndent);
+        out.write('|||');
         break;
       }
     }

@@ -2,7 +2,9 @@
  * Generic traversal of the formatter tree in source order. `visitSlots` calls
  * back for every fodder slot and every child node of one node (children may be
  * replaced by returning a new node); `transformTree` and `forEachPassFodder`
- * walk a whole tree. Passes that only look at some node kinds build on these
+ * walk a whole tree (the formatter runs its passes in one walk, see
+ * tree-passes.ts; these whole-tree walks give the reference order its tests
+ * compare against). Passes that only look at some node kinds build on these
  * instead of repeating the per-kind plumbing. Invariant: slots are visited in
  * the order their text appears in the source.
  */
@@ -223,44 +225,47 @@ export function transformTree(root: Node, f: (n: Node) => Node): Node {
 }
 
 /**
- * Calls `f` on the fodder jsonnetfmt's generic passes (blank-line and comment
- * style) visit. C++ jsonnetfmt 0.18 skips some slots, and matching its output
- * means skipping them too: the fodder inside `x[...]`/`x.y` (brackets, dot,
- * name, slice colons), inside `super.y`/`super[...]`, around `in super`, and
- * before an import's path string.
+ * Like visitSlots, restricted to the slots jsonnetfmt's generic fodder passes
+ * (blank lines, comment style) see. C++ jsonnetfmt 0.18 skips some, and
+ * matching its output means skipping them too: the fodder inside
+ * `x[...]`/`x.y` (brackets, dot, name, slice colons), inside
+ * `super.y`/`super[...]`, around `in super`, and an import's path string
+ * (the node and its fodder). Children are still replaced by `v.node`'s result.
  */
+export function visitPassSlots(n: Node, v: SlotVisitor): void {
+  switch (n.type) {
+    case 'import':
+      break;
+    case 'inSuper':
+      n.index = v.node(n.index);
+      break;
+    case 'index':
+      n.target = v.node(n.target);
+      if (n.index) n.index = v.node(n.index);
+      break;
+    case 'slice':
+      n.target = v.node(n.target);
+      if (n.beginIndex) n.beginIndex = v.node(n.beginIndex);
+      if (n.endIndex) n.endIndex = v.node(n.endIndex);
+      if (n.step) n.step = v.node(n.step);
+      break;
+    case 'superIndex':
+      if (n.index) n.index = v.node(n.index);
+      break;
+    default:
+      visitSlots(n, v);
+  }
+}
+
+/** Calls `f` on every fodder jsonnetfmt's generic passes visit (see visitPassSlots), in source order. */
 export function forEachPassFodder(root: Node, f: (fodder: Fodder) => void): void {
   const visitor: SlotVisitor = {
     node(child) {
       f(child.fodder);
-      visitInner(child);
+      visitPassSlots(child, visitor);
       return child;
     },
     fodder: f,
-  };
-  const visitInner = (n: Node): void => {
-    switch (n.type) {
-      case 'import':
-        break;
-      case 'inSuper':
-        visitor.node(n.index);
-        break;
-      case 'index':
-        visitor.node(n.target);
-        if (n.index) visitor.node(n.index);
-        break;
-      case 'slice':
-        visitor.node(n.target);
-        if (n.beginIndex) visitor.node(n.beginIndex);
-        if (n.endIndex) visitor.node(n.endIndex);
-        if (n.step) visitor.node(n.step);
-        break;
-      case 'superIndex':
-        if (n.index) visitor.node(n.index);
-        break;
-      default:
-        visitSlots(n, visitor);
-    }
   };
   visitor.node(root);
 }
