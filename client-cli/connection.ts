@@ -1,12 +1,13 @@
 /**
- * JSON-RPC over HTTP on the daemon's unix socket, with node:http only (the CLI
- * bundle must stay small). `rpcCall` does one request/response; `rpcStream`
+ * JSON-RPC over HTTP on the daemon's unix socket, with node:net only
+ * (socket-http.ts: node:http alone costs the CLI more start-up time than a
+ * warm command's round trip). `rpcCall` does one request/response; `rpcStream`
  * reads an NDJSON body of notifications ending in the JSON-RPC response.
  * Connection failures surface as ConnectError so the launcher can tell "no
  * daemon" (ENOENT/ECONNREFUSED) from "daemon answered with an error" (RpcCallError).
  */
-import { request, type ClientRequest } from 'node:http';
 import { RPC_PATH, type RpcError } from '../protocol/index.js';
+import { postOverSocket, type PostHandle } from './socket-http.js';
 
 export class ConnectError extends Error {
   constructor(
@@ -48,22 +49,6 @@ interface RpcResponse {
 
 let nextId = 1;
 
-function post(socketPath: string, body: string, timeoutMs: number | null): ClientRequest {
-  const req = request({
-    socketPath,
-    path: RPC_PATH,
-    method: 'POST',
-    agent: false,
-    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-  });
-  if (timeoutMs !== null)
-    req.setTimeout(timeoutMs, () =>
-      req.destroy(Object.assign(new Error(`no answer from the daemon within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })),
-    );
-  req.end(body);
-  return req;
-}
-
 function toConnectError(err: NodeJS.ErrnoException, socketPath: string): ConnectError {
   return new ConnectError(err.code ?? 'EUNKNOWN', `cannot reach the kubecfg daemon at ${socketPath}: ${err.message}`);
 }
@@ -72,30 +57,36 @@ export function rpcCall<R>(socketPath: string, method: string, params: unknown, 
   const id = nextId++;
   const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
   return new Promise<R>((resolve, reject) => {
-    const req = post(socketPath, body, timeoutMs);
-    req.on('error', (err: NodeJS.ErrnoException) => reject(toConnectError(err, socketPath)));
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', (err: NodeJS.ErrnoException) => reject(toConnectError(err, socketPath)));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let msg: RpcResponse;
-        try {
-          msg = JSON.parse(text) as RpcResponse;
-        } catch {
-          reject(
-            new RpcCallError(
-              -32603,
-              `the daemon answered HTTP ${res.statusCode} with a body that is not JSON: ${text.slice(0, 200)}`,
-            ),
-          );
-          return;
-        }
-        if (msg.error) reject(new RpcCallError(msg.error.code, msg.error.message, msg.error.data));
-        else resolve(msg.result as R);
-      });
-    });
+    const chunks: Buffer[] = [];
+    let status = 0;
+    postOverSocket(
+      socketPath,
+      RPC_PATH,
+      body,
+      {
+        onHead: (code) => (status = code),
+        onBody: (c) => chunks.push(c),
+        onError: (err) => reject(toConnectError(err, socketPath)),
+        onEnd: () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let msg: RpcResponse;
+          try {
+            msg = JSON.parse(text) as RpcResponse;
+          } catch {
+            reject(
+              new RpcCallError(
+                -32603,
+                `the daemon answered HTTP ${status} with a body that is not JSON: ${text.slice(0, 200)}`,
+              ),
+            );
+            return;
+          }
+          if (msg.error) reject(new RpcCallError(msg.error.code, msg.error.message, msg.error.data));
+          else resolve(msg.result as R);
+        },
+      },
+      timeoutMs,
+    );
   });
 }
 
@@ -104,6 +95,8 @@ export interface StreamHandle<R> {
   /** Drops the connection; the daemon treats a hang-up as a cancel. */
   abort(): void;
 }
+
+const NEWLINE = 0x0a;
 
 /**
  * Sends a streaming request. `onNotification` gets every notification line in
@@ -118,9 +111,9 @@ export function rpcStream<R>(
 ): StreamHandle<R> {
   const id = nextId++;
   const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
-  let req: ClientRequest | undefined;
+  let conn: PostHandle | undefined;
+  let dropped: () => void = () => undefined;
   const done = new Promise<R>((resolve, reject) => {
-    let connected = false;
     let settled = false;
     const settle = (fn: () => void): void => {
       if (!settled) {
@@ -128,53 +121,43 @@ export function rpcStream<R>(
         fn();
       }
     };
-    req = post(socketPath, body, null);
-    req.on('socket', (sock) => sock.on('connect', () => (connected = true)));
-    req.on('error', (err: NodeJS.ErrnoException) =>
-      settle(() =>
-        reject(
-          connected
-            ? new StreamBrokenError(`lost the connection to the kubecfg daemon: ${err.message}`)
-            : toConnectError(err, socketPath),
-        ),
-      ),
-    );
-    req.on('response', (res) => {
-      let buffered = '';
-      const handleLine = (line: string): void => {
-        if (line.trim() === '') return;
-        let msg: RpcResponse;
-        try {
-          msg = JSON.parse(line) as RpcResponse;
-        } catch {
-          settle(() =>
-            reject(new RpcCallError(-32603, `the daemon sent a line that is not JSON: ${line.slice(0, 200)}`)),
-          );
-          return;
-        }
-        if (typeof msg.method === 'string' && msg.id === undefined) {
-          onNotification(msg.method, msg.params);
-          return;
-        }
-        if (msg.error) settle(() => reject(new RpcCallError(msg.error!.code, msg.error!.message, msg.error!.data)));
-        else settle(() => resolve(msg.result as R));
-      };
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buffered += chunk;
+    dropped = () => settle(() => reject(new StreamBrokenError('the connection to the kubecfg daemon was dropped')));
+    const handleLine = (line: string): void => {
+      if (settled || line.trim() === '') return;
+      let msg: RpcResponse;
+      try {
+        msg = JSON.parse(line) as RpcResponse;
+      } catch {
+        settle(() =>
+          reject(new RpcCallError(-32603, `the daemon sent a line that is not JSON: ${line.slice(0, 200)}`)),
+        );
+        return;
+      }
+      if (typeof msg.method === 'string' && msg.id === undefined) {
+        onNotification(msg.method, msg.params);
+        return;
+      }
+      if (msg.error) settle(() => reject(new RpcCallError(msg.error!.code, msg.error!.message, msg.error!.data)));
+      else settle(() => resolve(msg.result as R));
+    };
+    // Lines are cut at newline bytes, which never occur inside a UTF-8 sequence.
+    let partial: Buffer[] = [];
+    conn = postOverSocket(socketPath, RPC_PATH, body, {
+      onBody: (chunk) => {
+        let from = 0;
         let nl: number;
-        while ((nl = buffered.indexOf('\n')) >= 0) {
-          const line = buffered.slice(0, nl);
-          buffered = buffered.slice(nl + 1);
-          handleLine(line);
+        while ((nl = chunk.indexOf(NEWLINE, from)) >= 0) {
+          const piece = chunk.subarray(from, nl);
+          const line = partial.length ? Buffer.concat([...partial, piece]) : piece;
+          partial = [];
+          from = nl + 1;
+          handleLine(line.toString('utf8'));
         }
-      });
-      res.on('error', (err) =>
-        settle(() => reject(new StreamBrokenError(`lost the connection to the kubecfg daemon: ${err.message}`))),
-      );
-      res.on('close', () => {
-        if (buffered !== '') handleLine(buffered);
-        buffered = '';
+        if (from < chunk.length) partial.push(chunk.subarray(from));
+      },
+      onEnd: () => {
+        if (partial.length) handleLine(Buffer.concat(partial).toString('utf8'));
+        partial = [];
         settle(() =>
           reject(
             new StreamBrokenError(
@@ -182,8 +165,22 @@ export function rpcStream<R>(
             ),
           ),
         );
-      });
+      },
+      onError: (err, connected) =>
+        settle(() =>
+          reject(
+            connected
+              ? new StreamBrokenError(`lost the connection to the kubecfg daemon: ${err.message}`)
+              : toConnectError(err, socketPath),
+          ),
+        ),
     });
   });
-  return { done, abort: () => req?.destroy() };
+  return {
+    done,
+    abort: () => {
+      conn?.destroy();
+      dropped();
+    },
+  };
 }

@@ -1,5 +1,7 @@
 /**
  * Finds a compatible daemon or starts one (hazards 27 and 28).
+ * Commands skip the separate hello: run-remote.ts sends the CLI's build with
+ * the command and calls spawnDaemon/stopDaemon from here when it is refused.
  *
  * 1. `daemon/hello` over the socket. Same protocol and build id → use it.
  * 2. Different build → ask it to shut down (SIGTERM by pid as a fallback),

@@ -12,7 +12,7 @@ import { ConnectError, StreamBrokenError } from './connection.js';
 import { runDaemonCommand } from './daemon-commands.js';
 import { applyEnvFlags, resolveVarsFromEnv } from './env-flags.js';
 import { helpText } from './help.js';
-import { DaemonStartError, ensureDaemon } from './launcher.js';
+import { DaemonStartError } from './launcher.js';
 import { daemonPaths, InsecureDirError } from './paths.js';
 import { buildCommandParams } from './request.js';
 import { runOneshot } from './run-oneshot.js';
@@ -80,7 +80,7 @@ async function run(argv: string[]): Promise<number> {
     if (endpoint) return runRemoteCommand(endpoint, method, params);
   }
   if (flags['no-daemon'] === true) return runOneshot(method, params);
-  await ensureDaemon(paths);
+  // One round trip: the command itself carries the version handshake (run-remote.ts).
   return runRemote(paths, method, params);
 }
 

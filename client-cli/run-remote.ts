@@ -3,26 +3,94 @@
  * and returns the command's exit code. Ctrl-C sends `request/cancel` (the
  * daemon stops the render within ~100 ms) and exits 130; a second Ctrl-C
  * exits at once.
+ *
+ * One round trip when a compatible daemon runs: the command carries the CLI's
+ * protocol version and build id (`client`), instead of a `daemon/hello` first.
+ * Nothing listening → start a daemon and send again. A daemon of another build
+ * answers VersionMismatch, one older than the `client` field refuses it
+ * (-32602 on `params.client`) and one without the method answers -32601: all
+ * three ran nothing, so the CLI replaces the daemon and sends again (hazard
+ * 27). Each happens at most once per command: a second refusal is reported.
  */
 import {
   ErrorCodes,
   Methods,
   Notifications,
+  PROTOCOL_VERSION,
   type CommandParams,
   type CommandResult,
   type OutputNotificationParams,
 } from '../protocol/index.js';
-import { RpcCallError, rpcCall, rpcStream, StreamBrokenError } from './connection.js';
-import type { DaemonPaths } from './paths.js';
+import { cliBuildId } from './build-info.js';
+import { ConnectError, RpcCallError, rpcCall, rpcStream, StreamBrokenError } from './connection.js';
+import { spawnDaemon, stopDaemon } from './launcher.js';
+import { ensureSecureDir, type DaemonPaths } from './paths.js';
 
 export const EXIT_INTERRUPTED = 130;
 
-export async function runRemote(paths: DaemonPaths, method: string, params: CommandParams): Promise<number> {
+export interface RunRemoteOptions {
+  /** Starts a daemon when none answers (default: launcher's spawnDaemon). */
+  start?: (paths: DaemonPaths) => Promise<unknown>;
+  /** Stops a daemon of another build (default: launcher's stopDaemon). */
+  stop?: (paths: DaemonPaths, reason: string) => Promise<unknown>;
+  /** Where output goes (default: this process's stdout and stderr). */
+  write?: (stream: 'stdout' | 'stderr', data: string) => void;
+}
+
+const writeToProcess = (stream: 'stdout' | 'stderr', data: string): void => {
+  (stream === 'stdout' ? process.stdout : process.stderr).write(data);
+};
+
+/** True when the daemon refused the command because it is of another build (it ran nothing). */
+export function isBuildSkew(err: unknown): boolean {
+  if (!(err instanceof RpcCallError)) return false;
+  if (err.code === ErrorCodes.VersionMismatch || err.code === ErrorCodes.MethodNotFound) return true;
+  const field = (err.data as { field?: unknown } | undefined)?.field;
+  return err.code === ErrorCodes.InvalidParams && field === 'params.client';
+}
+
+export async function runRemote(
+  paths: DaemonPaths,
+  method: string,
+  params: CommandParams,
+  opts: RunRemoteOptions = {},
+): Promise<number> {
+  const write = opts.write ?? writeToProcess;
+  const sent: CommandParams = { ...params, client: { protocolVersion: PROTOCOL_VERSION, buildId: cliBuildId() } };
+  ensureSecureDir(paths.dir);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await streamOnce(paths, method, sent, write);
+    } catch (err) {
+      if (attempt > 0) return reportFailure(err, write);
+      if (err instanceof ConnectError) {
+        await (opts.start ?? spawnDaemon)(paths);
+        continue;
+      }
+      if (isBuildSkew(err)) {
+        await (opts.stop ?? stopDaemon)(paths, `replaced by a CLI of build ${cliBuildId()}`);
+        await (opts.start ?? spawnDaemon)(paths);
+        continue;
+      }
+      return reportFailure(err, write);
+    }
+  }
+}
+
+class Interrupted extends Error {}
+
+/** One attempt; rejects with what the connection layer raised, or Interrupted after Ctrl-C. */
+async function streamOnce(
+  paths: DaemonPaths,
+  method: string,
+  params: CommandParams,
+  write: (stream: 'stdout' | 'stderr', data: string) => void,
+): Promise<number> {
   let interrupted = false;
   const handle = rpcStream<CommandResult>(paths.socket, method, params, (name, p) => {
     if (name !== Notifications.output) return;
     const out = p as OutputNotificationParams;
-    (out.stream === 'stdout' ? process.stdout : process.stderr).write(out.data);
+    write(out.stream, out.data);
   });
   const onSigint = (): void => {
     if (interrupted) {
@@ -35,18 +103,22 @@ export async function runRemote(paths: DaemonPaths, method: string, params: Comm
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);
   try {
-    const result = await handle.done;
-    return result.exitCode;
+    return (await handle.done).exitCode;
   } catch (err) {
-    if (err instanceof RpcCallError && err.code === ErrorCodes.RequestCancelled) return EXIT_INTERRUPTED;
-    if (interrupted && err instanceof StreamBrokenError) return EXIT_INTERRUPTED;
-    if (err instanceof RpcCallError) {
-      process.stderr.write(`kubecfg: ${err.message}\n`);
-      return 1;
-    }
+    if (err instanceof RpcCallError && err.code === ErrorCodes.RequestCancelled) throw new Interrupted();
+    if (interrupted && err instanceof StreamBrokenError) throw new Interrupted();
     throw err;
   } finally {
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
   }
+}
+
+function reportFailure(err: unknown, write: (stream: 'stdout' | 'stderr', data: string) => void): number {
+  if (err instanceof Interrupted) return EXIT_INTERRUPTED;
+  if (err instanceof RpcCallError) {
+    write('stderr', `kubecfg: ${err.message}\n`);
+    return 1;
+  }
+  throw err;
 }

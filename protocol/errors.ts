@@ -20,7 +20,7 @@ export const ErrorCodes = {
   WorkerCrashed: -31998,
   /** The daemon is shutting down and accepts no new work. */
   ShuttingDown: -31997,
-  /** Client and daemon protocol versions differ (see `daemon/hello`). */
+  /** A command's `client` is of another build or protocol than the daemon's; nothing ran (see `daemon/hello`). */
   VersionMismatch: -31996,
   /** A `requestId` is already in flight on this daemon. */
   DuplicateRequestId: -31995,

@@ -127,6 +127,14 @@ export interface CommandParams {
   /** The env variables the command may read (KUBECFG_*, KUBECONFIG, ext-var sources). */
   env: Record<string, string>;
   tty: TtyInfo;
+  /**
+   * The sending CLI's protocol version and build id: the `daemon/hello` check folded into the
+   * command, so a warm command costs one round trip. A daemon of another build answers
+   * VersionMismatch before running anything; a daemon older than this field refuses it as an
+   * unknown field (-32602, `params.client`). Both make the CLI replace the daemon (hazard 27).
+   * Clients that sent `daemon/hello` first may leave it out.
+   */
+  client?: HelloParams;
 }
 
 export interface CommandResult {
@@ -210,6 +218,7 @@ function commandParams(command: CommandSpec): Validator<CommandParams> {
     cwd: required(nonEmptyStr),
     env: required(recordOf(str)),
     tty: required(ttyInfo),
+    client: optional(helloParams),
   });
 }
 

@@ -7,7 +7,8 @@
  * Invariant: a cache hit is served only after ResultCache.get re-validated
  * every dependency (content digests; hazard 32), whatever the watcher said.
  */
-import { stableDigest, type FileWatcher, type ResultCache } from '../cache/index.js';
+import { stableDigest, type AsyncDepIo, type FileWatcher, type ResultCache } from '../cache/index.js';
+import { realAsyncIo, realSyncIo } from '../cache/dep-validation.js';
 import type { CommandParams, CommandResult } from '../protocol/index.js';
 import { JobCancelledError } from './worker/pool.js';
 import type { CommandName, CommandOutcome } from './worker/messages.js';
@@ -32,6 +33,19 @@ export interface CachedOutput {
 /** Re-checks remote deps (server/remote-inputs/remote-fetcher.ts RemoteInputs.stillValid). */
 export type RemoteCheck = (deps: RemoteDep[], policy: FetchPolicy) => Promise<boolean>;
 
+/**
+ * The result cache's dependency checks as the daemon runs them: the stat of each file is taken
+ * synchronously (one statx, no thread-pool hop and no event-loop turn per file: a warm `show`
+ * of 300 files checked its deps in 13-43 ms through fs.promises on a loaded machine, 1-5 ms
+ * this way); re-hashing a racily clean file and re-listing a directory stay asynchronous,
+ * since they read whole files and must not hold up cancels on the main thread.
+ */
+export const statSyncDepIo: AsyncDepIo = {
+  stat: (path) => Promise.resolve(realSyncIo.stat(path)),
+  hash: (path) => realAsyncIo.hash(path),
+  list: (path) => realAsyncIo.list(path),
+};
+
 /** Rejects with JobCancelledError as soon as `signal` aborts, so a cancel answers without waiting for the worker. */
 export function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(new JobCancelledError());
@@ -51,9 +65,12 @@ export function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> 
   });
 }
 
-/** The cache key: everything that can change the output besides file contents (those are deps). */
+/**
+ * The cache key: everything that can change the output besides file contents (those are deps).
+ * The client's build is left out: the daemon only serves clients of its own build.
+ */
 export function cacheKeyOf(command: CommandName, params: CommandParams): string {
-  const { requestId: _ignored, ...rest } = params;
+  const { requestId: _ignored, client: _checkedBeforeRunning, ...rest } = params;
   return stableDigest({ command, ...rest });
 }
 

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { FileWatcher, ResultCache } from '../cache/index.js';
 import type { DaemonPaths } from '../client-cli/paths.js';
 import { PROTOCOL_VERSION } from '../protocol/index.js';
-import { CommandRunner, type CachedOutput, type Executor } from './command-runner.js';
+import { CommandRunner, statSyncDepIo, type CachedOutput, type Executor } from './command-runner.js';
 import type { DaemonContext } from './daemon-context.js';
 import { createHttpApp } from './http.js';
 import type { Logger } from './logger.js';
@@ -49,6 +49,7 @@ export async function runDaemon(opts: {
   const hub = new ChangeHub();
   const cache = new ResultCache<CachedOutput>({
     maxBytes: RESULT_CACHE_BYTES,
+    validation: { io: statSyncDepIo },
     onStale: (_key, path, reason) => logger.debug({ path, reason }, 'cached result is stale'),
   });
   const watcher = new FileWatcher({

@@ -20,6 +20,7 @@ import {
   type CommandParams,
 } from '../protocol/index.js';
 import type { DaemonContext } from './daemon-context.js';
+import { clientSkew } from './handlers/hello.js';
 import { createRpcServer, STREAMING } from './rpc/router.js';
 import { errorLine, serveStream } from './rpc/stream.js';
 import { bearerMatches } from './tcp-token.js';
@@ -105,6 +106,11 @@ export function createHttpApp(ctx: DaemonContext, auth: { token: string } | null
         return reply
           .type('application/json')
           .send(errorLine(id, ErrorCodes.InvalidParams, err.message, { field: err.field }));
+      }
+      const skew = clientSkew(ctx, params.client);
+      if (skew) {
+        ctx.metrics.observe(method, 'error', seconds());
+        return reply.type('application/json').send(errorLine(id, ErrorCodes.VersionMismatch, skew.message, skew.data));
       }
       reply.hijack();
       const res = reply.raw;

@@ -13,6 +13,7 @@ import type { JsonValue } from '../../lang/common/json.js';
 import { isJsonObject, sortedKeys } from '../../lang/common/json.js';
 import { formatJsonNumber } from '../go/float-format.js';
 import { guardDepth, RenderError } from '../errors.js';
+import { TextMemo, type TextMemoStats } from './text-memo.js';
 
 /** encoding/json's string encoding. */
 export function goJsonString(s: string, escapeHtml: boolean): string {
@@ -119,6 +120,15 @@ export function goMarshalIndent(value: JsonValue, indent: string | null): string
   return parts.join('');
 }
 
+const indentedJson = (obj: JsonValue): string => guardDepth(() => goMarshalIndent(obj, '  '));
+
+/** Objects printed before, by content (text-memo.ts), as for the YAML output. */
+const jsonDocuments = new TextMemo(8 * 1024 * 1024);
+
+export function jsonMemoStats(): TextMemoStats {
+  return jsonDocuments.stats();
+}
+
 /**
  * `kubecfg show -o json`: each object through a json.Encoder with a
  * two-space indent (so each ends with a newline), and `---` lines between
@@ -128,7 +138,7 @@ export function formatJsonObjects(objects: JsonValue[]): string {
   let out = '';
   objects.forEach((obj, i) => {
     if (i > 0) out += '---\n';
-    out += guardDepth(() => goMarshalIndent(obj, '  ')) + '\n';
+    out += jsonDocuments.text(obj, indentedJson) + '\n';
   });
   return out;
 }
