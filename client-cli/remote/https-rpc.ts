@@ -7,7 +7,6 @@
  * Aborting the signal closes the connection at once (RemoteCancelledError):
  * the service takes the closed connection as a cancel and stops the render.
  */
-import { request } from 'node:https';
 import { RPC_PATH, type RpcError } from '../../protocol/index.js';
 
 export interface RemoteEndpoint {
@@ -45,14 +44,18 @@ export class RemoteCancelledError extends Error {
 
 let nextId = 1;
 
-export function remoteCall<R>(
+// Loaded on the first remote call only: node:https (and TLS) cost ~6 ms of CPU on every local command.
+let httpsModule: Promise<typeof import('node:https')> | undefined;
+
+export async function remoteCall<R>(
   endpoint: RemoteEndpoint,
   method: string,
   params: unknown,
   timeoutMs = 600_000,
   signal?: AbortSignal,
 ): Promise<R> {
-  if (signal?.aborted) return Promise.reject(new RemoteCancelledError());
+  if (signal?.aborted) throw new RemoteCancelledError();
+  const { request } = await (httpsModule ??= import('node:https'));
   const body = JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params });
   const where = endpoint.url.origin;
   const path = endpoint.url.pathname.replace(/\/$/, '') + RPC_PATH;
