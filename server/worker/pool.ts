@@ -22,6 +22,13 @@ import type { CommandName, CommandOutcome, FromWorker, RenderJob, WorkerData } f
 import type { CommandParams, WorkerStatus } from '../../protocol/index.js';
 import type { RemoteSnapshot } from '../remote-inputs/remote-types.js';
 
+/**
+ * How long a cancelled render may take to notice the flag before its worker is terminated. A render
+ * polls the flag within milliseconds, but on a loaded machine the worker thread may not be scheduled
+ * for a while: terminating too early throws away a worker (and its warm caches) for nothing.
+ */
+const CANCEL_GRACE_MS = 500;
+
 export class WorkerCrashedError extends Error {
   constructor(message: string) {
     super(message);
@@ -215,7 +222,7 @@ export class WorkerPool {
         Atomics.store(slot.cancelFlag, 0, pending.job.jobId);
         slot.killTimer = setTimeout(() => {
           if (slot.current === pending && !slot.retired) this.onCrash(slot, new Error('terminated after cancellation'));
-        }, this.opts.cancelGraceMs ?? 50);
+        }, this.opts.cancelGraceMs ?? CANCEL_GRACE_MS);
         slot.killTimer.unref();
         return;
       }
