@@ -292,16 +292,7 @@ export class Unparser {
       case 'index':
         this.unparse(expr.target, crowded);
         this.fill(expr.leftBracketFodder, false, false);
-        if (expr.id !== null) {
-          this.write('.');
-          this.fill(expr.rightBracketFodder, false, false);
-          this.write(expr.id);
-        } else {
-          this.write('[');
-          if (expr.index) this.unparse(expr.index, false);
-          this.fill(expr.rightBracketFodder, false, false);
-          this.write(']');
-        }
+        this.indexTail(expr.id, expr.index, expr.rightBracketFodder);
         break;
       case 'slice':
         this.unparse(expr.target, crowded);
@@ -381,16 +372,7 @@ export class Unparser {
       case 'superIndex':
         this.write('super');
         this.fill(expr.dotFodder, false, false);
-        if (expr.id !== null) {
-          this.write('.');
-          this.fill(expr.idFodder, false, false);
-          this.write(expr.id);
-        } else {
-          this.write('[');
-          if (expr.index) this.unparse(expr.index, false);
-          this.fill(expr.idFodder, false, false);
-          this.write(']');
-        }
+        this.indexTail(expr.id, expr.index, expr.idFodder);
         break;
       case 'unary':
         this.write(expr.op);
@@ -399,6 +381,20 @@ export class Unparser {
       case 'var':
         this.write(expr.id);
         break;
+    }
+  }
+
+  /** `.id` or `[index]` after a target or `super`; the fodder sits before the id or the closing bracket. */
+  private indexTail(id: string | null, index: Node | null, closeFodder: Fodder): void {
+    if (id !== null) {
+      this.write('.');
+      this.fill(closeFodder, false, false);
+      this.write(id);
+    } else {
+      this.write('[');
+      if (index) this.unparse(index, false);
+      this.fill(closeFodder, false, false);
+      this.write(']');
     }
   }
 
