@@ -11,6 +11,7 @@
  *  - `GoObject` instances are typed Go values with fields (e.g. semver).
  * Invariant: nothing here mutates data.
  */
+import { utf8ByteLength } from '../common/utf8.js';
 
 /** A float64 whose value happens to be integral (1.0), so it is not mistaken for an int. */
 export class GoFloat {
@@ -150,19 +151,7 @@ export function isTrue(v: unknown): boolean {
 const utf8 = new TextEncoder();
 
 /** Go string length: bytes of the UTF-8 encoding. */
-export function byteLength(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
-}
+export const byteLength = utf8ByteLength;
 
 export function utf8Bytes(s: string): Uint8Array {
   return utf8.encode(s);

@@ -6,6 +6,7 @@
  * column exclusive (`f:1:1-6`, `f:(1:1)-(2:3)`, `f:2:1` for a point).
  */
 import type { SourceFile, Span } from '../common/source.js';
+import { utf8ByteLength } from '../common/utf8.js';
 
 export interface TraceFrame {
   /** Where the frame was when the error happened, or a message such as "During evaluation". */
@@ -70,21 +71,7 @@ export function locate(file: SourceFile, offset: number): Loc {
   const p = file.position(offset);
   const lineText = file.lineText(p.line);
   const prefix = lineText.slice(0, p.column - 1);
-  return { line: p.line, column: utf8Length(prefix) + 1 };
-}
-
-function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
+  return { line: p.line, column: utf8ByteLength(prefix) + 1 };
 }
 
 export function formatSpan(span: Span): string {

@@ -17,7 +17,7 @@ import {
   type ObjectField,
   type Params,
 } from './tree.js';
-import { utf8Length } from './utf8-length.js';
+import { utf8ByteLength as utf8Length } from '../../common/utf8.js';
 
 /** base: the construct's indentation; lineUp: where continuation lines align. */
 interface Indent {

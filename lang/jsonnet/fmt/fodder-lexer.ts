@@ -10,7 +10,7 @@
  */
 import type { TokenBuffer } from '../scanner.js';
 import { fodderAppend, fodderElement, NO_COMMENT, type Fodder } from './fodder.js';
-import { utf8Length } from './utf8-length.js';
+import { utf8ByteLength as utf8Length } from '../../common/utf8.js';
 
 const isHorizontal = (c: string): boolean => c === ' ' || c === '\t' || c === '\r';
 
