@@ -4,7 +4,7 @@
  * tail of the log file directly (it works when the daemon is down, which is
  * when logs are most wanted).
  */
-import { spawn } from 'node:child_process';
+import { runChild } from './run-child.js';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { Methods, type DaemonStatus, type FlagValue } from '../protocol/index.js';
 import { ConnectError, rpcCall } from './connection.js';
@@ -19,15 +19,9 @@ function daemonArgsFrom(flags: Record<string, FlagValue>): string[] {
   return out;
 }
 
-/** Runs a server entry in the foreground with the terminal, answering its exit code. */
+/** Runs a server entry in the foreground; a supervisor (kubelet, systemd, a test) signals this process only. */
 function runForeground(entry: string, args: string[]): Promise<number> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [entry, ...args], { stdio: 'inherit' });
-    // A supervisor (kubelet, systemd, a test) signals this process only: pass it on so the server drains.
-    const forward = (signal: NodeJS.Signals): void => void child.kill(signal);
-    for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, forward);
-    child.on('exit', (code) => resolve(code ?? 1));
-  });
+  return runChild({ args: [entry, ...args], forward: ['SIGTERM', 'SIGINT', 'SIGHUP'] });
 }
 
 /**

@@ -8,9 +8,10 @@
  * (SIGINT/SIGTERM) closes the connection, which the service takes as a cancel
  * (it kills the render and frees the slot), and exits 130.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { EXIT_INTERRUPTED } from '../run-remote.js';
+import { runChild } from '../run-child.js';
 import { REMOTE_TOKEN_ENV, type CommandParams, type FlagValue } from '../../protocol/index.js';
 import { RemoteCallError, RemoteCancelledError, RemoteUnavailableError, type RemoteEndpoint } from './https-rpc.js';
 import { renderRemotely, RemoteSetupError } from './remote-render.js';
@@ -93,26 +94,9 @@ function runClusterHelper(endpoint: RemoteEndpoint, method: string, params: Comm
       ...(endpoint.ca !== undefined ? { ca: endpoint.ca } : {}),
     },
   };
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, clusterHelper(), { stdio: ['pipe', 'inherit', 'inherit'] });
-    const forward = (): void => void child.kill('SIGINT');
-    process.on('SIGINT', forward);
-    child.on('error', (err) => {
-      process.stderr.write(`kubecfg: cannot run ${process.execPath}: ${err.message}\n`);
-      resolve(1);
-    });
-    child.on('exit', (code, signal) => {
-      process.off('SIGINT', forward);
-      resolve(code ?? (signal === 'SIGINT' ? 130 : 1));
-    });
-    child.stdin!.on('error', () => {});
-    // The token travels over our own pipe, never on a command line.
-    child.stdin!.end(JSON.stringify(request));
-  });
+  // The token travels over our own pipe, never on a command line.
+  return runChild({ args: clusterHelper(), input: JSON.stringify(request) });
 }
-
-/** Exit code after Ctrl-C, as for local commands. */
-const EXIT_INTERRUPTED = 130;
 
 /** Pause before the one retry (KUBECFG_REMOTE_RETRY_DELAY_MS, default 1000): long enough for a replica to be replaced. */
 export function retryDelayMs(env: Record<string, string | undefined>): number {
