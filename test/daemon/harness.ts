@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { request } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NO_TTY as TTY } from '../support/command-params.js';
 
 function findRepoRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -195,14 +196,7 @@ export function hookFile(sandbox: Sandbox, name: string, content: string): strin
   return file;
 }
 
-export const TTY = {
-  stdoutIsTTY: false,
-  stderrIsTTY: false,
-  columns: null,
-  color: 'never',
-  noColor: false,
-  forceColor: null,
-} as const;
+export { TTY };
 
 export function commandParams(
   sandbox: Sandbox,
