@@ -9,6 +9,7 @@
  * bind whose body is a Function, exactly like go-jsonnet's desugarer does.
  */
 import type { Span } from '../common/source.js';
+import type { Code, TailCode } from './compile.js';
 import type { FodderItem } from './lexer.js';
 
 interface Base {
@@ -20,6 +21,8 @@ interface Base {
   /** End offset of the outermost parentheses around this node (spans of enclosing nodes use it). */
   parenEnd?: number;
   parenStart?: number;
+  /** Evaluator: the node compiled to a closure (compile.ts), made on its first evaluation. */
+  code?: Code;
 }
 
 export type Hide = 'inherit' | 'hidden' | 'visible';
@@ -139,6 +142,8 @@ export interface FunctionLit extends Base {
   type: 'Function';
   params: Param[];
   body: Node;
+  /** Evaluator: the body compiled for `tailstrict` frames (compile.ts), made on first such call. */
+  tailCode?: TailCode;
 }
 
 export interface NamedArg {

@@ -1,6 +1,8 @@
 /**
- * The Jsonnet evaluator: a lazy tree-walking interpreter over the analyzed
- * AST (variables are pre-resolved to Env slots). Invariants:
+ * The Jsonnet evaluator: a lazy interpreter over the analyzed AST (variables
+ * are pre-resolved to Env slots), whose nodes are compiled to closures on
+ * first evaluation (compile.ts); this class holds the runtime those closures
+ * call (frames, objects, calls, imports, manifesting). Invariants:
  *  - `cur` is the deepest node being evaluated in the current frame; it is
  *    restored on normal return only, so when an error is thrown it still names
  *    the failing node, and `stack` holds each outer frame's `cur` (go-jsonnet's
@@ -12,7 +14,7 @@
  *  - evaluation performs no I/O: imports go through the injected Importer.
  */
 import { SourceFile } from '../common/source.js';
-import type { Apply, ArrayComp, CompSpec, Node, ObjectComp, ObjectLit } from './ast.js';
+import type { ArrayComp, CompSpec, Node, ObjectComp, ObjectLit } from './ast.js';
 import { ImportError, JsonnetError, type TraceFrame } from './errors.js';
 import { cachedField, withCachedField, type FieldCache } from './field-cache.js';
 import { TextSink } from './text-sink.js';
@@ -20,6 +22,7 @@ import { formatNumberJson, quoteString, serializeCompact } from './manifest.js';
 import { goNumber } from './std/builtin.js';
 import type { Module, RuntimeOptions } from './module.js';
 import { moduleAst, parseSnippet, parseSourceFile } from './module.js';
+import { TailCall, codeOf, tailCodeOf } from './compile.js';
 import {
   ArrayValue,
   Env,
@@ -64,16 +67,6 @@ interface ExtVarEntry {
   def: string;
   thunk: Thunk;
   generation: number;
-}
-
-/** A pending call returned from a tail position (trampolined by callClosure). */
-class TailCall {
-  constructor(
-    readonly fn: FuncValue,
-    readonly positional: Thunk[],
-    readonly named: [string, Thunk][] | null,
-    readonly node: Apply,
-  ) {}
 }
 
 const EMPTY_SLOTS: Thunk[] = [];
@@ -287,233 +280,24 @@ export class Evaluator implements ValidationHost {
 
   // ---------------------------------------------------------------- core
 
+  /** Runs the node's compiled code (compile.ts), compiling it on first use. */
   evaluate(node: Node, env: Env): Value {
-    switch (node.type) {
-      // Cases in rough order of frequency: V8 compares string cases one by one (recursion bench).
-      case 'Var': {
-        let e = env;
-        for (let d = node.depth; d > 0; d--) e = e.parent!;
-        const t = e.slots[node.index]!;
-        const v = t.value;
-        if (v !== undefined) return v;
-        const saved = this.cur;
-        this.cur = node;
-        const r = this.force(t);
-        this.cur = saved;
-        return r;
-      }
-      case 'Index': {
-        const saved = this.cur;
-        this.cur = node;
-        const target = this.evaluate(node.target, env);
-        const idx = node.id !== null ? node.id : this.evaluate(node.index, env);
-        this.cur = node;
-        const r = this.indexValue(target, idx);
-        this.cur = saved;
-        return r;
-      }
-      case 'Apply': {
-        const r = this.evalApply(node, env, false);
-        return r as Value;
-      }
-      case 'Binary':
-        return this.evalBinary(node.op, node.left, node.right, node, env);
-      case 'String':
-        return node.value;
-      case 'Number':
-        if (node.value === Infinity) {
-          this.cur = node;
-          throw this.error('overflow');
-        }
-        return node.value;
-      case 'Self':
-        return env.self!;
-      case 'Conditional': {
-        const saved = this.cur;
-        this.cur = node;
-        const c = this.evaluate(node.cond, env);
-        if (typeof c !== 'boolean') throw this.typeError(c, 'boolean');
-        this.cur = saved;
-        if (c) return this.evaluate(node.then, env);
-        return node.else ? this.evaluate(node.else, env) : null;
-      }
-      case 'Local': {
-        const binds = node.binds;
-        const slots = new Array<Thunk>(binds.length);
-        const inner = new Env(env, slots, env.self, env.layer);
-        for (let i = 0; i < binds.length; i++) slots[i] = Thunk.lazy(binds[i]!.body, inner);
-        return this.evaluate(node.body, inner);
-      }
-      case 'Object':
-        return this.makeObject(node, env);
-      case 'Array': {
-        const els = node.elements;
-        const out = new Array<Thunk>(els.length);
-        for (let i = 0; i < els.length; i++) out[i] = this.argThunk(els[i]!, env);
-        return new ArrayValue(out);
-      }
-      case 'Function':
-        return new FuncValue(node.params, node, env, '', null, null);
-      case 'Dollar': {
-        let e = env;
-        for (let d = node.depth; d > 0; d--) e = e.parent!;
-        return e.slots[node.index]!.value!;
-      }
-      case 'Null':
-        return null;
-      case 'Bool':
-        return node.value;
-      case 'Unary': {
-        const saved = this.cur;
-        this.cur = node;
-        const v = this.evaluate(node.expr, env);
-        let r: Value;
-        switch (node.op) {
-          case '!':
-            if (typeof v !== 'boolean') throw this.typeError(v, 'boolean');
-            r = !v;
-            break;
-          case '-':
-            if (typeof v !== 'number') throw this.typeError(v, 'number');
-            r = -v;
-            break;
-          case '+':
-            if (typeof v !== 'number') throw this.typeError(v, 'number');
-            r = v;
-            break;
-          default:
-            if (typeof v !== 'number') throw this.typeError(v, 'number');
-            r = Number(BigInt.asIntN(64, ~BigInt(toInteger(v))));
-        }
-        this.cur = saved;
-        return r;
-      }
-      case 'SuperIndex': {
-        const saved = this.cur;
-        this.cur = node;
-        const name = this.evaluate(node.index, env);
-        if (typeof name !== 'string') throw this.typeError(name, 'string');
-        this.cur = node;
-        const r = this.superIndex(env, name);
-        this.cur = saved;
-        return r;
-      }
-      case 'ObjectComp':
-        return this.makeObjectComp(node, env);
-      case 'ArrayComp':
-        return this.makeArrayComp(node, env);
-      case 'Slice':
-        return this.evalSlice(node, env);
-      case 'Error': {
-        // No need to restore `cur`: this always throws.
-        this.cur = node;
-        const m = this.evaluate(node.expr, env);
-        this.cur = node;
-        const msg = typeof m === 'string' ? m : this.toStringValue(m);
-        this.cur = node;
-        throw this.error(msg);
-      }
-      case 'Assert': {
-        const saved = this.cur;
-        this.cur = node;
-        const c = this.evaluate(node.cond, env);
-        if (typeof c !== 'boolean') throw this.typeError(c, 'boolean');
-        if (!c) {
-          let msg = 'Assertion failed';
-          if (node.msg) {
-            const m = this.evaluate(node.msg, env);
-            msg = typeof m === 'string' ? m : this.toStringValue(m);
-          }
-          // go-jsonnet desugars `assert` into `if`; the failing node has no context.
-          this.cur = syntheticNode(node.span, '');
-          throw this.error(msg);
-        }
-        this.cur = saved;
-        return this.evaluate(node.rest, env);
-      }
-      case 'InSuper': {
-        const saved = this.cur;
-        this.cur = node;
-        const name = this.evaluate(node.index, env);
-        if (typeof name !== 'string') throw this.typeError(name, 'string');
-        this.cur = saved;
-        const self = env.self!;
-        return self.findLayer(name, env.layer) >= 0;
-      }
-      case 'Import': {
-        const saved = this.cur;
-        this.cur = node;
-        const r = this.evalImport(node.kind, node.path, node.span.file.name);
-        this.cur = saved;
-        return r;
-      }
-    }
+    const code = node.code;
+    return code !== undefined ? code(this, env) : codeOf(node)(this, env);
   }
 
-  private literalValue(n: Node): Value {
-    switch (n.type) {
-      case 'Null':
-        return null;
-      case 'Bool':
-        return n.value;
-      case 'Number':
-        return n.value;
-      case 'String':
-        return n.value;
-      default:
-        throw new Error('not a literal');
-    }
+  /** `~v` on a number: Go's int64 complement, as go-jsonnet computes it. */
+  bitwiseNot(v: number): number {
+    return Number(BigInt.asIntN(64, ~BigInt(toInteger(v))));
+  }
+
+  /** A failed `assert e` expression: go-jsonnet desugars it into `if`, so the failing position has no context. */
+  desugaredAssertFailure(span: Node['span'], msg: string): JsonnetError {
+    this.cur = syntheticNode(span, '');
+    return this.error(msg);
   }
 
   // ---------------------------------------------------------------- binary
-
-  private evalBinary(op: string, leftN: Node, rightN: Node, node: Node, env: Env): Value {
-    const saved = this.cur;
-    this.cur = node;
-    if (op === '&&' || op === '||') {
-      const l = this.evaluate(leftN, env);
-      if (typeof l !== 'boolean') throw this.typeError(l, 'boolean');
-      if (op === '&&' ? !l : l) {
-        this.cur = saved;
-        return l;
-      }
-      const r = this.evaluate(rightN, env);
-      if (typeof r !== 'boolean') {
-        this.cur = node;
-        throw this.typeError(r, 'boolean');
-      }
-      this.cur = saved;
-      return r;
-    }
-    let acc: Value;
-    if (leftN.type === 'Binary' && leftN.op !== '&&' && leftN.op !== '||') {
-      // A left-leaning chain (a + b + c ...) is folded in a loop, not by recursion,
-      // so long concatenations neither overflow the JS stack nor pay per-level calls.
-      const spine: Extract<Node, { type: 'Binary' }>[] = [];
-      let n: Node = leftN;
-      while (n.type === 'Binary' && n.op !== '&&' && n.op !== '||') {
-        spine.push(n);
-        n = n.left;
-      }
-      this.cur = spine[spine.length - 1]!;
-      acc = this.evaluate(n, env);
-      for (let i = spine.length - 1; i >= 0; i--) {
-        const b = spine[i]!;
-        this.cur = b;
-        const r = this.evaluate(b.right, env);
-        this.cur = b;
-        acc = this.binaryOp(b.op, acc, r);
-      }
-      this.cur = node;
-    } else {
-      acc = this.evaluate(leftN, env);
-    }
-    const r = this.evaluate(rightN, env);
-    this.cur = node;
-    const v = this.binaryOp(op, acc, r);
-    this.cur = saved;
-    return v;
-  }
 
   binaryOp(op: string, l: Value, r: Value): Value {
     if (typeof l === 'number' && typeof r === 'number') {
@@ -768,7 +552,8 @@ export class Evaluator implements ValidationHost {
     return v;
   }
 
-  private superIndex(env: Env, name: string): Value {
+  /** Used by compiled code (compile.ts). */
+  superIndex(env: Env, name: string): Value {
     const self = env.self!;
     if (self.assertState !== null) this.checkAssertions(self);
     if (env.layer <= 0) throw this.error('Attempt to use super when there is no super class.');
@@ -894,7 +679,8 @@ export class Evaluator implements ValidationHost {
 
   // ---------------------------------------------------------------- objects
 
-  private makeObject(node: ObjectLit, env: Env): ObjectValue {
+  /** Used by compiled code (compile.ts). */
+  makeObject(node: ObjectLit, env: Env): ObjectValue {
     const shared = sharedFieldsOf(node);
     if (shared !== null) {
       // Static names: no per-instance Map or FieldDefs (kube-lib spent over half its
@@ -932,7 +718,8 @@ export class Evaluator implements ValidationHost {
   // Comprehensions mirror go-jsonnet's desugaring into std.flatMap calls: the
   // comprehension itself is a context-less trace position, and every `for`
   // iteration runs in its own frame (a call of the desugared function).
-  private makeObjectComp(node: ObjectComp, env: Env): ObjectValue {
+  /** Used by compiled code (compile.ts). */
+  makeObjectComp(node: ObjectComp, env: Env): ObjectValue {
     const fields = new Map<string, FieldDef>();
     const found: [string, Env][] = [];
     const saved = this.cur;
@@ -957,7 +744,8 @@ export class Evaluator implements ValidationHost {
     return obj;
   }
 
-  private makeArrayComp(node: ArrayComp, env: Env): ArrayValue {
+  /** Used by compiled code (compile.ts). */
+  makeArrayComp(node: ArrayComp, env: Env): ArrayValue {
     const out: Thunk[] = [];
     const saved = this.cur;
     const compNode = syntheticNode(node.span, '');
@@ -1002,20 +790,6 @@ export class Evaluator implements ValidationHost {
 
   // ---------------------------------------------------------------- slices
 
-  private evalSlice(node: Extract<Node, { type: 'Slice' }>, env: Env): Value {
-    const saved = this.cur;
-    this.cur = node;
-    const target = this.evaluate(node.target, env);
-    const opt = (n: Node | null): Value => (n ? this.evaluate(n, env) : null);
-    const b = opt(node.begin);
-    const e = opt(node.end);
-    const s = opt(node.step);
-    this.cur = node;
-    const r = this.slice(target, b, e, s);
-    this.cur = saved;
-    return r;
-  }
-
   slice(target: Value, b: Value, e: Value, s: Value): Value {
     let items: Thunk[] | string[];
     const isStr = typeof target === 'string';
@@ -1047,48 +821,6 @@ export class Evaluator implements ValidationHost {
   }
 
   // ---------------------------------------------------------------- calls
-
-  private evalApply(node: Apply, env: Env, tail: boolean): Value | TailCall {
-    const saved = this.cur;
-    this.cur = node;
-    const fv = this.evaluate(node.target, env);
-    this.cur = node;
-    if (!(fv instanceof FuncValue)) throw this.typeError(fv, 'function');
-    const pos = node.positional;
-    const positional = new Array<Thunk>(pos.length);
-    for (let i = 0; i < pos.length; i++) positional[i] = this.argThunk(pos[i]!, env);
-    let named: [string, Thunk][] | null = null;
-    if (node.named.length > 0) named = node.named.map((a) => [a.name, Thunk.lazy(a.value, env)]);
-    if (node.tailstrict) {
-      for (const t of positional) this.force(t);
-      if (named) for (const [, t] of named) this.force(t);
-    }
-    if (tail && fv.literal) return new TailCall(fv, positional, named, node);
-    const r = this.callFunction(fv, positional, named, node.tailstrict);
-    this.cur = saved;
-    return r;
-  }
-
-  /**
-   * The thunk passing `node` lazily: literals are ready values, and a variable
-   * passes its own thunk (same laziness, one cache, no extra frame when forced).
-   */
-  private argThunk(node: Node, env: Env): Thunk {
-    switch (node.type) {
-      case 'Var': {
-        let e = env;
-        for (let d = node.depth; d > 0; d--) e = e.parent!;
-        return e.slots[node.index]!;
-      }
-      case 'Null':
-      case 'Bool':
-      case 'String':
-        return Thunk.ready(this.literalValue(node));
-      case 'Number':
-        if (node.value !== Infinity) return Thunk.ready(node.value);
-    }
-    return Thunk.lazy(node, env);
-  }
 
   /** Binds arguments to parameter slots with go-jsonnet's checks and messages. */
   private bindArgs(fn: FuncValue, positional: Thunk[], named: [string, Thunk][] | null): (Thunk | undefined)[] {
@@ -1140,7 +872,7 @@ export class Evaluator implements ValidationHost {
       // tailstrict also forces defaulted parameters (from the call site, as go-jsonnet).
       if (trimmable) for (const t of slotsOpt) this.force(t!);
       this.enterFrame();
-      const r = trimmable ? this.evalTail(lit.body, env) : this.evaluate(lit.body, env);
+      const r = trimmable ? tailCodeOf(lit)(this, env) : this.evaluate(lit.body, env);
       this.exitFrame();
       if (!(r instanceof TailCall)) return r;
       // A call in tail position of a tailstrict frame replaces that frame (go-jsonnet's
@@ -1150,38 +882,6 @@ export class Evaluator implements ValidationHost {
       nm = r.named;
       trimmable = r.node.tailstrict;
       this.cur = r.node;
-    }
-  }
-
-  /** Like evaluate, but a `tailstrict` call in tail position returns a TailCall. */
-  private evalTail(node: Node, env: Env): Value | TailCall {
-    for (;;) {
-      switch (node.type) {
-        case 'Apply':
-          return this.evalApply(node, env, true);
-        case 'Local': {
-          const binds = node.binds;
-          const slots = new Array<Thunk>(binds.length);
-          const inner = new Env(env, slots, env.self, env.layer);
-          for (let i = 0; i < binds.length; i++) slots[i] = Thunk.lazy(binds[i]!.body, inner);
-          node = node.body;
-          env = inner;
-          continue;
-        }
-        case 'Conditional': {
-          const saved = this.cur;
-          this.cur = node;
-          const c = this.evaluate(node.cond, env);
-          if (typeof c !== 'boolean') throw this.typeError(c, 'boolean');
-          this.cur = saved;
-          if (c) node = node.then;
-          else if (node.else) node = node.else;
-          else return null;
-          continue;
-        }
-        default:
-          return this.evaluate(node, env);
-      }
     }
   }
 
@@ -1202,7 +902,8 @@ export class Evaluator implements ValidationHost {
 
   // ---------------------------------------------------------------- imports
 
-  private evalImport(kind: 'import' | 'importstr' | 'importbin', path: string, from: string): Value {
+  /** Used by compiled code (compile.ts). */
+  evalImport(kind: 'import' | 'importstr' | 'importbin', path: string, from: string): Value {
     const importer = this.options.importer;
     let loaded: ReturnType<NonNullable<RuntimeOptions['importer']>['load']>;
     try {
