@@ -34,7 +34,6 @@ import {
   Thunk,
   type Value,
   isBmpOnly,
-  toCodepoints,
   typeName,
 } from './value.js';
 import type { JsonValue } from '../common/json.js';
@@ -447,7 +446,7 @@ export class Evaluator implements ValidationHost {
     }
     if (l instanceof ArrayValue) {
       if (!(r instanceof ArrayValue)) throw this.typeError(r, 'array');
-      return new ArrayValue(l.elems.concat(r.elems));
+      return ArrayValue.concat(l, r);
     }
     throw this.error(`Unexpected type ${typeName(l)}`);
   }
@@ -519,10 +518,10 @@ export class Evaluator implements ValidationHost {
     if (target instanceof ArrayValue) {
       if (typeof idx !== 'number') throw this.typeError(idx, 'number');
       const i = Math.trunc(idx);
-      const n = target.elems.length;
+      const n = target.length;
       if (i < 0 || i >= n || idx !== idx)
         throw this.error(`Index ${formatIndex(idx)} out of bounds, not within [0, ${n})`);
-      return this.force(target.elems[i]!);
+      return this.force(target.at(i));
     }
     if (typeof target === 'string') {
       if (typeof idx !== 'number') throw this.typeError(idx, 'number');
@@ -791,12 +790,14 @@ export class Evaluator implements ValidationHost {
   // ---------------------------------------------------------------- slices
 
   slice(target: Value, b: Value, e: Value, s: Value): Value {
-    let items: Thunk[] | string[];
-    const isStr = typeof target === 'string';
-    if (isStr) items = toCodepoints(target);
-    else if (target instanceof ArrayValue) items = target.elems;
+    let len: number;
+    let codepoints: string[] | null = null;
+    if (typeof target === 'string') {
+      // A string without surrogate pairs is indexed by UTF-16 units directly (no code point array).
+      if (isBmpOnly(target)) len = target.length;
+      else len = (codepoints = Array.from(target)).length;
+    } else if (target instanceof ArrayValue) len = target.length;
     else throw this.error(`std.slice accepts a string or an array, but got: ${typeName(target)}`);
-    const len = items.length;
     const intArg = (v: Value, what: string, dflt: number): number => {
       if (v === null) return dflt;
       if (typeof v !== 'number') throw this.error(`${what} must be a number, got ${typeName(v)}`);
@@ -810,14 +811,12 @@ export class Evaluator implements ValidationHost {
     if (from < 0) from = Math.max(0, len + from);
     if (to < 0) to = Math.max(0, len + to);
     to = Math.min(to, len);
-    if (isStr) {
-      let out = '';
-      for (let i = from; i < to; i += step) out += (items as string[])[i];
-      return out;
-    }
-    const out: Thunk[] = [];
-    for (let i = from; i < to; i += step) out.push((items as Thunk[])[i]!);
-    return new ArrayValue(out);
+    if (target instanceof ArrayValue) return ArrayValue.slice(target, Math.min(from, len), to, step);
+    const str = target as string;
+    if (codepoints === null && step === 1) return from < to ? str.substring(from, to) : '';
+    let out = '';
+    for (let i = from; i < to; i += step) out += codepoints !== null ? codepoints[i] : str[i];
+    return out;
   }
 
   // ---------------------------------------------------------------- calls

@@ -51,7 +51,7 @@ export const typeBuiltins: BuiltinTable = {
     params: ['x'],
     fn: (ev, [x]) => {
       if (typeof x === 'string') return codepointLength(x);
-      if (x instanceof ArrayValue) return x.elems.length;
+      if (x instanceof ArrayValue) return x.length;
       if (x instanceof ObjectValue) return x.visibleFields().length;
       if (x instanceof FuncValue) return ev.functionArity(x);
       throw ev.error(`Unexpected type ${typeName(x!)}`);
