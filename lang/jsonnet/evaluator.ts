@@ -23,6 +23,7 @@ import { goNumber } from './std/builtin.js';
 import type { Module, RuntimeOptions } from './module.js';
 import { moduleAst, parseSnippet, parseSourceFile } from './module.js';
 import { TailCall, codeOf, tailCodeOf } from './compile.js';
+import { parseJsonImport } from './json-import.js';
 import {
   ArrayValue,
   Env,
@@ -931,6 +932,11 @@ export class Evaluator implements ValidationHost {
           }
         }
       }
+      if (entry === undefined && !loaded.module && loaded.foundAt.endsWith('.json')) {
+        const json = parseJsonImport(decodeUtf8(loaded.contents));
+        if (json !== undefined)
+          entry = this.newImportEntry(key, Thunk.ready(this.fromJson(json)), loaded.foundAt, digest);
+      }
       if (entry === undefined) {
         let m = loaded.module;
         if (!m) {
@@ -947,14 +953,7 @@ export class Evaluator implements ValidationHost {
         }
         const mod = m;
         const thunk = Thunk.computed(() => this.evaluate(moduleAst(mod), this.rootEnv(mod.file.name)));
-        entry = { thunk, digest, node: mod.file.name, generation: 0 };
-        if (reuse !== null) {
-          reuse.counters.misses++;
-          entry.generation = reuse.graph.createNode(entry.node, digest);
-          this.keyOfNode.set(entry.node, key);
-          this.evictOverBound(reuse.maxModules);
-        }
-        this.importCache.set(key, entry);
+        entry = this.newImportEntry(key, thunk, mod.file.name, digest);
       }
       if (reuse !== null) {
         reuse.graph.addImport(from, {
@@ -980,6 +979,19 @@ export class Evaluator implements ValidationHost {
     if (reuse !== null)
       reuse.graph.addImport(from, { kind, path, foundAt: loaded.foundAt, digest, target: '', generation: 0 });
     return s.value;
+  }
+
+  private newImportEntry(key: string, thunk: Thunk, node: string, digest: string): ImportEntry {
+    const entry: ImportEntry = { thunk, digest, node, generation: 0 };
+    const reuse = this.reuse;
+    if (reuse !== null) {
+      reuse.counters.misses++;
+      entry.generation = reuse.graph.createNode(entry.node, digest);
+      this.keyOfNode.set(entry.node, key);
+      this.evictOverBound(reuse.maxModules);
+    }
+    this.importCache.set(key, entry);
+    return entry;
   }
 
   /** Least recently used module values go first (values built on them fail their next check and are rebuilt). */

@@ -1,0 +1,53 @@
+// `import "x.json"` through the JSON fast path gives what the Jsonnet path
+// gives: the same value, and for files the fast path declines, the same
+// error. Each row is imported once as x.json (fast path) and once as
+// x.libsonnet (always parsed as Jsonnet); the two results must be equal.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { SourceFile } from '../common/source.js';
+import { JsonnetError, evaluateToString, parseModule, type Importer } from './index.js';
+import { parseJsonImport } from './json-import.js';
+
+function run(fileName: string, text: string): string {
+  const importer: Importer = {
+    load: (_from, path) => {
+      if (path !== fileName) throw new Error(`no ${path}`);
+      return { foundAt: path, contents: new TextEncoder().encode(text) };
+    },
+  };
+  const main = parseModule(new SourceFile('main.jsonnet', `local x = import ${JSON.stringify(fileName)}; [x, x]`));
+  try {
+    return evaluateToString(main, { importer });
+  } catch (e) {
+    if (e instanceof JsonnetError) return 'ERROR ' + e.message.replace(/x\.(json|libsonnet)/g, 'FILE');
+    throw e;
+  }
+}
+
+const rows: [string, string, boolean][] = [
+  // [name, file text, taken by the fast path]
+  ['object', '{"b": [1, 2.5, -0, 1e-3], "a": {"c": null, "d": true, "e": "s\\n\\u00e9\\/"}}', true],
+  ['scalar', '  "just a string"  ', true],
+  ['number keys and __proto__', '{"10": 1, "2": 2, "__proto__": {"x": 1}, "constructor": 3}', true],
+  ['nested empty', '{"a": {}, "b": [], "c": [[{}]]}', true],
+  ['duplicate key', '{"a": 1, "a": 2}', false],
+  ['duplicate nested key', '{"o": {"k": 1, "k": 2}}', false],
+  ['same key in sibling objects', '[{"k": 1}, {"k": 2}]', true],
+  ['escaped key', '{"\\u0061": 1, "a": 2}', false],
+  ['overflowing number', '{"n": 1e400}', false],
+  ['lone surrogate escape', '{"s": "\\ud800"}', false],
+  ['surrogate pair escape', '{"s": "\\ud83d\\ude00"}', false],
+  ['comment', '{"a": 1 /* c */}', false],
+  ['trailing comma', '{"a": 1,}', false],
+  ['jsonnet code', '{a: 1 + 2}', false],
+  ['string that looks like a key', '{"a": "b:", "b": ["a", "a"]}', true],
+];
+
+test('the fast path gives the Jsonnet path result', async (t) => {
+  for (const [name, text, fast] of rows) {
+    await t.test(name, () => {
+      assert.equal(parseJsonImport(text) !== undefined, fast);
+      assert.equal(run('x.json', text), run('x.libsonnet', text));
+    });
+  }
+});
