@@ -25,13 +25,8 @@ export function parseJsonImport(text: string): JsonValue | undefined {
   return allNumbersFinite(value) ? value : undefined;
 }
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const COLON = 0x3a;
+/** The characters that matter for keys: quotes and brackets (a regular expression skips the rest natively). */
+const STRUCTURE = /["{}[\]]/g;
 
 /**
  * False when an object repeats a key (Jsonnet rejects it, JSON.parse keeps the
@@ -43,35 +38,40 @@ function keysAreUnique(text: string): boolean {
   // One key set per open object; null for arrays.
   const open: (Set<string> | null)[] = [];
   const n = text.length;
-  for (let i = 0; i < n; i++) {
+  STRUCTURE.lastIndex = 0;
+  for (let m = STRUCTURE.exec(text); m !== null; m = STRUCTURE.exec(text)) {
+    const i = m.index;
     const c = text.charCodeAt(i);
-    if (c === QUOTE) {
-      const start = i + 1;
-      let escaped = false;
-      i++;
-      while (i < n) {
-        const d = text.charCodeAt(i);
-        if (d === QUOTE) break;
-        if (d === BACKSLASH) {
-          escaped = true;
-          i++;
-        }
-        i++;
-      }
+    if (c === 0x22) {
+      const end = closingQuote(text, i + 1);
+      if (end < 0) return true;
+      STRUCTURE.lastIndex = end + 1;
       const keys = open.length > 0 ? open[open.length - 1] : null;
       if (keys === null || keys === undefined) continue;
-      let j = i + 1;
+      let j = end + 1;
       while (j < n && isSpace(text.charCodeAt(j))) j++;
-      if (text.charCodeAt(j) !== COLON) continue;
-      if (escaped) return false;
-      const key = text.slice(start, i);
+      if (text.charCodeAt(j) !== 0x3a) continue;
+      const key = text.slice(i + 1, end);
+      if (key.includes('\\')) return false;
       if (keys.has(key)) return false;
       keys.add(key);
-    } else if (c === OPEN_BRACE) open.push(new Set());
-    else if (c === OPEN_BRACKET) open.push(null);
-    else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) open.pop();
+    } else if (c === 0x7b) open.push(new Set());
+    else if (c === 0x5b) open.push(null);
+    else open.pop();
   }
   return true;
+}
+
+/** Index of the quote closing a string whose text starts at `from`, or -1. */
+function closingQuote(text: string, from: number): number {
+  let q = text.indexOf('"', from);
+  while (q >= 0) {
+    let backslashes = 0;
+    for (let k = q - 1; k >= from && text.charCodeAt(k) === 0x5c; k--) backslashes++;
+    if (backslashes % 2 === 0) return q;
+    q = text.indexOf('"', q + 1);
+  }
+  return -1;
 }
 
 function isSpace(c: number): boolean {
