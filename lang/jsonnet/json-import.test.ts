@@ -17,7 +17,7 @@ function run(fileName: string, text: string): string {
   };
   const main = parseModule(new SourceFile('main.jsonnet', `local x = import ${JSON.stringify(fileName)}; [x, x]`));
   try {
-    return evaluateToString(main, { importer });
+    return evaluateToString(main, { importer }) as string;
   } catch (e) {
     if (e instanceof JsonnetError) return 'ERROR ' + e.message.replace(/x\.(json|libsonnet)/g, 'FILE');
     throw e;
