@@ -18,8 +18,16 @@ export function formatNumberJson(v: number): string {
   return unparseNumber(v);
 }
 
+/**
+ * The characters quoteString rewrites. Most strings (field names, labels) have
+ * none; testing with a native regular expression first skips the per-character
+ * loop (kube-prometheus: quoteString was 4.3% of a 7.3 MB render).
+ */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\u007f-\u009f\ud800-\udfff]/;
+
 /** go-jsonnet's unparseString. */
 export function quoteString(s: string): string {
+  if (!NEEDS_ESCAPE.test(s)) return '"' + s + '"';
   let out = '"';
   let start = 0;
   for (let i = 0; i < s.length; i++) {
