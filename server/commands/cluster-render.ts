@@ -17,7 +17,7 @@ import { requireCleatGate } from './cleat-input.js';
 import { InputFailure, readInputFiles } from './input-files.js';
 import { gatesFor } from './features.js';
 import { Flags } from './flags.js';
-import { colorEnabled, CommandOutput } from './output.js';
+import { colorEnabled, CommandOutput, traceTo } from './output.js';
 import type { RunContext } from './run-context.js';
 
 export function renderClusterObjects(
@@ -34,7 +34,7 @@ export function renderClusterObjects(
     for (const w of gates.warnings) out.log('WARNING', w);
     let engine: Engine | undefined;
     const getEngine = (): Engine =>
-      (engine ??= createEngine(flags, recorder, params.cwd, ctx.shouldStop, undefined, gates));
+      (engine ??= createEngine(flags, recorder, params.cwd, ctx.shouldStop, undefined, gates, traceTo(out)));
     requireYaklGate(gates, flags, params.args);
     requireCleatGate(gates, params.args);
     const { inputs } = readInputFiles({ params, flags, gates, recorder, getEngine, overlaid: false });

@@ -158,6 +158,8 @@ export function createEngine(
   shouldStop: () => boolean,
   maxStack?: number,
   gates?: Gates,
+  /** Where std.trace lines go (`TRACE: file:line message`, no newline); go-jsonnet and so kubecfg print them on stderr. */
+  trace?: (line: string) => void,
 ): Engine {
   relieveMemoryPressure();
   const importer = createImporter({ recorder, cwd, jpath: flags.list('jpath'), gates: gates ?? flagGates(flags) });
@@ -170,6 +172,7 @@ export function createEngine(
     parseCache,
     reuse: moduleReuse,
     ...(maxStack ? { maxStack } : {}),
+    ...(trace ? { trace } : {}),
   };
   const parseFile = (file: string): Module => {
     // A URL input (https://, data:, oci://) is fetched as an import of itself, so its own imports resolve against it.

@@ -21,7 +21,7 @@ import { describeError, EvalError } from './errors.js';
 import { readableYakl } from './yakl-eval.js';
 import { importOf, isYaklFile } from './yakl-overlay.js';
 import { isRemoteLocation } from './importer.js';
-import { colorEnabled, CommandOutput } from './output.js';
+import { colorEnabled, CommandOutput, traceTo } from './output.js';
 import type { RunContext } from './run-context.js';
 import { locationLine, traceEvalValue } from './trace-location.js';
 
@@ -39,7 +39,7 @@ export function runEval(params: CommandParams, ctx: RunContext): CommandOutcome 
     gates.require('eval');
     let engine: Engine | undefined;
     const getEngine = (): Engine =>
-      (engine ??= createEngine(flags, recorder, params.cwd, ctx.shouldStop, undefined, gates));
+      (engine ??= createEngine(flags, recorder, params.cwd, ctx.shouldStop, undefined, gates, traceTo(out)));
     const file = params.args[0]!;
     const abs = isRemoteLocation(file) ? file : flags.path(file);
     const yakl = isYaklFile(file) && !flags.given('exec');

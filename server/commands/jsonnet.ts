@@ -24,8 +24,11 @@ export function runJsonnet(params: CommandParams, ctx: RunContext): CommandOutco
   let stdout = '';
   let stderr = '';
   let exitCode = 0;
+  const trace = (line: string): void => {
+    stderr += line + '\n';
+  };
   try {
-    const engine = createEngine(flags, recorder, params.cwd, ctx.shouldStop, flags.int('max-stack'));
+    const engine = createEngine(flags, recorder, params.cwd, ctx.shouldStop, flags.int('max-stack'), undefined, trace);
     const arg = params.args[0]!;
     const module = flags.bool('exec') ? parseModule(new SourceFile('<cmdline>', arg)) : engine.parseFile(arg);
     if (flags.given('multi')) {
@@ -43,7 +46,7 @@ export function runJsonnet(params: CommandParams, ctx: RunContext): CommandOutco
     if (typeof text !== 'string') throw new Error('internal: multi-file output in single-file mode');
     stdout = text.endsWith('\n') ? text : text + '\n';
   } catch (err) {
-    stderr = describeError(err) + '\n';
+    stderr += describeError(err) + '\n';
     exitCode = 1;
   }
   return { exitCode, stdout, stderr, deps: recorder.deps(), cacheable: true };

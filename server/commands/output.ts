@@ -50,3 +50,8 @@ export class CommandOutput {
     return { exitCode, stdout: exitCode === 0 ? this.stdoutText() : '', stderr: this.stderrText(), deps, cacheable };
   }
 }
+
+/** The std.trace sink of a command: each line on its stderr, as go-jsonnet (and so kubecfg) prints them. */
+export function traceTo(out: CommandOutput): (line: string) => void {
+  return (line) => out.stderr(line + '\n');
+}

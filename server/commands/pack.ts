@@ -41,7 +41,7 @@ import { createEngine } from './engine.js';
 import { describeError } from './errors.js';
 import { gatesFor } from './features.js';
 import { Flags } from './flags.js';
-import { colorEnabled, CommandOutput } from './output.js';
+import { colorEnabled, CommandOutput, traceTo } from './output.js';
 import { collectPackClosure, PackError } from './pack-closure.js';
 import type { RunContext } from './run-context.js';
 
@@ -129,7 +129,7 @@ export function planPack(params: CommandParams, ctx: RunContext): CommandOutcome
     if (flags.str('output') !== '') plan.output = flags.path(flags.str('output'));
     else {
       // kubecfg evaluates `std.get(import ENTRY, '_kubecfg_pack_metadata', {})` only when it pushes.
-      const engine = createEngine(flags, recorder, params.cwd, ctx.shouldStop, undefined, gates);
+      const engine = createEngine(flags, recorder, params.cwd, ctx.shouldStop, undefined, gates, traceTo(out));
       const target = entry.endsWith('.yakl') ? `yakl:${entry}` : entry;
       const code = `std.get(import ${quoteVerbatim(target)}, ${JSON.stringify(PACK_METADATA_FIELD)}, {})`;
       const metadata = evaluateSnippet('<pack-metadata>', code, engine.options);

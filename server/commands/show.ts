@@ -22,7 +22,7 @@ import { InputFailure, readInputFiles } from './input-files.js';
 import { exportObjects } from './export-dir.js';
 import { gatesFor } from './features.js';
 import { Flags } from './flags.js';
-import { colorEnabled, CommandOutput } from './output.js';
+import { colorEnabled, CommandOutput, traceTo } from './output.js';
 import type { RunContext } from './run-context.js';
 
 export function runShow(params: CommandParams, ctx: RunContext): CommandOutcome {
@@ -41,7 +41,7 @@ export function runShow(params: CommandParams, ctx: RunContext): CommandOutcome 
 
     let engine: Engine | undefined;
     const getEngine = (): Engine =>
-      (engine ??= createEngine(flags, recorder, params.cwd, ctx.shouldStop, undefined, gates));
+      (engine ??= createEngine(flags, recorder, params.cwd, ctx.shouldStop, undefined, gates, traceTo(out)));
     const inputs: ShowInput[] = [];
     if (flags.given('exec')) {
       try {

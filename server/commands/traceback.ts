@@ -28,7 +28,7 @@ import { createEngine } from './engine.js';
 import { describeError } from './errors.js';
 import { gatesFor } from './features.js';
 import { Flags } from './flags.js';
-import { colorEnabled, CommandOutput } from './output.js';
+import { colorEnabled, CommandOutput, traceTo } from './output.js';
 import type { RunContext } from './run-context.js';
 import { locationLine, tracedModule } from './trace-location.js';
 
@@ -65,7 +65,7 @@ export function runTraceback(params: CommandParams, ctx: RunContext): CommandOut
     const tracing = (steps: PathStep[]): void =>
       out.stderr(infoLine(color, `Tracing file=${goQuote(sourceFile)}, path=${goQuote(formatValuePath(steps))}`));
     if (!target.listItem) tracing(targetSteps(target));
-    const engine = createEngine(flags, recorder, params.cwd, ctx.shouldStop, undefined, gates);
+    const engine = createEngine(flags, recorder, params.cwd, ctx.shouldStop, undefined, gates, traceTo(out));
     const module = tracedModule(engine, resolve(params.cwd, sourceFile), gates);
     // A List item: which one is found by identity in the rendered value, then traced as items[i].
     const steps = target.listItem
