@@ -10,6 +10,7 @@ import type { Evaluator } from '../evaluator.js';
 import { FuncValue, Layer, ObjectValue, Thunk, type FieldDef, type Value } from '../value.js';
 import { arrayBuiltins } from './arrays.js';
 import { type BuiltinSpec, type BuiltinTable, checkType } from './builtin.js';
+import { formatBuiltins } from './format-lazy.js';
 import { mathBuiltins } from './math.js';
 import { objectBuiltins } from './objects.js';
 import { typeBuiltins } from './types.js';
@@ -20,7 +21,7 @@ export type PureStdTable = Record<
   { params: string[]; defaults?: Record<string, JsonValue>; fn: (args: JsonValue[]) => JsonValue }
 >;
 
-const NATIVE_TABLES: BuiltinTable[] = [typeBuiltins, arrayBuiltins, objectBuiltins, mathBuiltins];
+const NATIVE_TABLES: BuiltinTable[] = [typeBuiltins, arrayBuiltins, objectBuiltins, mathBuiltins, formatBuiltins];
 
 function isStdError(e: unknown): e is Error {
   return e instanceof Error && e.name === 'StdError';

@@ -8,8 +8,13 @@
  * wins over value errors); values are then formatted left to right and a
  * value is only looked at when its code needs it (so `%%` never complains
  * about missing values). `%s` uses std.toString.
+ * Values reach the formatter through `FormatValues`, one element or field at a
+ * time, so the evaluator can force only what the codes use, as std.jsonnet
+ * does (`'%(a)s' % {a: 1, b: error 'x'}` is "1"). Parsed codes are cached per
+ * format string (read-only once built): mixins format the same literal
+ * against a config object hundreds of times.
  */
-import type { JsonObject, JsonValue } from '../../../common/json.js';
+import type { JsonValue } from '../../../common/json.js';
 import { isJsonObject } from '../../../common/json.js';
 import { charOf } from './strings.js';
 import { toStringValue } from './manifest-json.js';
@@ -37,6 +42,29 @@ interface Code {
 }
 
 const TRUNCATED = 'Truncated format code.';
+
+/** The values of one std.format call, each forced to JSON only when a code needs it. */
+export type FormatValues =
+  | { readonly kind: 'array'; readonly length: number; at(i: number): JsonValue }
+  | { readonly kind: 'object'; has(key: string): boolean; get(key: string): JsonValue };
+
+type Codes = readonly (string | Code)[];
+const codeCache = new Map<string, Codes>();
+const CODE_CACHE_LIMIT = 1024;
+/** Longer format strings are parsed each time; with the entry limit the cache pins at most ~4 MB. */
+const CACHED_FORMAT_MAX_LENGTH = 2048;
+
+function cachedCodes(str: string): Codes {
+  if (str.length > CACHED_FORMAT_MAX_LENGTH) return parseCodes(str);
+  let codes = codeCache.get(str);
+  if (codes === undefined) {
+    codes = parseCodes(str);
+    // Whole-cache reset keeps memory bounded without LRU bookkeeping on a hot path.
+    if (codeCache.size >= CODE_CACHE_LIMIT) codeCache.clear();
+    codeCache.set(str, codes);
+  }
+  return codes;
+}
 
 function parseCodes(str: string): (string | Code)[] {
   const s = codePoints(str);
@@ -370,7 +398,7 @@ function asNumber(v: JsonValue): number {
   return v;
 }
 
-function formatArray(codes: (string | Code)[], arr: JsonValue[]): string {
+function formatArray(codes: Codes, arr: FormatValues & { kind: 'array' }): string {
   let j = 0;
   let out = '';
   for (const code of codes) {
@@ -383,7 +411,7 @@ function formatArray(codes: (string | Code)[], arr: JsonValue[]): string {
       const at = j;
       fw = () => {
         if (at >= arr.length) throw new StdError(`Not enough values to format: ${arr.length}, expected at least ${at}`);
-        return asNumber(arr[at]!);
+        return asNumber(arr.at(at));
       };
       j++;
     } else {
@@ -395,7 +423,7 @@ function formatArray(codes: (string | Code)[], arr: JsonValue[]): string {
       const at = j;
       prec = () => {
         if (at >= arr.length) throw new StdError(`Not enough values to format: ${arr.length}, expected at least ${at}`);
-        return asNumber(arr[at]!);
+        return asNumber(arr.at(at));
       };
       j++;
     } else {
@@ -404,7 +432,7 @@ function formatArray(codes: (string | Code)[], arr: JsonValue[]): string {
     }
     const j2 = j;
     const val: Lazy<JsonValue> = () => {
-      if (j2 < arr.length) return arr[j2]!;
+      if (j2 < arr.length) return arr.at(j2);
       throw new StdError(`Not enough values to format: ${arr.length}, expected more than ${j2}`);
     };
     // pad_left(s, fw, ' ') evaluates the width before the formatted value.
@@ -417,7 +445,7 @@ function formatArray(codes: (string | Code)[], arr: JsonValue[]): string {
   return out;
 }
 
-function formatObject(codes: (string | Code)[], obj: JsonObject): string {
+function formatObject(codes: Codes, obj: FormatValues & { kind: 'object' }): string {
   let out = '';
   for (const code of codes) {
     if (typeof code === 'string') {
@@ -438,9 +466,8 @@ function formatObject(codes: (string | Code)[], obj: JsonObject): string {
     };
     const val = (): JsonValue => {
       const f = key();
-      const v = getField(obj, f);
-      if (v === undefined) throw new StdError('No such field: ' + f);
-      return v;
+      if (!obj.has(f)) throw new StdError('No such field: ' + f);
+      return obj.get(f);
     };
     const width = fw();
     const s = code.ctype === '%' ? '%' : formatCode(val, code, fw, prec, key());
@@ -452,9 +479,18 @@ function formatObject(codes: (string | Code)[], obj: JsonObject): string {
 export function format(strV: JsonValue, vals: JsonValue): string {
   // std.jsonnet takes std.length(str) first, whose error has no "expected" part.
   if (typeof strV !== 'string') throw new StdError(`Unexpected type ${typeName(strV)}`);
-  const str = strV;
-  const codes = parseCodes(str);
-  if (Array.isArray(vals)) return formatArray(codes, vals);
-  if (isJsonObject(vals)) return formatObject(codes, vals);
-  return formatArray(codes, [vals]);
+  if (Array.isArray(vals)) return formatWith(strV, { kind: 'array', length: vals.length, at: (i) => vals[i]! });
+  if (isJsonObject(vals))
+    return formatWith(strV, {
+      kind: 'object',
+      has: (k) => getField(vals, k) !== undefined,
+      get: (k) => getField(vals, k)!,
+    });
+  return formatWith(strV, { kind: 'array', length: 1, at: () => vals });
+}
+
+/** std.format over values the caller forces on demand (codes are parsed first, so format errors win). */
+export function formatWith(str: string, vals: FormatValues): string {
+  const codes = cachedCodes(str);
+  return vals.kind === 'array' ? formatArray(codes, vals) : formatObject(codes, vals);
 }

@@ -22,7 +22,7 @@ import * as str from './strings.js';
 export { StdError } from './std-error.js';
 export { serializeJson, toStringValue, unparseString } from './manifest-json.js';
 export { unparseNumber } from './go-number.js';
-export { format } from './format.js';
+export { format, formatWith, type FormatValues } from './format.js';
 
 export interface PureBuiltin {
   params: string[];

@@ -42,3 +42,12 @@ test('std.toString form (serializeJson one-line) and escapeStringJson', () => {
   assert.equal(call('escapeStringJson', null), '"null"');
   assert.equal(call('escapeStringJson', { a: 1 }), '"{\\"a\\": 1}"');
 });
+
+test('std.manifestJsonEx nests empties and containers with any indent, newline and separator', () => {
+  // Expected text from go-jsonnet v0.20: std.manifestJsonEx(v, '\t', '\r\n', ' = ').
+  const v = { a: [[], { b: [1, {}] }], c: 'x' };
+  assert.equal(
+    call('manifestJsonEx', v, '\t', '\r\n', ' = '),
+    '{\r\n\t"a" = [\r\n\t\t[\r\n\r\n\t\t],\r\n\t\t{\r\n\t\t\t"b" = [\r\n\t\t\t\t1,\r\n\t\t\t\t{\r\n\r\n\t\t\t\t}\r\n\t\t\t]\r\n\t\t}\r\n\t],\r\n\t"c" = "x"\r\n}',
+  );
+});
