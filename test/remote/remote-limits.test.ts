@@ -27,8 +27,11 @@ function metrics(srv: ServerHandle, ca: string): Promise<string> {
 
 /** 2^40 calls, constant memory: only the deadline stops it. */
 const SPIN = 'local f(n) = if n == 0 then 0 else f(n - 1) + f(n - 1); { v: f(40) }';
-/** Doubles an array 30 times: 2^30 elements, far past the heap cap, in well under the deadline. */
-const HUGE = 'local f(a, n) = if n == 0 then std.length(a) else f(a + a, n - 1); { v: f([1], 30) }';
+/**
+ * Doubles an array 30 times, then reads its last element: the flat list of 2^30 elements is far past
+ * the heap cap, reached well under the deadline (`a + a` alone stays a lazy concatenation).
+ */
+const HUGE = 'local f(a, n) = if n == 0 then a[std.length(a) - 1] else f(a + a, n - 1); { v: f([1], 30) }';
 const DEEP = '('.repeat(100_000) + '1' + ')'.repeat(100_000);
 const OK = "{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ok' }, data: { a: std.repeat('z', 10) } }";
 
