@@ -26,7 +26,7 @@ import { fsImporter } from '../lib/fs-importer.js';
 import { fmtKb, fmtMs, median, printTable, runChild, timeMs } from '../lib/measure.js';
 import { writeBigLibrary } from './big-library.js';
 import { writeImportGraph } from './import-graph.js';
-import { corpusFiles, measureParse } from './parse-throughput.js';
+import { corpusFiles, describeParseCpu, measureParse } from './parse-throughput.js';
 import { type BenchCase, jpathArgs, parseExternalCases } from './external-cases.js';
 import { spawnSync } from 'node:child_process';
 
@@ -143,6 +143,8 @@ try {
       `jsonnetfmt -i ${fmtMs(parse.fmtMs)}; ours parseModule ${fmtMs(parse.oursMs)}${vsFmt(parse.oursMs)}, ` +
       `parser alone ${fmtMs(parse.parseOnlyMs)}${vsFmt(parse.parseOnlyMs)}; target <= 0.20x`,
   );
+  const cpu = describeParseCpu(parse);
+  if (cpu) console.log(`parse ${cpu}`);
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }

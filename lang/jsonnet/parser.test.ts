@@ -165,3 +165,30 @@ test('shares one frozen array for empty lists and sizes the others exactly', () 
   const call = node.fields[0]!.body;
   assert.ok(call.type === 'Apply' && call.positional.length === 1 && Object.isFrozen(call.named));
 });
+
+// The parser builds every list on one shared stack and checks field names on
+// another (a Set only past 32 fields): nested and sibling lists must not mix.
+test('keeps nested and sibling lists apart and finds duplicates in big objects', () => {
+  const fields = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `${prefix}${i}: ${i}`).join(', ');
+  const big = `{ ${fields(40, 'a')} }`;
+  // Sibling objects of 40 fields (the second reuses the first one's place on the name stack);
+  // the expected locations are the ones the parser gave before the stacks.
+  assert.equal(staticErr(`[${big}, { ${fields(40, 'a')}, b: 1 }]`), 'no error');
+  assert.equal(staticErr(`[${big}, { ${fields(39, 'a')}, a5: 1 }]`), 't:1:679-681 Duplicate field: a5');
+  assert.equal(
+    staticErr(`{ ${fields(50, 'a')}, x: { ${fields(35, 'a')} }, a49: 1 }`),
+    't:1:735-738 Duplicate field: a49',
+  );
+  assert.equal(staticErr(`{ a: { a: 1 }, b: { a: 1 }, c: 1 }`), 'no error');
+  assert.equal(staticErr(`{ "a\\u0062": 1, ab: 2, 'x': 3, "x": 4 }`), 't:1:32-35 Duplicate field: x');
+  const node = parse(new SourceFile('t', 'f(1, [2, 3], g(4, y=5), x={ a: [6], b: h(7)(8) }, z=[9])'));
+  assert.ok(node.type === 'Apply');
+  if (node.type !== 'Apply') return;
+  assert.deepEqual([node.positional.length, node.named.map((a) => a.name)], [3, ['x', 'z']]);
+  const inner = node.positional[2]!;
+  assert.ok(inner.type === 'Apply' && inner.positional.length === 1 && inner.named[0]!.name === 'y');
+  const obj = node.named[0]!.value;
+  assert.ok(obj.type === 'Object' && obj.fields.map((f) => f.name).join() === 'a,b');
+  const local = parse(new SourceFile('t', 'local a = [1, 2], b(x, y=[x]) = { c: x }; [a, b]'));
+  assert.ok(local.type === 'Local' && local.binds.map((b) => b.name).join() === 'a,b');
+});

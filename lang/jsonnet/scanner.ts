@@ -126,12 +126,17 @@ class Scanner {
   private runStart = -1;
   private runEnd = -1;
   private runLastEnder = -1;
+  /** See backslashFrom. */
+  private nextBackslash = -1;
 
   constructor(private readonly file: SourceFile) {
     this.src = file.text;
     this.n = this.src.length;
-    // About one token per 4 characters in typical code; grown by doubling when short.
-    const capacity = (this.n >> 2) + 16;
+    // One token per 6 characters, grown by doubling when short: the 1,196
+    // upstream and repository files average 9 characters a token (the bench's
+    // library 7.4), and a sixth instead of a quarter made its arrays (`data`
+    // is filled at once) 8 MB smaller and its scan 28 -> 25 ms (CPU, medians).
+    const capacity = Math.floor(this.n / 6) + 16;
     this.kinds = new Uint8Array(capacity);
     this.starts = new Int32Array(capacity);
     this.ends = new Int32Array(capacity);
@@ -297,6 +302,16 @@ class Scanner {
     const src = this.src;
     const n = this.n;
     let pos = start + 1;
+    // Most literals have no backslash before their closing quote: two native
+    // searches find the end instead of a loop over every character (the
+    // bench library's help texts are 100-400 characters each; its scan went
+    // from 34 to 30 ms of CPU, medians of 15 interleaved runs).
+    const close = src.indexOf(quote === 34 ? '"' : "'", pos);
+    if (close >= 0 && this.backslashFrom(pos) > close) {
+      this.pos = close + 1;
+      this.emit(quote === 34 ? T_STRING_DOUBLE : T_STRING_SINGLE, start, src.slice(pos, close));
+      return;
+    }
     for (;;) {
       if (pos >= n) this.fail('Unterminated String', start);
       const r = src.charCodeAt(pos++);
@@ -305,6 +320,19 @@ class Scanner {
     }
     this.pos = pos;
     this.emit(quote === 34 ? T_STRING_DOUBLE : T_STRING_SINGLE, start, src.slice(start + 1, pos - 1));
+  }
+
+  /**
+   * The position of the first backslash at or after `pos` (the text's length
+   * if none). Cached: scanning only moves forward, so the searches together
+   * read the text once, however many literals ask.
+   */
+  private backslashFrom(pos: number): number {
+    if (this.nextBackslash < pos) {
+      const i = this.src.indexOf('\\', pos);
+      this.nextBackslash = i < 0 ? this.n : i;
+    }
+    return this.nextBackslash;
   }
 
   /** @"..." or @'...': a doubled quote stands for one quote. */
