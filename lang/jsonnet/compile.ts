@@ -56,30 +56,10 @@ function compileTail(node: Node): TailCode {
   switch (node.type) {
     case 'Apply':
       return applyCode(node, true);
-    case 'Local': {
-      const bodies = node.binds.map((b) => b.body);
-      const body = compileTail(node.body);
-      return (ev, env) => {
-        const slots = new Array<Thunk>(bodies.length);
-        const inner = new Env(env, slots, env.self, env.layer);
-        for (let i = 0; i < bodies.length; i++) slots[i] = Thunk.lazy(bodies[i]!, inner);
-        return body(ev, inner);
-      };
-    }
-    case 'Conditional': {
-      const cond = codeOf(node.cond);
-      const then = compileTail(node.then);
-      const els = node.else ? compileTail(node.else) : null;
-      return (ev, env) => {
-        const saved = ev.cur;
-        ev.cur = node;
-        const c = cond(ev, env);
-        if (typeof c !== 'boolean') throw ev.typeError(c, 'boolean');
-        ev.cur = saved;
-        if (c) return then(ev, env);
-        return els !== null ? els(ev, env) : null;
-      };
-    }
+    case 'Local':
+      return localCode(node, compileTail(node.body));
+    case 'Conditional':
+      return conditionalCode(node, compileTail(node.then), node.else ? compileTail(node.else) : null);
     default:
       return codeOf(node);
   }
@@ -138,30 +118,10 @@ function compile(node: Node): Code {
       return () => null;
     case 'Self':
       return (_ev, env) => env.self!;
-    case 'Conditional': {
-      const cond = codeOf(node.cond);
-      const then = codeOf(node.then);
-      const els = node.else ? codeOf(node.else) : null;
-      return (ev, env) => {
-        const saved = ev.cur;
-        ev.cur = node;
-        const c = cond(ev, env);
-        if (typeof c !== 'boolean') throw ev.typeError(c, 'boolean');
-        ev.cur = saved;
-        if (c) return then(ev, env);
-        return els !== null ? els(ev, env) : null;
-      };
-    }
-    case 'Local': {
-      const bodies = node.binds.map((b) => b.body);
-      const body = codeOf(node.body);
-      return (ev, env) => {
-        const slots = new Array<Thunk>(bodies.length);
-        const inner = new Env(env, slots, env.self, env.layer);
-        for (let i = 0; i < bodies.length; i++) slots[i] = Thunk.lazy(bodies[i]!, inner);
-        return body(ev, inner);
-      };
-    }
+    case 'Conditional':
+      return conditionalCode(node, codeOf(node.then), node.else ? codeOf(node.else) : null) as Code;
+    case 'Local':
+      return localCode(node, codeOf(node.body)) as Code;
     case 'Object':
       return (ev, env) => ev.makeObject(node, env);
     case 'Array': {
@@ -271,6 +231,31 @@ function compile(node: Node): Code {
       };
     }
   }
+}
+
+/** `local` binds lazily, then runs the body's code (plain or tail-position) in the new frame. */
+function localCode(node: Extract<Node, { type: 'Local' }>, body: TailCode): TailCode {
+  const bodies = node.binds.map((b) => b.body);
+  return (ev, env) => {
+    const slots = new Array<Thunk>(bodies.length);
+    const inner = new Env(env, slots, env.self, env.layer);
+    for (let i = 0; i < bodies.length; i++) slots[i] = Thunk.lazy(bodies[i]!, inner);
+    return body(ev, inner);
+  };
+}
+
+/** `if` with the branches' code (plain or tail-position). */
+function conditionalCode(node: Extract<Node, { type: 'Conditional' }>, then: TailCode, els: TailCode | null): TailCode {
+  const cond = codeOf(node.cond);
+  return (ev, env) => {
+    const saved = ev.cur;
+    ev.cur = node;
+    const c = cond(ev, env);
+    if (typeof c !== 'boolean') throw ev.typeError(c, 'boolean');
+    ev.cur = saved;
+    if (c) return then(ev, env);
+    return els !== null ? els(ev, env) : null;
+  };
 }
 
 /**
