@@ -8,22 +8,15 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { CommandParams, FlagValue } from '../../protocol/index.js';
+import type { FlagValue } from '../../protocol/index.js';
 import { runEval } from './eval.js';
 import { runJsonnet } from './jsonnet.js';
 import { runShow } from './show.js';
-import { NO_TTY as tty, IN_PROCESS as ctx } from '../../test/support/command-params.js';
+import { IN_PROCESS as ctx, commandParams } from '../../test/support/command-params.js';
 
 describe('std.trace output', () => {
   let dir: string;
-  const params = (args: string[], flags: Record<string, FlagValue>): CommandParams => ({
-    requestId: 'r',
-    args,
-    flags,
-    cwd: dir,
-    env: {},
-    tty,
-  });
+  const params = (args: string[], flags: Record<string, FlagValue>) => commandParams(dir, args, flags);
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'kcfg-trace-'));
     mkdirSync(join(dir, 'lib'));
