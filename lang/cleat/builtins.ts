@@ -6,6 +6,7 @@
  * All built-ins are pure and total on well-typed input, except `error`.
  */
 import { CleatCodes, type CleatCode } from './diagnostics.js';
+import { wellFormed } from '../common/well-formed.js';
 import { compileRe2 } from './re2.js';
 import { floatText, toJsonText, toYamlText } from './serialize.js';
 import { baseOf, isSubtype, showType, T, union, type Ty } from './types.js';
@@ -192,8 +193,7 @@ const list: Builtin[] = [
     run: ([s, re], ctx) => {
       const r = compileRe2(re as string);
       if (typeof r === 'string') return ctx.fail(CleatCodes.REGEX, r);
-      r.lastIndex = 0;
-      return r.test(s as string);
+      return r.test(wellFormed(s as string));
     },
   },
   { name: 'min', arity: [1, 64], type: numericType, run: (a, ctx) => numeric(a, ctx, (x, y) => x < y) },

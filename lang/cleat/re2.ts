@@ -1,21 +1,20 @@
 /**
  * RE2 regular expressions for Cleat's built-ins and checker: the shared Go
- * regexp engine of lang/common/re2 (RE2 syntax translated to a JS RegExp,
- * rejecting what RE2 rejects, with Go's error text). Matching is unanchored,
- * as Go's regexp.MatchString. The RegExp handed out is non-global, so `test`
- * keeps no state between calls.
+ * regexp engine of lang/common/re2 (our RE2 parser, rejecting what RE2
+ * rejects with Go's error text, and a linear-time matcher). Matching is
+ * unanchored, as Go's regexp.MatchString.
  */
-import { compileGoRegexp } from '../common/re2/go-regexp.js';
+import { compileGoRegexp, type GoRegexp } from '../common/re2/go-regexp.js';
 
-const cache = new Map<string, RegExp | string>();
+const cache = new Map<string, GoRegexp | string>();
 
 /** Compiles an RE2 pattern, or returns the reason RE2 rejects it. */
-export function compileRe2(pattern: string): RegExp | string {
+export function compileRe2(pattern: string): GoRegexp | string {
   const hit = cache.get(pattern);
   if (hit !== undefined) return hit;
-  let result: RegExp | string;
+  let result: GoRegexp | string;
   try {
-    result = new RegExp(compileGoRegexp(pattern).regex.source, 'u');
+    result = compileGoRegexp(pattern);
   } catch (e) {
     result = e instanceof Error ? e.message : String(e);
   }

@@ -10,6 +10,8 @@
 
 import { GoFloat } from '../gotemplate/index.js';
 import { mapSet } from '../gotemplate/value.js';
+import { compileGoRegexp, type GoRegexp } from '../common/re2/go-regexp.js';
+import { wellFormed } from '../common/well-formed.js';
 import { KubocdError } from './errors.js';
 import { deepCopy } from './template.js';
 
@@ -177,13 +179,13 @@ export function validateSchema(node: SchemaNode, value: unknown, path = ''): str
     if (node.maxLength !== undefined && len > node.maxLength)
       return `${at}: the string is longer than the maximum length`;
     if (node.pattern !== undefined) {
-      let re: RegExp | undefined;
+      let re: GoRegexp | undefined;
       try {
-        re = new RegExp(node.pattern, 'u');
+        re = compileGoRegexp(node.pattern);
       } catch {
         return `${at}: the schema pattern is not a valid regular expression`;
       }
-      if (!re.test(value)) return `${at}: the string does not match the pattern`;
+      if (!re.test(wellFormed(value))) return `${at}: the string does not match the pattern`;
     }
   }
   if (Array.isArray(value)) {

@@ -69,9 +69,7 @@ function canonicalKey(v: JsonValue): string {
 }
 
 function matches(pattern: string, subject: string): boolean {
-  const { regex } = compileGoRegexp(pattern);
-  regex.lastIndex = 0;
-  return regex.exec(wellFormed(subject)) !== null;
+  return compileGoRegexp(pattern).test(wellFormed(subject));
 }
 
 /** The first leaf of the tree, as the library's Error() picks it. */

@@ -4,7 +4,15 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { goMatchString, goQuoteMeta, goReplaceAllString } from './go-regexp.js';
+import {
+  compileGoRegexp,
+  goFindAll,
+  goMatchString,
+  goQuoteMeta,
+  goReplaceAll,
+  goReplaceAllString,
+  goSplit,
+} from './go-regexp.js';
 import { Re2SyntaxError } from './re2-parse.js';
 
 const matchCases: [string, string, boolean][] = [
@@ -109,12 +117,104 @@ test('ReplaceAllString', () => {
     assert.equal(goReplaceAllString(pattern, src, repl), want, `${pattern} / ${repl}`);
 });
 
-test('patterns too large for V8 are refused, not crashing', () => {
-  const huge = 'x'.repeat(200000);
-  assert.throws(
-    () => goMatchString(huge, 'x'),
-    (e: unknown) => e instanceof Re2SyntaxError && e.code === 'expression too large',
-  );
+test('a long literal pattern is accepted, as Go accepts it', () => {
+  const long = 'x'.repeat(200000);
+  assert.equal(goMatchString(long, `a${long}b`), true);
+  assert.equal(goMatchString(long, long.slice(1)), false);
+});
+
+// Patterns that make a backtracking matcher run for exponential time; RE2's answer is linear.
+const catastrophic: [string, string, boolean][] = [
+  ['^(a+)+$', `${'a'.repeat(10000)}!`, false],
+  ['^(a+)+$', 'a'.repeat(10000), true],
+  ['(x+x+)+y', 'x'.repeat(5000), false],
+  ['^(a|aa)*$', `${'a'.repeat(10000)}b`, false],
+  ['^(\\w+\\s?)*$', `${'word '.repeat(2000)}!`, false],
+  ['(.*a){12}', 'a'.repeat(5000), true],
+];
+
+test('catastrophic patterns answer in linear time', () => {
+  for (const [pattern, subject, want] of catastrophic)
+    assert.equal(goMatchString(pattern, subject), want, `${pattern} on ${subject.length} characters`);
+  assert.equal(goReplaceAllString('(a+)+$', `${'a'.repeat(10000)}!`, 'x'), `${'a'.repeat(10000)}!`);
+});
+
+// Go's regexp package examples (FindAllString, FindAllStringSubmatchIndex, Split, ReplaceAll*).
+test('FindAll', () => {
+  const all = (pattern: string, s: string, n: number) =>
+    goFindAll(compileGoRegexp(pattern), s, n).map((m) => s.slice(m[0], m[1]));
+  assert.deepEqual(all('a.', 'paranormal', -1), ['ar', 'an', 'al']);
+  assert.deepEqual(all('a.', 'paranormal', 2), ['ar', 'an']);
+  assert.deepEqual(all('a.', 'graal', -1), ['aa']);
+  assert.deepEqual(all('a.', 'none', -1), []);
+  assert.deepEqual(all('a*', 'baaac', -1), ['', 'aaa', '']); // not the empty match right after aaa
+  assert.deepEqual(all('é.', 'aébéc😀', -1), ['éb', 'éc']);
+  assert.deepEqual(all('', '😀é', -1), ['', '', '']); // one empty match per code point boundary
+  assert.deepEqual(all('a|ab', 'ab', -1), ['a']); // leftmost-first, not leftmost-longest
+  assert.deepEqual(all('a*?', 'aa', -1), ['', '', '']);
+  assert.deepEqual(all('(?U)a+', 'aaa', -1), ['a', 'a', 'a']);
+  assert.deepEqual(all('(?i)σ+', 'ΣσςX', -1), ['Σσς']);
+  assert.deepEqual(all('\\bfoo', 'xfoo foo', -1), ['foo']); // text before the search position counts
+  const index = (s: string) => goFindAll(compileGoRegexp('a(x*)b'), s, -1);
+  assert.deepEqual(index('-ab-'), [[1, 3, 2, 2]]);
+  assert.deepEqual(index('-axxb-'), [[1, 5, 2, 4]]);
+  assert.deepEqual(index('-ab-axb-'), [
+    [1, 3, 2, 2],
+    [4, 7, 5, 6],
+  ]);
+  assert.deepEqual(index('-axxb-ab-'), [
+    [1, 5, 2, 4],
+    [6, 8, 7, 7],
+  ]);
+  assert.deepEqual(goFindAll(compileGoRegexp('(a)|b'), 'b', -1), [[0, 1, -1, -1]]);
+});
+
+test('Split', () => {
+  const cases: [string, string, number, string[]][] = [
+    ['a', 'banana', -1, ['b', 'n', 'n', '']],
+    ['a', 'banana', 0, []],
+    ['a', 'banana', 1, ['banana']],
+    ['a', 'banana', 2, ['b', 'nana']],
+    ['z+', 'pizza', -1, ['pi', 'a']],
+    ['z+', 'pizza', 2, ['pi', 'a']],
+    ['', 'abc', -1, ['a', 'b', 'c']],
+    ['x*', '', -1, ['']],
+    ['', '', -1, []],
+    [',', 'é,😀', -1, ['é', '😀']],
+  ];
+  for (const [pattern, s, n, want] of cases) assert.deepEqual(goSplit(pattern, s, n), want, `${pattern} ${s} ${n}`);
+});
+
+test('ReplaceAll and ReplaceAllLiteral follow the regexp examples', () => {
+  assert.equal(goReplaceAll('a(x*)b', '-ab-axxb-', 'T'), '-T-T-');
+  assert.equal(goReplaceAll('a(x*)b', '-ab-axxb-', '$1'), '--xx-');
+  assert.equal(goReplaceAll('a(x*)b', '-ab-axxb-', '$1W'), '---');
+  assert.equal(goReplaceAll('a(x*)b', '-ab-axxb-', '${1}W'), '-W-xxW-');
+  assert.equal(goReplaceAll('a(?P<1W>x*)b', '-ab-axxb-', '$1W'), '--xx-');
+  assert.equal(goReplaceAll('a(?P<1W>x*)b', '-ab-axxb-', '${1}W'), '-W-xxW-');
+  assert.equal(goReplaceAll('a(x*)b', '-ab-axxb-', '$1', true), '-$1-$1-');
+  assert.equal(goReplaceAll('a(x*)b', '-ab-axxb-', '${1}', true), '-${1}-${1}-');
+  assert.equal(goReplaceAll('(?P<x>.)', 'ab', '[$xé|${x}é]'), '[|aé][|bé]'); // a name runs over letters, digits and _
+  assert.equal(goReplaceAll('x*', 'é😀', '-'), '-é-😀-');
+  assert.equal(goReplaceAll('(\\w)(\\w)', 'ab', '$2$1$0$3'), 'baab');
+});
+
+test('classes keep Go meaning on the linear engine', () => {
+  const cases: [string, string, boolean][] = [
+    ['^\\pL+$', 'Grüße', true],
+    ['^\\PL+$', 'Grüße', false],
+    ['^[\\p{Greek}\\d]+$', 'λ1μ2', true],
+    ['^[^\\p{Greek}]$', '😀', true],
+    ['^[[:alpha:]]+$', 'abé', false], // POSIX classes are ASCII
+    ['^\\p{Any}$', '😀', true],
+    ['^[^\\x{0}-\\x{10FFFF}]', 'a', false],
+    ['^.$', '😀', true], // one code point, two UTF-16 units
+    ['^..$', '😀', false],
+    ['(?i)^straße$', 'STRASSE', false], // simple folding only, as Go
+    ['(?i)^ǅ$', 'ǆ', true],
+  ];
+  for (const [pattern, subject, want] of cases)
+    assert.equal(goMatchString(pattern, subject), want, `${pattern} ~ ${subject}`);
 });
 
 test('QuoteMeta', () => {

@@ -1,64 +1,117 @@
 /**
- * Go regexp behaviour on top of JS RegExp: compile (RE2 syntax and errors,
- * via re2-parse + re2-to-js), MatchString, ReplaceAllString (Go's loop,
- * which ignores an empty match right after a previous match, and Go's
- * $1 / ${1} / $name / $$ template expansion), and QuoteMeta.
+ * Go's regexp package on a linear-time engine: patterns are parsed by our RE2
+ * parser (Go's syntax, errors and flag rules), written back in canonical RE2
+ * form (re2-source.ts) and matched by re2js, an RE2 port whose running time
+ * is linear in the subject whatever the pattern, as Go's is. On top of the
+ * engine this module has Go's loops: MatchString, FindAll (an empty match
+ * right after the previous match is skipped), ReplaceAllString and
+ * ReplaceAllLiteralString (Go's own loop, which differs from FindAll's),
+ * Split, Expand ($1, ${1}, $name, ${name}, $$) and QuoteMeta.
+ * Indices are UTF-16 offsets; every match starts and ends on a code point, so
+ * they correspond one to one to Go's byte offsets on the same text.
  * Invariants: strings are read as Go reads them after JSON (lone surrogates
- * are U+FFFD); compiled patterns are cached by source text, which is safe
- * because compilation is a pure function of it.
+ * are U+FFFD, which keeps lengths); compiled patterns are cached by source
+ * text, which is safe because compilation is a pure function of it.
  */
 
+import { RE2JS } from 're2js';
 import { parseRe2, Re2SyntaxError } from './re2-parse.js';
-import { toJsSource } from './re2-to-js.js';
+import { toRe2Source } from './re2-source.js';
 import { wellFormed } from '../well-formed.js';
 
+/** [start, end] of the match then of each group, -1 for a group that did not take part. */
+export type GoMatch = number[];
+
 export interface GoRegexp {
-  /** A fresh-state JS regex with flags `gu`; callers set lastIndex before exec. */
-  regex: RegExp;
+  /** The pattern as given to Compile (Go's Split looks at its length). */
+  pattern: string;
+  /** regexp.SubexpNames: index 0 is the whole match (''), unnamed groups are ''. */
   groupNames: string[];
+  /** True when the expression matches somewhere in `subject`. */
+  test(subject: string): boolean;
+  /** The leftmost-first match starting at or after `from` (the text before it still counts for ^ and \b). */
+  exec(subject: string, from: number): GoMatch | null;
 }
 
+const UNANCHORED = 0;
 const CACHE_LIMIT = 256;
 const cache = new Map<string, GoRegexp>();
+
+function build(pattern: string): GoRegexp {
+  const parsed = parseRe2(wellFormed(pattern));
+  let engine: ReturnType<RE2JS['re2']>;
+  try {
+    engine = RE2JS.compile(toRe2Source(parsed.root)).re2();
+  } catch {
+    // The canonical source is valid RE2 by construction; the engine refuses only what exceeds its program size.
+    throw new Re2SyntaxError('expression too large', pattern);
+  }
+  const groups = parsed.groupNames.length;
+  return {
+    pattern,
+    groupNames: parsed.groupNames,
+    test: (subject) => engine.matchWithGroup(subject, 0, subject.length, UNANCHORED, 0)[0] as boolean,
+    exec: (subject, from) => {
+      const [found, match] = engine.matchWithGroup(subject, from, subject.length, UNANCHORED, groups);
+      return found ? (match as number[]) : null;
+    },
+  };
+}
 
 /** regexp.Compile; throws Re2SyntaxError with Go's message for invalid patterns. */
 export function compileGoRegexp(pattern: string): GoRegexp {
   const hit = cache.get(pattern);
   if (hit) return hit;
-  const parsed = parseRe2(wellFormed(pattern));
-  let regex: RegExp;
-  try {
-    regex = new RegExp(toJsSource(parsed.root), 'gu');
-    regex.exec(''); // V8 compiles on first use; make size failures happen here
-    regex.lastIndex = 0;
-  } catch {
-    // The translation is valid JS syntax by construction; V8 refuses only what is too big for it.
-    throw new Re2SyntaxError('expression too large', pattern);
-  }
-  const compiled = { regex, groupNames: parsed.groupNames };
+  const compiled = build(pattern);
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
   cache.set(pattern, compiled);
   return compiled;
 }
 
-/** regex.exec from a position; V8 may compile again for a two-byte subject, and can fail there. */
-function execAt(regex: RegExp, pattern: string, subject: string, position: number): RegExpExecArray | null {
-  regex.lastIndex = position;
-  try {
-    return regex.exec(subject);
-  } catch {
-    throw new Re2SyntaxError('expression too large', pattern);
-  }
-}
-
 /** regexp.MatchString(pattern, s). */
 export function goMatchString(pattern: string, s: string): boolean {
-  const { regex } = compileGoRegexp(pattern);
-  return execAt(regex, pattern, wellFormed(s), 0) !== null;
+  return compileGoRegexp(pattern).test(wellFormed(s));
 }
 
-/** Go's Regexp.expand for ReplaceAllString: `$$`, `$n`, `${n}`, `$name`, `${name}`. */
-function expand(template: string, match: RegExpExecArray, groupNames: string[]): string {
+function runeWidth(s: string, i: number): number {
+  return (s.codePointAt(i) ?? 0) > 0xffff ? 2 : 1;
+}
+
+/** Regexp.FindAllStringSubmatchIndex(s, n): at most n matches (n < 0: all). */
+export function goFindAll(re: GoRegexp, s: string, n: number): GoMatch[] {
+  const out: GoMatch[] = [];
+  let prevMatchEnd = -1;
+  for (let pos = 0; pos <= s.length && (n < 0 || out.length < n); ) {
+    const m = re.exec(s, pos);
+    if (m === null) break;
+    let accept = true;
+    if (m[1] === pos) {
+      // An empty match right after the previous match is not a match of its own.
+      if (m[0] === prevMatchEnd) accept = false;
+      pos += pos < s.length ? runeWidth(s, pos) : 1;
+    } else pos = m[1]!;
+    prevMatchEnd = m[1]!;
+    if (accept) out.push(m);
+  }
+  return out;
+}
+
+/** Go's extract: the group name or number after a `$`, or undefined when malformed. */
+function extract(t: string): { name: string; num: number; rest: string } | undefined {
+  const m = /^(\{)?([\p{L}\p{Nd}_]+)(\})?/u.exec(t);
+  if (!m) return undefined;
+  const brace = m[1] === '{';
+  if (brace && m[3] !== '}') return undefined;
+  const name = m[2]!;
+  let num = /^[0-9]{1,9}$/.test(name) ? Number(name) : -1;
+  if (name.length > 1 && name[0] === '0') num = -1;
+  return { name, num, rest: t.slice(brace ? m[0].length : name.length) };
+}
+
+/** Regexp.ExpandString: `$$`, `$n`, `${n}`, `$name`, `${name}`; unknown or unmatched groups give ''. */
+export function goExpand(re: GoRegexp, template: string, s: string, match: GoMatch): string {
+  const group = (i: number): string | undefined =>
+    2 * i + 1 < match.length && match[2 * i]! >= 0 ? s.slice(match[2 * i], match[2 * i + 1]) : undefined;
   let out = '';
   let t = template;
   for (;;) {
@@ -71,49 +124,72 @@ function expand(template: string, match: RegExpExecArray, groupNames: string[]):
       t = t.slice(1);
       continue;
     }
-    const m = /^(\{)?([\p{L}\p{Nd}_]+)(\})?/u.exec(t);
-    const brace = m?.[1] === '{';
-    if (!m || (brace && m[3] !== '}')) {
+    const ref = extract(t);
+    if (!ref) {
       out += '$';
       continue;
     }
-    const name = m[2]!;
-    t = t.slice(brace ? m[0].length : name.length);
-    let num = -1;
-    if (/^[0-9]+$/.test(name) && !(name.length > 1 && name[0] === '0') && name.length <= 9) num = Number(name);
-    if (num >= 0) {
-      if (num < match.length && match[num] !== undefined) out += match[num];
-    } else {
-      const index = groupNames.indexOf(name);
-      if (index > 0 && index < match.length && match[index] !== undefined) out += match[index];
+    t = ref.rest;
+    if (ref.num >= 0) out += group(ref.num) ?? '';
+    else {
+      for (let i = 0; i < re.groupNames.length; i++) {
+        const value = re.groupNames[i] === ref.name ? group(i) : undefined;
+        if (value !== undefined) {
+          out += value;
+          break;
+        }
+      }
     }
   }
   return out + t;
 }
 
-/** Regexp.ReplaceAllString(src, repl). */
-export function goReplaceAllString(pattern: string, source: string, replacement: string): string {
-  const { regex, groupNames } = compileGoRegexp(pattern);
+/** Regexp.ReplaceAllString (template expanded) or ReplaceAllLiteralString (`literal`). */
+export function goReplaceAll(pattern: string, source: string, replacement: string, literal = false): string {
+  const re = compileGoRegexp(pattern);
   const src = wellFormed(source);
   const repl = wellFormed(replacement);
   let out = '';
   let lastMatchEnd = 0;
   let searchPos = 0;
   while (searchPos <= src.length) {
-    const m = execAt(regex, pattern, src, searchPos);
+    const m = re.exec(src, searchPos);
     if (m === null) break;
-    const start = m.index;
-    const end = start + m[0].length;
+    const [start, end] = m as [number, number];
     out += src.slice(lastMatchEnd, start);
     // Go skips an empty match that directly follows the previous match.
-    if (end > lastMatchEnd || start === 0) out += expand(repl, m, groupNames);
+    if (end > lastMatchEnd || start === 0) out += literal ? repl : goExpand(re, repl, src, m);
     lastMatchEnd = end;
-    const width = searchPos < src.length ? (src.codePointAt(searchPos)! > 0xffff ? 2 : 1) : 0;
+    const width = searchPos < src.length ? runeWidth(src, searchPos) : 1;
     if (searchPos + width > end) searchPos += width;
     else if (searchPos + 1 > end) searchPos++;
     else searchPos = end;
   }
   return out + src.slice(lastMatchEnd);
+}
+
+/** Regexp.ReplaceAllString(src, repl), as kubecfg's regexSubst calls it. */
+export function goReplaceAllString(pattern: string, source: string, replacement: string): string {
+  return goReplaceAll(pattern, source, replacement);
+}
+
+/** Regexp.Split(s, n). */
+export function goSplit(pattern: string, source: string, n: number): string[] {
+  if (n === 0) return [];
+  const re = compileGoRegexp(pattern);
+  const s = wellFormed(source);
+  if (pattern.length > 0 && s.length === 0) return [''];
+  const parts: string[] = [];
+  let beg = 0;
+  let end = 0;
+  for (const m of goFindAll(re, s, n)) {
+    if (n > 0 && parts.length === n - 1) break;
+    end = m[0]!;
+    if (m[1] !== 0) parts.push(s.slice(beg, end));
+    beg = m[1]!;
+  }
+  if (end !== s.length) parts.push(s.slice(beg));
+  return parts;
 }
 
 /** regexp.QuoteMeta. */
