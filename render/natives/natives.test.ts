@@ -154,3 +154,16 @@ test('regex natives', () => {
   fails(() => call('regexMatch', '(', 'x'), 'regexMatch: error parsing regexp: missing closing ): `(`', 'RENDER_REGEX');
   fails(() => call('regexSubst', 'a', 'b', 1), 'regexSubst: parameter repl must be a string, got float64');
 });
+
+test('regex natives match in linear time (catastrophic patterns on 10,000 characters)', () => {
+  const subject = `${'a'.repeat(10000)}!`;
+  assert.equal(call('regexMatch', '^(a+)+$', subject), false);
+  assert.equal(call('regexMatch', '^(a|aa)*$', subject), false);
+  assert.equal(call('regexSubst', '(a+)+!', subject, '[$1]'), `[${'a'.repeat(10000)}]`);
+  assert.equal(call('regexSubst', '^(a+)+$', subject, 'x'), subject);
+  // Go's indices are bytes, ours UTF-16 units: non-ASCII text around matches must survive untouched.
+  assert.equal(call('regexSubst', 'x*', 'é😀', '-'), '-é-😀-');
+  assert.equal(call('regexSubst', '(?i)Σ', 'σςΣ', 's'), 'sss');
+  assert.equal(call('regexMatch', '^\\pL{3}$', 'λ😀a'), false);
+  assert.equal(call('regexMatch', '^(?s:.){3}$', 'λ😀\n'), true);
+});
