@@ -78,6 +78,21 @@ test('unescapeActions: quotes and whitespace escapes in actions, nothing else', 
   for (const [text, want] of cases) assert.equal(unescapeActions(text), want, text);
 });
 
+test('schema pattern: Go RE2 syntax, linear-time matching', () => {
+  const s = (pattern: string) => normalizeSchema({ properties: { v: { type: 'string', pattern } } }, false);
+  const cases: [string, string, string | undefined][] = [
+    ['^(a+)+$', `${'a'.repeat(10000)}!`, 'v: the string does not match the pattern'],
+    ['^(a+)+$', 'a'.repeat(10000), undefined],
+    ['^\\pL+$', 'Grüße', undefined], // RE2 class syntax, which a JS RegExp without flags lacks
+    ['^[[:alpha:]]+$', 'abc', undefined],
+    ['(?i)^abc$', 'ABC', undefined],
+    ['^a$', 'a\n', 'v: the string does not match the pattern'], // $ is end of text in Go
+    ['(?=a)', 'a', 'v: the schema pattern is not a valid regular expression'], // no lookaround in RE2
+    ['(a)\\1', 'aa', 'v: the schema pattern is not a valid regular expression'],
+  ];
+  for (const [pattern, value, want] of cases) assert.equal(validateSchema(s(pattern), { v: value }), want, pattern);
+});
+
 test('schema: KuboCD short form, defaults, paths of declared properties only', () => {
   const s = normalizeSchema(
     {

@@ -1,18 +1,17 @@
 /**
  * Writes a parsed RE2 expression back as RE2 source for the linear-time
  * engine (re2js), in a canonical form that leaves the engine nothing to
- * interpret: every literal and class is explicit code point ranges (case
- * folding and Unicode properties already resolved by our parser's tables),
- * `.`/`^`/`$` carry their (?s)/(?m) meaning inline, and greediness is on each
- * repetition. So the parser alone decides what a pattern means and which
+ * interpret: literals and classes are explicit code point ranges (case
+ * folding already resolved by our parser; Unicode properties by name, as Go
+ * writes them), `.`/`^`/`$` carry their (?s)/(?m) meaning inline, and
+ * greediness is on each repetition. So the parser alone decides what a pattern means and which
  * patterns are errors; the engine only matches.
  */
 
+import { RE2JS } from 're2js';
 import type { ClassSet, Re2Node } from './re2-ast.js';
 import { cleanRanges, foldOrbit } from './re2-classes.js';
 import { propertyRanges } from './property-ranges.js';
-
-const MAX_RUNE = 0x10ffff;
 
 function rune(cp: number): string {
   if ((cp >= 0x30 && cp <= 0x39) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a))
@@ -20,16 +19,47 @@ function rune(cp: number): string {
   return `\\x{${cp.toString(16)}}`;
 }
 
-function rangesSource(ranges: [number, number][], negated: boolean): string {
-  // RE2 has no empty class literal: the empty set and "anything" are written as each other's negation.
-  if (ranges.length === 0) return negated ? `[\\x{0}-\\x{${MAX_RUNE.toString(16)}}]` : `[^\\x{0}-\\x{10ffff}]`;
-  const body = ranges.map(([lo, hi]) => (lo === hi ? rune(lo) : `${rune(lo)}-${rune(hi)}`)).join('');
-  return `[${negated ? '^' : ''}${body}]`;
+function rangeText([lo, hi]: [number, number]): string {
+  return lo === hi ? rune(lo) : `${rune(lo)}-${rune(hi)}`;
 }
 
-function classRanges(set: ClassSet): [number, number][] {
-  if (set.properties.length === 0) return set.ranges;
-  return cleanRanges([...set.ranges, ...set.properties.flatMap(propertyRanges)]);
+function rangesSource(ranges: [number, number][], negated: boolean, properties: string[] = []): string {
+  // RE2 has no empty class literal: the empty set and "anything" are written as each other's negation.
+  if (ranges.length === 0 && properties.length === 0)
+    return negated ? `[\\x{0}-\\x{10ffff}]` : `[^\\x{0}-\\x{10ffff}]`;
+  return `[${negated ? '^' : ''}${ranges.map(rangeText).join('')}${properties.join('')}]`;
+}
+
+const engineNames = new Map<string, boolean>();
+
+/** Whether the engine's own Unicode tables know `\p{name}` (they follow the same Unicode names as Go's). */
+function engineKnows(name: string): boolean {
+  let known = engineNames.get(name);
+  if (known === undefined) {
+    try {
+      RE2JS.compile(`\\p{${name}}`);
+      known = true;
+    } catch {
+      known = false;
+    }
+    engineNames.set(name, known);
+  }
+  return known;
+}
+
+/**
+ * A class with Unicode properties: each property the engine knows by name is passed as `\p{Name}`
+ * (cheap to compile); any other is expanded into ranges from V8's tables, which is slower but rare.
+ */
+function classSource(set: ClassSet, negated: boolean): string {
+  const named: string[] = [];
+  const expanded: [number, number][] = [...set.ranges];
+  for (const escape of set.properties) {
+    const m = /^\\([pP])\{(?:Script=|General_Category=)?([A-Za-z_]+)\}$/.exec(escape);
+    if (m && engineKnows(m[2]!)) named.push(`\\${m[1]}{${m[2]}}`);
+    else expanded.push(...propertyRanges(escape));
+  }
+  return rangesSource(named.length === set.properties.length ? set.ranges : cleanRanges(expanded), negated, named);
 }
 
 const ASSERTIONS = {
@@ -48,7 +78,7 @@ export function toRe2Source(node: Re2Node): string {
     case 'literal':
       return node.fold ? rangesSource(cleanRanges(foldOrbit(node.codePoint).map((c) => [c, c])), false) : rune(node.codePoint);
     case 'class':
-      return rangesSource(classRanges(node.set), node.negated);
+      return classSource(node.set, node.negated);
     case 'anyChar':
       return node.matchesNewline ? '(?s:.)' : '[^\\n]';
     case 'assert':
