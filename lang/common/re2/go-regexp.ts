@@ -108,47 +108,67 @@ function extract(t: string): { name: string; num: number; rest: string } | undef
   return { name, num, rest: t.slice(brace ? m[0].length : name.length) };
 }
 
-/** Regexp.ExpandString: `$$`, `$n`, `${n}`, `$name`, `${name}`; unknown or unmatched groups give ''. */
-export function goExpand(re: GoRegexp, template: string, s: string, match: GoMatch): string {
-  const group = (i: number): string | undefined =>
-    2 * i + 1 < match.length && match[2 * i]! >= 0 ? s.slice(match[2 * i], match[2 * i + 1]) : undefined;
-  let out = '';
+/** A replacement template split once: literal text, and group numbers (-1: a group that does not exist). */
+type Template = (string | number)[];
+
+/**
+ * Go's Regexp.expand rules: `$$` is `$`; `$name`/`${name}` takes the longest run of letters, digits and `_`;
+ * a number without a leading zero is a group index, anything else a group name; a malformed `$` is literal.
+ */
+function parseTemplate(re: GoRegexp, template: string): Template {
+  const parts: Template = [];
+  let text = '';
   let t = template;
   for (;;) {
     const dollar = t.indexOf('$');
     if (dollar < 0) break;
-    out += t.slice(0, dollar);
+    text += t.slice(0, dollar);
     t = t.slice(dollar + 1);
     if (t.startsWith('$')) {
-      out += '$';
+      text += '$';
       t = t.slice(1);
       continue;
     }
     const ref = extract(t);
     if (!ref) {
-      out += '$';
+      text += '$';
       continue;
     }
     t = ref.rest;
-    if (ref.num >= 0) out += group(ref.num) ?? '';
-    else {
-      for (let i = 0; i < re.groupNames.length; i++) {
-        const value = re.groupNames[i] === ref.name ? group(i) : undefined;
-        if (value !== undefined) {
-          out += value;
-          break;
-        }
-      }
-    }
+    parts.push(text);
+    text = '';
+    // Go rejects duplicate group names, so the first group of that name is the only one.
+    parts.push(ref.num >= 0 ? ref.num : re.groupNames.indexOf(ref.name, 1));
   }
-  return out + t;
+  parts.push(text + t);
+  return parts;
+}
+
+function expandParsed(parts: Template, s: string, match: GoMatch): string {
+  let out = '';
+  for (const part of parts) {
+    if (typeof part === 'string') out += part;
+    else if (part >= 0 && 2 * part + 1 < match.length && match[2 * part]! >= 0)
+      out += s.slice(match[2 * part], match[2 * part + 1]);
+  }
+  return out;
+}
+
+/** Regexp.ExpandString: the template with `$1`, `${1}`, `$name`, `${name}` and `$$` replaced from `match` in `s`. */
+export function goExpand(re: GoRegexp, template: string, s: string, match: GoMatch): string {
+  return expandParsed(parseTemplate(re, template), s, match);
 }
 
 /** Regexp.ReplaceAllString (template expanded) or ReplaceAllLiteralString (`literal`). */
 export function goReplaceAll(pattern: string, source: string, replacement: string, literal = false): string {
-  const re = compileGoRegexp(pattern);
+  return replaceAllWith(compileGoRegexp(pattern), source, replacement, literal);
+}
+
+/** goReplaceAll on an already compiled expression (any engine behind the GoRegexp interface). */
+export function replaceAllWith(re: GoRegexp, source: string, replacement: string, literal = false): string {
   const src = wellFormed(source);
   const repl = wellFormed(replacement);
+  const template = literal ? [repl] : parseTemplate(re, repl);
   let out = '';
   let lastMatchEnd = 0;
   let searchPos = 0;
@@ -158,7 +178,7 @@ export function goReplaceAll(pattern: string, source: string, replacement: strin
     const [start, end] = m as [number, number];
     out += src.slice(lastMatchEnd, start);
     // Go skips an empty match that directly follows the previous match.
-    if (end > lastMatchEnd || start === 0) out += literal ? repl : goExpand(re, repl, src, m);
+    if (end > lastMatchEnd || start === 0) out += expandParsed(template, src, m);
     lastMatchEnd = end;
     const width = searchPos < src.length ? runeWidth(src, searchPos) : 1;
     if (searchPos + width > end) searchPos += width;
