@@ -46,6 +46,20 @@ const chartFiles = {
   'app/charts/extra/templates/o.yaml': 'kind: Extra\n',
 };
 
+test('Files.Glob matches in linear time and by characters', () => {
+  const long = `files/${'a'.repeat(3000)}`;
+  const chart = loadChart(
+    tree({
+      'g/Chart.yaml': 'apiVersion: v2\nname: g\nversion: 1.0.0\n',
+      [`g/${long}`]: 'x',
+      'g/files/😀.txt': 'y',
+      'g/templates/cm.yaml': `slow: {{ len (.Files.Glob "files/${'*a'.repeat(20)}*b") }}\nemoji: {{ len (.Files.Glob "files/?.txt") }}\n`,
+    }),
+  );
+  const out = renderChart(chart, { releaseName: 'r', namespace: 'n', values: {} });
+  assert.deepEqual(out['g/templates/cm.yaml'], [{ slow: 0, emoji: 1 }]);
+});
+
 test('renders like helm template', () => {
   const chart = loadChart(tree(chartFiles));
   const out = renderChart(chart, {

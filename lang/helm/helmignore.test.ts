@@ -47,6 +47,14 @@ test('go filepath.Match: bad patterns are null', () => {
   assert.ok(goMatchRegex('[\\]]')!.test(']'));
 });
 
+test('go filepath.Match: many stars against a long near-miss answer (linear time, no backtracking)', () => {
+  const re = goMatchRegex(`${'*a'.repeat(20)}*b`)!;
+  assert.equal(re.test('a'.repeat(5000)), false);
+  assert.equal(re.test(`${'a'.repeat(5000)}b`), true);
+  assert.equal(goMatchRegex('[[:]x')!.test('[x'), true); // `[` inside a class is a plain character
+  assert.equal(goMatchRegex('?')!.test('😀'), true); // one character, as Go's runes
+});
+
 test('loadChartDirectory drops ignored files and whole ignored directories', () => {
   const files = new Map(
     Object.entries({

@@ -12,6 +12,7 @@
  * Invariant: pure; a malformed pattern never matches (Helm logs and skips it).
  */
 
+import { compileGoRegexp, type GoRegexp } from '../common/re2/go-regexp.js';
 import { ChartError } from './chart.js';
 
 interface Rule {
@@ -19,11 +20,14 @@ interface Rule {
   mustDir: boolean;
   anchored: boolean;
   structural: boolean;
-  regex: RegExp | null;
+  regex: GoRegexp | null;
 }
 
-/** Go's filepath.Match pattern as an anchored RegExp, or null when Go would report ErrBadPattern. */
-export function goMatchRegex(pattern: string): RegExp | null {
+/**
+ * Go's filepath.Match pattern as an anchored RE2 expression on the linear-time engine (filepath.Match
+ * never backtracks exponentially, and `*a*a*a...` would in a JS RegExp), or null for ErrBadPattern.
+ */
+export function goMatchRegex(pattern: string): GoRegexp | null {
   let re = '';
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i]!;
@@ -71,7 +75,11 @@ export function goMatchRegex(pattern: string): RegExp | null {
       i = j;
     } else re += escapeRegex(c);
   }
-  return new RegExp(`^${re}$`, 'u');
+  try {
+    return compileGoRegexp(`^${re}$`);
+  } catch {
+    return null; // a class range RE2 refuses (e.g. on surrogate halves): malformed, as Go would find it
+  }
 }
 
 function escapeRegex(c: string): string {
@@ -79,7 +87,7 @@ function escapeRegex(c: string): string {
 }
 
 function escapeClass(c: string): string {
-  return c.replace(/[\]\\^-]/g, '\\$&');
+  return c.replace(/[[\]\\^-]/g, '\\$&');
 }
 
 function parseRule(line: string, lineNo: number): Rule | null {

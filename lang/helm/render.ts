@@ -12,6 +12,7 @@
 import { parseAllDocuments } from 'yaml';
 import type { JsonValue } from '../common/json.js';
 import { jsonObject } from '../common/json.js';
+import { compileGoRegexp, type GoRegexp } from '../common/re2/go-regexp.js';
 import {
   goYamlTags,
   helmErrorMessage,
@@ -115,8 +116,11 @@ class VersionSet extends GoObject {
 
 const text = new TextDecoder();
 
-/** Minimal gobwas/glob as Helm's Files.Glob uses it: `*` and `?` stay within a path segment, `**` crosses them. */
-function globRegex(pattern: string): RegExp {
+/**
+ * Minimal gobwas/glob as Helm's Files.Glob uses it: `*` and `?` (one character, not one UTF-16 unit)
+ * stay within a path segment, `**` crosses them. Matched in linear time, as gobwas does.
+ */
+function globRegex(pattern: string): GoRegexp {
   let re = '';
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i]!;
@@ -127,7 +131,7 @@ function globRegex(pattern: string): RegExp {
     else if (c === '?') re += '[^/]';
     else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
   }
-  return new RegExp(`^${re}$`);
+  return compileGoRegexp(`^${re}$`);
 }
 
 class Files extends GoObject {
