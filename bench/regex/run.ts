@@ -23,7 +23,10 @@ function measure(fn: () => void): number {
 const matchCases: [string, string][] = [
   ['^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', 'my-service-01'],
   ['^v?(\\d+)\\.(\\d+)\\.(\\d+)(-[0-9A-Za-z.-]+)?$', 'v1.28.3-rc.1'],
-  ['^([a-z0-9.-]+(:[0-9]+)?/)?[a-z0-9/._-]+(:[\\w.-]+)?(@sha256:[a-f0-9]{64})?$', 'registry.example.com:5000/team/app:1.2'],
+  [
+    '^([a-z0-9.-]+(:[0-9]+)?/)?[a-z0-9/._-]+(:[\\w.-]+)?(@sha256:[a-f0-9]{64})?$',
+    'registry.example.com:5000/team/app:1.2',
+  ],
   ['(?i)^(true|false|yes|no)$', 'Yes'],
   ['\\.ya?ml$', 'components/web/deployment.yaml'],
   ['[^a-zA-Z0-9-]', 'Some Name_With.Dots'],

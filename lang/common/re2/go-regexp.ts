@@ -81,7 +81,7 @@ function runeWidth(s: string, i: number): number {
 export function goFindAll(re: GoRegexp, s: string, n: number): GoMatch[] {
   const out: GoMatch[] = [];
   let prevMatchEnd = -1;
-  for (let pos = 0; pos <= s.length && (n < 0 || out.length < n); ) {
+  for (let pos = 0; pos <= s.length && (n < 0 || out.length < n);) {
     const m = re.exec(s, pos);
     if (m === null) break;
     let accept = true;

@@ -25,8 +25,7 @@ function rangeText([lo, hi]: [number, number]): string {
 
 function rangesSource(ranges: [number, number][], negated: boolean, properties: string[] = []): string {
   // RE2 has no empty class literal: the empty set and "anything" are written as each other's negation.
-  if (ranges.length === 0 && properties.length === 0)
-    return negated ? `[\\x{0}-\\x{10ffff}]` : `[^\\x{0}-\\x{10ffff}]`;
+  if (ranges.length === 0 && properties.length === 0) return negated ? `[\\x{0}-\\x{10ffff}]` : `[^\\x{0}-\\x{10ffff}]`;
   return `[${negated ? '^' : ''}${ranges.map(rangeText).join('')}${properties.join('')}]`;
 }
 
@@ -76,7 +75,9 @@ export function toRe2Source(node: Re2Node): string {
     case 'empty':
       return '(?:)';
     case 'literal':
-      return node.fold ? rangesSource(cleanRanges(foldOrbit(node.codePoint).map((c) => [c, c])), false) : rune(node.codePoint);
+      return node.fold
+        ? rangesSource(cleanRanges(foldOrbit(node.codePoint).map((c) => [c, c])), false)
+        : rune(node.codePoint);
     case 'class':
       return classSource(node.set, node.negated);
     case 'anyChar':

@@ -35,9 +35,7 @@ export const regexFuncs: Record<string, FuncDef> = {
     }
   }),
   mustRegexMatch: pure(['string', 'string'], goMatchString),
-  regexFindAll: pure(['string', 'string', 'int'], (re: string, s: string, n: number) =>
-    strs(findAllStrings(re, s, n)),
-  ),
+  regexFindAll: pure(['string', 'string', 'int'], (re: string, s: string, n: number) => strs(findAllStrings(re, s, n))),
   mustRegexFindAll: pure(['string', 'string', 'int'], (re: string, s: string, n: number) =>
     strs(findAllStrings(re, s, n)),
   ),

@@ -174,7 +174,10 @@ const cases: [string, string, unknown?][] = [
     `{{ regexMatch "^(a+)+$" "${'a'.repeat(10000)}!" }} {{ mustRegexMatch "(x+x+)+y" "${'x'.repeat(5000)}" }} {{ regexFindAll "(a+)+!" "${'a'.repeat(10000)}!" -1 | len }} {{ regexReplaceAll "^(a|aa)*$" "${'a'.repeat(10000)}b" "" | len }} {{ regexSplit "(a+)+$" "${'a'.repeat(10000)}!" -1 | len }}`,
     'false false 1 10001 1',
   ],
-  ['{{ regexFindAll "é." "aébéc😀" -1 }} {{ regexReplaceAll "x*" "é😀" "-" }} {{ regexSplit "" "😀é" -1 }}', '[éb éc] -é-😀- [😀 é]'],
+  [
+    '{{ regexFindAll "é." "aébéc😀" -1 }} {{ regexReplaceAll "x*" "é😀" "-" }} {{ regexSplit "" "😀é" -1 }}',
+    '[éb éc] -é-😀- [😀 é]',
+  ],
   [
     '{{ regexMatch "^[a-z]+\\\\d$" "abc1" }} {{ regexMatch "(?i)abc" "xABCx" }} {{ regexMatch "[[:digit:]]+" "x9" }} {{ regexMatch "(" "x" }}',
     'true true true false',
