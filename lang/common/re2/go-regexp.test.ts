@@ -81,6 +81,8 @@ const errorCases: [string, string][] = [
   ['[[:foo:]]', 'invalid character class range: `[:foo:]`'],
   ['\\pX', 'invalid character class range: `\\pX`'],
   ['\\p{Nope}', 'invalid character class range: `\\p{Nope}`'],
+  ['\\p{Grek}', 'invalid character class range: `\\p{Grek}`'], // script codes are not Go names
+  ['\\p{Zzzz}', 'invalid character class range: `\\p{Zzzz}`'],
   ['a\\', 'trailing backslash at end of expression: ``'],
   ['(?i', 'invalid or unsupported Perl syntax: `(?i`'],
   ['(?-)', 'invalid or unsupported Perl syntax: `(?-)`'],
@@ -212,6 +214,14 @@ test('classes keep Go meaning on the linear engine', () => {
     ['^..$', '😀', false],
     ['(?i)^straße$', 'STRASSE', false], // simple folding only, as Go
     ['(?i)^ǅ$', 'ǆ', true],
+    ['^\\p{Letter}+$', 'Größe', true], // Go 1.25 category aliases, compared as Go canonicalises names
+    ['^\\p{cased letter}$', 'a', true],
+    ['^\\p{Decimal_Number}$', '٣', true],
+    ['^\\p{greek}$', 'λ', true],
+    ['^\\p{Old_Italic}$', '\u{10300}', true],
+    ['^\\p{Cn}$', '\u{50000}', true],
+    ['^\\p{Assigned}$', '\u{50000}', false],
+    ['(?i)^\\p{Lu}$', 'a', true], // under (?i) a cased-letter category takes every cased letter
   ];
   for (const [pattern, subject, want] of cases)
     assert.equal(goMatchString(pattern, subject), want, `${pattern} ~ ${subject}`);

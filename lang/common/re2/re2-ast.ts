@@ -5,10 +5,10 @@
  * and (?U) is already applied to each repetition's greediness.
  */
 
-/** A class as inclusive code point ranges plus Unicode property escapes JS evaluates itself. */
+/** A class as inclusive code point ranges plus Unicode classes the engine's tables hold. */
 export interface ClassSet {
   ranges: [number, number][];
-  /** JS property escapes such as `\p{Lu}` or `\P{Script=Greek}`. */
+  /** RE2 escapes with Go's names, such as `\p{Lu}` or `\P{Greek}`. */
   properties: string[];
 }
 

@@ -1,10 +1,11 @@
 /**
  * Character sets of RE2 syntax: Perl classes (\d \s \w, ASCII only as in
- * RE2), POSIX classes ([:alpha:] ...), Unicode property names (mapped to JS
- * property escapes), simple case folding orbits, and range-set algebra
+ * RE2), POSIX classes ([:alpha:] ...), Unicode property names (resolved as
+ * Go resolves them, to the names the engine's tables use), simple case folding orbits, and range-set algebra
  * (clean, negate) as Go's regexp/syntax does it.
  */
 
+import { RE2JS } from 're2js';
 import type { ClassSet } from './re2-ast.js';
 
 export const MAX_RUNE = 0x10ffff;
@@ -193,6 +194,7 @@ const GO_CATEGORIES = new Set([
   'C',
   'Cc',
   'Cf',
+  'Cn',
   'Co',
   'Cs',
   'L',
@@ -228,18 +230,79 @@ const GO_CATEGORIES = new Set([
   'Zs',
 ]);
 
-function jsPropertyWorks(escape: string): boolean {
-  try {
-    new RegExp(escape, 'u');
-    return true;
-  } catch {
-    return false;
+// Unicode's General_Category long names and aliases (Go's unicode.CategoryAliases), by canonical name.
+const CATEGORY_ALIASES = new Map(
+  Object.entries({
+    Other: 'C',
+    Control: 'Cc',
+    Cntrl: 'Cc',
+    Format: 'Cf',
+    Unassigned: 'Cn',
+    Privateuse: 'Co',
+    Surrogate: 'Cs',
+    Letter: 'L',
+    Casedletter: 'LC',
+    Lowercaseletter: 'Ll',
+    Modifierletter: 'Lm',
+    Otherletter: 'Lo',
+    Titlecaseletter: 'Lt',
+    Uppercaseletter: 'Lu',
+    Mark: 'M',
+    Combiningmark: 'M',
+    Spacingmark: 'Mc',
+    Enclosingmark: 'Me',
+    Nonspacingmark: 'Mn',
+    Number: 'N',
+    Decimalnumber: 'Nd',
+    Digit: 'Nd',
+    Letternumber: 'Nl',
+    Othernumber: 'No',
+    Punctuation: 'P',
+    Punct: 'P',
+    Connectorpunctuation: 'Pc',
+    Dashpunctuation: 'Pd',
+    Closepunctuation: 'Pe',
+    Finalpunctuation: 'Pf',
+    Initialpunctuation: 'Pi',
+    Otherpunctuation: 'Po',
+    Openpunctuation: 'Ps',
+    Symbol: 'S',
+    Currencysymbol: 'Sc',
+    Modifiersymbol: 'Sk',
+    Mathsymbol: 'Sm',
+    Othersymbol: 'So',
+    Separator: 'Z',
+    Lineseparator: 'Zl',
+    Paragraphseparator: 'Zp',
+    Spaceseparator: 'Zs',
+  }),
+);
+
+const scriptNames = new Map<string, boolean>();
+
+/** Whether `name` is one of Go's unicode.Scripts (long names only); the engine carries the same table. */
+function isScript(name: string): boolean {
+  let known = scriptNames.get(name);
+  if (known === undefined) {
+    known = false;
+    if (/^[A-Z][A-Za-z_]*$/.test(name) && !GO_CATEGORIES.has(name)) {
+      try {
+        RE2JS.compile(`\\p{${name}}`);
+        known = true;
+      } catch {
+        // not a name the tables know
+      }
+    }
+    scriptNames.set(name, known);
   }
+  return known;
 }
 
 /**
- * The JS property escape (`\p{...}`) for an RE2 Unicode class name, or
- * undefined when RE2 does not know the name. `positive` false gives `\P{...}`.
+ * The RE2 escape (`\p{Greek}`, `\P{Lu}`) for a Unicode class name as Go's regexp/syntax resolves it
+ * (Any, ASCII, Assigned, LC, categories, scripts, category aliases; names compared as Go 1.25
+ * canonicalises them, scripts also by their exact name as older Go), or undefined when Go does not
+ * know the name. `positive` false gives the negation.
  */
 export function unicodeProperty(name: string, positive: boolean): string | ClassSet | undefined {
   const canonical = canonicalName(name);
@@ -250,13 +313,7 @@ export function unicodeProperty(name: string, positive: boolean): string | Class
   if (canonical === 'Assigned') return `\\${positive ? 'P' : 'p'}{Cn}`;
   if (canonical === 'Lc') return `\\${p}{LC}`;
   if (GO_CATEGORIES.has(canonical)) return `\\${p}{${canonical}}`;
-  for (const candidate of [name, canonical]) {
-    if (/^[A-Za-z_]+$/.test(candidate) && jsPropertyWorks(`\\p{Script=${candidate}}`))
-      return `\\${p}{Script=${candidate}}`;
-  }
-  for (const candidate of [name, canonical]) {
-    if (/^[A-Za-z_]+$/.test(candidate) && jsPropertyWorks(`\\p{General_Category=${candidate}}`))
-      return `\\${p}{General_Category=${candidate}}`;
-  }
-  return undefined;
+  for (const candidate of [name, canonical]) if (isScript(candidate)) return `\\${p}{${candidate}}`;
+  const alias = CATEGORY_ALIASES.get(canonical);
+  return alias === undefined ? undefined : `\\${p}{${alias}}`;
 }

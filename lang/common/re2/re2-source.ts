@@ -8,10 +8,8 @@
  * patterns are errors; the engine only matches.
  */
 
-import { RE2JS } from 're2js';
 import type { ClassSet, Re2Node } from './re2-ast.js';
 import { cleanRanges, foldOrbit } from './re2-classes.js';
-import { propertyRanges } from './property-ranges.js';
 
 function rune(cp: number): string {
   if ((cp >= 0x30 && cp <= 0x39) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a))
@@ -29,36 +27,8 @@ function rangesSource(ranges: [number, number][], negated: boolean, properties: 
   return `[${negated ? '^' : ''}${ranges.map(rangeText).join('')}${properties.join('')}]`;
 }
 
-const engineNames = new Map<string, boolean>();
-
-/** Whether the engine's own Unicode tables know `\p{name}` (they follow the same Unicode names as Go's). */
-function engineKnows(name: string): boolean {
-  let known = engineNames.get(name);
-  if (known === undefined) {
-    try {
-      RE2JS.compile(`\\p{${name}}`);
-      known = true;
-    } catch {
-      known = false;
-    }
-    engineNames.set(name, known);
-  }
-  return known;
-}
-
-/**
- * A class with Unicode properties: each property the engine knows by name is passed as `\p{Name}`
- * (cheap to compile); any other is expanded into ranges from V8's tables, which is slower but rare.
- */
 function classSource(set: ClassSet, negated: boolean): string {
-  const named: string[] = [];
-  const expanded: [number, number][] = [...set.ranges];
-  for (const escape of set.properties) {
-    const m = /^\\([pP])\{(?:Script=|General_Category=)?([A-Za-z_]+)\}$/.exec(escape);
-    if (m && engineKnows(m[2]!)) named.push(`\\${m[1]}{${m[2]}}`);
-    else expanded.push(...propertyRanges(escape));
-  }
-  return rangesSource(named.length === set.properties.length ? set.ranges : cleanRanges(expanded), negated, named);
+  return rangesSource(set.ranges, negated, set.properties);
 }
 
 const ASSERTIONS = {
