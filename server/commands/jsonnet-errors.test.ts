@@ -41,7 +41,12 @@ describe('jsonnet command error text', () => {
         '\tdeep.jsonnet:2:1-5\t$\n' +
         '\tDuring evaluation\t\n\n',
     ],
-    ['parse error', 'syntax.jsonnet', {}, 'syntax.jsonnet:1:6-7 Unexpected: "}" while parsing terminal\n\n{ a: }\n\n\n'],
+    [
+      'parse error',
+      'syntax.jsonnet',
+      {},
+      'syntax.jsonnet:1:6-7 Unexpected: "}" while parsing terminal\n\n{ a: }\n\n\n',
+    ],
     [
       'block string import',
       'blockimport.jsonnet',
