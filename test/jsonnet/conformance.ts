@@ -69,6 +69,13 @@ const natives: EvalOptions['natives'] = {
       throw new Error('native function error');
     },
   },
+  // go-jsonnet's nativePanic panics; a JS fault is our equivalent of a panic.
+  nativePanic: {
+    params: [],
+    fn: () => {
+      throw new TypeError('native function panic');
+    },
+  },
 };
 
 let passed = 0;
