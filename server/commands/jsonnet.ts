@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DependencyRecorder } from '../../cache/index.js';
 import { SourceFile } from '../../lang/common/source.js';
-import { parseModule } from '../../lang/jsonnet/index.js';
+import { JsonnetError, parseModule } from '../../lang/jsonnet/index.js';
 import type { CommandParams } from '../../protocol/index.js';
 import type { CommandOutcome } from '../worker/messages.js';
 import { createEngine } from './engine.js';
@@ -46,7 +46,10 @@ export function runJsonnet(params: CommandParams, ctx: RunContext): CommandOutco
     if (typeof text !== 'string') throw new Error('internal: multi-file output in single-file mode');
     stdout = text.endsWith('\n') ? text : text + '\n';
   } catch (err) {
-    stderr += describeError(err) + '\n';
+    // go-jsonnet's CLI prints its formatted error with Println: the trace's
+    // last line keeps its trailing tab and a blank line follows, unlike the
+    // trimmed text other commands embed in their own messages.
+    stderr += (err instanceof JsonnetError ? err.format() : describeError(err)) + '\n';
     exitCode = 1;
   }
   return { exitCode, stdout, stderr, deps: recorder.deps(), cacheable: true };

@@ -69,7 +69,34 @@ const natives: EvalOptions['natives'] = {
       throw new Error('native function error');
     },
   },
+  // go-jsonnet's nativePanic panics; a JS fault is our equivalent of a panic.
+  nativePanic: {
+    params: [],
+    fn: () => {
+      throw new TypeError('native function panic');
+    },
+  },
 };
+
+/**
+ * google/jsonnet test_suite cases where C++ jsonnet and go-jsonnet (what
+ * kubecfg embeds, so our reference) answer differently: the runner checks
+ * go-jsonnet's answer instead, counts them apart and names them in its last
+ * line. Each one is explained in docs/jsonnet-conformance.md.
+ */
+const goAnswers: Record<string, { expect?: string; edit?: [string, string] }> = {
+  // go-jsonnet truncates a fractional index.
+  'error.array_fractional_index.jsonnet': { expect: '1' },
+  // go-jsonnet has no safe-integer check on bitwise operators: int64 arithmetic, wrapping.
+  'error.integer_conversion.jsonnet': { expect: '18014398509481984' },
+  'error.integer_left_shift.jsonnet': { expect: '0' },
+  'error.integer_left_shift_runtime.jsonnet': { expect: '-9223372036854775808' },
+  // go-jsonnet's YAML stream reader yields no document after a trailing `---`.
+  'stdlib.jsonnet': {
+    edit: ["std.assertEqual(std.parseYaml('1\\n---'), [1, null])", "std.assertEqual(std.parseYaml('1\\n---'), [1])"],
+  },
+};
+const goAnswered: string[] = [];
 
 let passed = 0;
 let failed = 0;
@@ -80,7 +107,12 @@ function run(
   file: string,
   options: EvalOptions & { mode?: 'json' | 'string' | 'multi'; stringOutput?: boolean },
 ): { out: string | Record<string, string>; isError: boolean } {
-  const text = fs.readFileSync(file, 'utf8');
+  let text = fs.readFileSync(file, 'utf8');
+  const edit = goAnswers[path.basename(file)]?.edit;
+  if (edit) {
+    if (!text.includes(edit[0])) return { out: `CRASH: ${file} no longer contains ${edit[0]}`, isError: true };
+    text = text.replace(edit[0], edit[1]);
+  }
   try {
     const m = parseModule(new SourceFile(name, text));
     return { out: evaluateToString(m, { importer: fsImporter, natives, ...options }), isError: false };
@@ -144,6 +176,17 @@ for (const f of files) {
     process.chdir(base);
     if (traces.length > 0 && !r.isError) r.out = traces.join('\n') + '\n' + String(r.out);
     const gfile = file + '.golden';
+    const goAnswer = goAnswers[f];
+    if (goAnswer) goAnswered.push(f);
+    if (goAnswer?.expect !== undefined) {
+      const got = String(r.out);
+      record(
+        file,
+        !r.isError && got.trim() === goAnswer.expect,
+        `--- expected (go-jsonnet)\n${goAnswer.expect}\n--- got\n${got}`,
+      );
+      continue;
+    }
     if (isErrorTest || (fs.existsSync(gfile) && fs.readFileSync(gfile, 'utf8').startsWith('RUNTIME ERROR'))) {
       record(file, r.isError && !String(r.out).startsWith('CRASH'), String(r.out));
       continue;
@@ -153,4 +196,7 @@ for (const f of files) {
     record(file, !r.isError && got.trim() === expect.trim(), `--- expected\n${expect}\n--- got\n${got}`);
   }
 }
-console.log(`${passed} passed, ${failed} failed`);
+const apart = goAnswered.length
+  ? ` (${goAnswered.length} checked against go-jsonnet's answer: ${goAnswered.join(', ')})`
+  : '';
+console.log(`${passed} passed, ${failed} failed${apart}`);

@@ -50,7 +50,12 @@ export const arrayBuiltins: BuiltinTable = {
       const out = new Array<Thunk>(sz);
       for (let i = 0; i < sz; i++) {
         if ((i & 0xffff) === 0xffff) ev.poll();
-        out[i] = Thunk.computed(() => ev.call(f, [i]));
+        // go-jsonnet evaluates each element as a location-less node, so the
+        // trace (also of a stack overflow) shows it as an empty frame.
+        out[i] = Thunk.computed(() => {
+          ev.cur = '';
+          return ev.call(f, [i]);
+        });
       }
       return new ArrayValue(out);
     },

@@ -1,11 +1,14 @@
 /**
  * std math (https://jsonnet.org/ref/stdlib.html#math). Results are checked
  * like go-jsonnet's makeDoubleCheck: NaN is "Not a number", ±Inf "Overflow".
- * Rounding and frexp follow Go's math package.
+ * Rounding and frexp follow Go's math package; the functions whose last bit
+ * differs between V8 and Go are computed as Go does (go-math.ts).
  */
 import type { Evaluator } from '../evaluator.js';
 import { type Value, typeName } from '../value.js';
 import type { BuiltinTable } from './builtin.js';
+import { goAcos, goAsin, goAtan, goAtan2, goCos, goSin, goTan } from './go-math.js';
+import { goPow } from './pure/go-number.js';
 
 function lift(f: (x: number) => number): BuiltinTable[string] {
   return { params: ['x'], types: ['number'], fn: (ev, [x]) => ev.checkNum(f(x as number)) };
@@ -75,7 +78,7 @@ export const mathBuiltins: BuiltinTable = {
   pow: {
     params: ['x', 'n'],
     types: ['number', 'number'],
-    fn: (ev, [x, n]) => ev.checkNum(Math.pow(x as number, n as number)),
+    fn: (ev, [x, n]) => ev.checkNum(goPow(x as number, n as number)),
   },
   hypot: {
     params: ['x', 'y'],
@@ -85,7 +88,7 @@ export const mathBuiltins: BuiltinTable = {
   atan2: {
     params: ['y', 'x'],
     types: ['number', 'number'],
-    fn: (ev, [y, x]) => ev.checkNum(Math.atan2(y as number, x as number)),
+    fn: (ev, [y, x]) => ev.checkNum(goAtan2(y as number, x as number)),
   },
   modulo: {
     params: ['x', 'y'],
@@ -103,12 +106,12 @@ export const mathBuiltins: BuiltinTable = {
   floor: lift(Math.floor),
   ceil: lift(Math.ceil),
   sqrt: lift(Math.sqrt),
-  sin: lift(Math.sin),
-  cos: lift(Math.cos),
-  tan: lift(Math.tan),
-  asin: lift(Math.asin),
-  acos: lift(Math.acos),
-  atan: lift(Math.atan),
+  sin: lift(goSin),
+  cos: lift(goCos),
+  tan: lift(goTan),
+  asin: lift(goAsin),
+  acos: lift(goAcos),
+  atan: lift(goAtan),
   round: lift(goRound),
   deg2rad: lift((x) => (x * Math.PI) / 180),
   rad2deg: lift((x) => (x * 180) / Math.PI),

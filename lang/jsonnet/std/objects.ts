@@ -7,7 +7,7 @@
  */
 import type { Evaluator } from '../evaluator.js';
 import { compareStrings } from '../evaluator.js';
-import { ArrayValue, FuncValue, ObjectValue, Thunk, type Value, typeName } from '../value.js';
+import { ArrayValue, FuncValue, Layer, ObjectValue, Thunk, type Value, typeName } from '../value.js';
 import type { BuiltinTable } from './builtin.js';
 import { arrayOf } from './arrays.js';
 
@@ -136,11 +136,24 @@ export const objectBuiltins: BuiltinTable = {
     types: ['object', 'string'],
     fn: (ev, [o, k]) => {
       const obj = o as ObjectValue;
-      const vis = obj.fieldVisibility();
+      const key = k as string;
+      // One literal's object (all go-jsonnet handles): the same field
+      // definitions minus `key`, still unbound, so `self` and `super` in them
+      // mean the object the result becomes part of (`{a: 1} +
+      // std.objectRemoveKey({b: super.a}, 'a')` has b = 1); visibility kept,
+      // asserts dropped, as go-jsonnet.
+      if (obj.layers.length === 1) {
+        const l = obj.layers[0]!;
+        const fields = new Map(l.fields);
+        fields.delete(key);
+        return new ObjectValue([new Layer(fields, l.literal, [], l.closure)]);
+      }
+      // A composed object (go-jsonnet fails on it): its fields as computed in
+      // the original, so inheritance inside it still holds (C++ jsonnet's answer).
       const out: [string, Thunk][] = [];
       const hidden: [string, Thunk][] = [];
-      for (const [name, visible] of vis) {
-        if (name === k) continue;
+      for (const [name, visible] of obj.fieldVisibility()) {
+        if (name === key) continue;
         (visible ? out : hidden).push([name, lazyField(ev, obj, name)]);
       }
       const a = ev.makeNativeObject(out);

@@ -149,7 +149,8 @@ export const typeBuiltins: BuiltinTable = {
           try {
             r = nf.fn(json);
           } catch (e) {
-            throw ev.error(e instanceof Error ? e.message : String(e));
+            if (isNativeFault(e)) throw ev.error(`native function ${JSON.stringify(name)} panicked: ${faultText(e)}`);
+            throw ev.error((e as Error).message);
           }
           return ev.fromJson(r);
         },
@@ -158,3 +159,25 @@ export const typeBuiltins: BuiltinTable = {
     },
   },
 };
+
+/**
+ * A native reports a failure by throwing an Error (go-jsonnet: the error it
+ * returns; its message is the Jsonnet error). A JS fault escaping it
+ * (TypeError, RangeError, ...) or a thrown non-Error is what Go calls a
+ * panic, which go-jsonnet reports as `native function "f" panicked: ...`.
+ */
+function isNativeFault(e: unknown): boolean {
+  return (
+    !(e instanceof Error) ||
+    e instanceof TypeError ||
+    e instanceof RangeError ||
+    e instanceof ReferenceError ||
+    e instanceof SyntaxError ||
+    e instanceof EvalError ||
+    e instanceof URIError
+  );
+}
+
+function faultText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

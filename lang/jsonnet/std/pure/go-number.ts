@@ -220,6 +220,7 @@ export function goPow(x: number, y: number): number {
   if (y === 0 || x === 1) return 1;
   if (y === 1) return x;
   if (Number.isNaN(x) || Number.isNaN(y)) return NaN;
+  if (x === -1 && !Number.isFinite(y)) return 1; // IEEE says NaN; Go says 1
   if (x === 0 || !Number.isFinite(x) || !Number.isFinite(y)) return Math.pow(x, y);
   if (y === 0.5) return Math.sqrt(x);
   if (y === -0.5) return 1 / Math.sqrt(x);
