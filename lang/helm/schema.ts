@@ -75,7 +75,9 @@ function validateOne(schemaBytes: Uint8Array, values: Values): string {
     return `- values.schema.json: invalid JSON: ${(e as Error).message}\n`;
   }
   try {
-    const violation = new Validator(compileSchema(schema, { unknownSchemaDraft: 2020 })).validateRoot(valuesToJson(values));
+    const violation = new Validator(compileSchema(schema, { unknownSchemaDraft: 2020 })).validateRoot(
+      valuesToJson(values),
+    );
     if (!violation) return '';
     const seen = new Set<string>();
     let out = '';
