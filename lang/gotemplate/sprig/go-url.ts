@@ -2,8 +2,8 @@
  * A URL split the way Go's net/url.Parse splits it, with the same
  * rejections (so Sprig's urlParse fails where Go's fails): a leading ':'
  * (missing scheme), control characters, a colon in the first segment of a
- * relative path, a bad port, a '[' host without ']', characters a host may
- * not hold, and bad percent-escapes in host, userinfo, path or fragment.
+ * relative path, a bad port, a '[' host without ']' or that is not an IPv6
+ * address, characters a host may not hold, and bad percent-escapes in host, userinfo, path or fragment.
  * Errors carry Go's text: `parse "URL": why`.
  */
 
@@ -88,24 +88,59 @@ function validOptionalPort(port: string): boolean {
   return port === '' || /^:[0-9]*$/.test(port);
 }
 
+/** What netip.ParseAddr accepts, as 'v4', 'v6' or undefined (zone allowed on IPv6 only). */
+function ipKind(text: string): 'v4' | 'v6' | undefined {
+  const v4 = (t: string): boolean =>
+    /^(0|[1-9][0-9]{0,2})(\.(0|[1-9][0-9]{0,2})){3}$/.test(t) && t.split('.').every((o) => Number(o) <= 255);
+  if (v4(text)) return 'v4';
+  const percent = text.indexOf('%');
+  if (percent === 0 || percent === text.length - 1) return undefined;
+  const addr = percent >= 0 ? text.slice(0, percent) : text;
+  const halves = addr.split('::');
+  if (halves.length > 2) return undefined;
+  const groups = (part: string, last: boolean): number | undefined => {
+    if (part === '') return 0;
+    const fields = part.split(':');
+    let n = 0;
+    for (let i = 0; i < fields.length; i++) {
+      const f = fields[i]!;
+      if (last && i === fields.length - 1 && f.includes('.')) {
+        if (!v4(f)) return undefined;
+        n += 2;
+      } else if (/^[0-9A-Fa-f]{1,4}$/.test(f)) n++;
+      else return undefined;
+    }
+    return n;
+  };
+  if (halves.length === 1) return groups(addr, true) === 8 ? 'v6' : undefined;
+  const head = groups(halves[0]!, false);
+  const tail = groups(halves[1]!, true);
+  return head !== undefined && tail !== undefined && head + tail < 8 ? 'v6' : undefined;
+}
+
 function parseHost(host: string): string {
-  if (host.startsWith('[')) {
+  const open = host.lastIndexOf('[');
+  if (open > 0) throw new GoURLError('invalid IP-literal');
+  if (open === 0) {
     const close = host.lastIndexOf(']');
     if (close < 0) throw new GoURLError("missing ']' in host");
     const colonPort = host.slice(close + 1);
     if (!validOptionalPort(colonPort)) throw new GoURLError(`invalid port ${goQuote(colonPort)} after host`);
-    const zone = host.slice(0, close).indexOf('%25');
-    if (zone >= 0)
-      return (
-        unescape(host.slice(0, zone), 'host') +
-        unescape(host.slice(zone, close), 'zone') +
-        unescape(host.slice(close), 'host')
-      );
-  } else {
-    const colon = host.lastIndexOf(':');
-    if (colon >= 0 && !validOptionalPort(host.slice(colon)))
-      throw new GoURLError(`invalid port ${goQuote(host.slice(colon))} after host`);
+    const inner = host.slice(1, close);
+    const zone = inner.indexOf('%25');
+    const name =
+      zone >= 0
+        ? unescape(inner.slice(0, zone), 'host') + unescape(inner.slice(zone), 'zone')
+        : unescape(inner, 'host');
+    // Only an IPv6 address may stand in brackets (Go since the CVE-2025-47912 fix).
+    const kind = ipKind(name);
+    if (kind === undefined) throw new GoURLError(`invalid host: ParseAddr(${goQuote(name)}): not an IP address`);
+    if (kind === 'v4') throw new GoURLError('invalid IP-literal');
+    return `[${name}]${unescape(colonPort, 'host')}`;
   }
+  const colon = host.lastIndexOf(':');
+  if (colon >= 0 && !validOptionalPort(host.slice(colon)))
+    throw new GoURLError(`invalid port ${goQuote(host.slice(colon))} after host`);
   return unescape(host, 'host');
 }
 
