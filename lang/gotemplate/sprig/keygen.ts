@@ -11,15 +11,12 @@
  */
 
 import { checkPrimeSync, createECDH, createPrivateKey, type KeyObject } from 'node:crypto';
+import { randomBytes } from './random.js';
 import { bigBytes, bytesToBig, children, int, readNode, seq } from './der.js';
 
 export type Random = () => number;
 
-export function randomBytes(random: Random, n: number): Uint8Array {
-  const b = new Uint8Array(n);
-  for (let i = 0; i < n; i++) b[i] = Math.floor(random() * 256);
-  return b;
-}
+export { randomBytes };
 
 export function modPow(base: bigint, exp: bigint, m: bigint): bigint {
   let result = 1n;
