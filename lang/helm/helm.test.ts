@@ -332,3 +332,39 @@ spec:
     },
   ]);
 });
+
+// kyverno's templates/cleanup-controller/secret.yaml names genCA/genSignedCert in a branch
+// its default values do not take; Helm parses it (the functions exist) and renders nothing there.
+const kyvernoShape = {
+  'k/Chart.yaml': 'apiVersion: v2\nname: k\nversion: 1.0.0\n',
+  'k/values.yaml': 'cleanupController:\n  tls:\n    generate: false\n',
+  'k/templates/secret.yaml': `{{- if .Values.cleanupController.tls.generate }}
+{{- $ca := genCA "k-ca" 1024 }}
+{{- $cert := genSignedCert "k-svc" nil (list "k-svc.ns.svc") 1024 $ca }}
+apiVersion: v1
+kind: Secret
+metadata:
+  name: k-tls
+type: kubernetes.io/tls
+data:
+  tls.crt: {{ $cert.Cert | b64enc }}
+  tls.key: {{ $cert.Key | b64enc }}
+  ca.crt: {{ $ca.Cert | b64enc }}
+{{- end }}
+`,
+};
+
+test('a chart naming genCA in an untaken branch renders; taking it gives a TLS secret', () => {
+  const chart = loadChart(tree(kyvernoShape));
+  assert.equal(renderTemplates(chart, { releaseName: 'r', namespace: 'n' }).get('k/templates/secret.yaml'), '\n');
+  const values = { cleanupController: { tls: { generate: true } } };
+  const out = renderTemplates(chart, { releaseName: 'r', namespace: 'n', values, seed: 9 });
+  const secret = out.get('k/templates/secret.yaml')!;
+  const crt = Buffer.from(/tls\.crt: (\S+)/.exec(secret)![1]!, 'base64').toString();
+  assert.match(crt, /^-----BEGIN CERTIFICATE-----\n/);
+  assert.match(Buffer.from(/tls\.key: (\S+)/.exec(secret)![1]!, 'base64').toString(), /^-----BEGIN RSA PRIVATE KEY/);
+  assert.equal(
+    renderTemplates(chart, { releaseName: 'r', namespace: 'n', values, seed: 9 }).get('k/templates/secret.yaml'),
+    secret,
+  );
+});

@@ -114,3 +114,26 @@ test('schema: deeply nested values give a bounded error', () => {
   const msg = schemaError(chart(JSON.stringify(nested)), { deep });
   assert.match(msg, /c:\n- values\.schema\.json: .*nested/);
 });
+
+// Helm 3.18 (kubecfg's) validates with santhosh-tekuri/jsonschema v6: "json-schema.org/schema" is its
+// latest draft (bitnami's and opentelemetry-collector's charts write it), other URIs name a metaschema.
+test('schema: a legacy or unknown $schema is validated as draft 2020-12', () => {
+  for (const uri of [
+    'http://json-schema.org/schema#',
+    'https://json-schema.org/schema',
+    'https://example.com/my-metaschema.json',
+  ]) {
+    const s = JSON.stringify({ $schema: uri, ...JSON.parse(schema) });
+    assert.equal(render(chart(s)).get('c/templates/t.yaml'), 'r: 1\n', uri);
+    const msg = schemaError(chart(s), { replicas: 0 });
+    assert.equal(msg, `${HEAD}c:\n- replicas: must be >= 1 but found 0\n`, uri);
+  }
+});
+
+test('schema: draft 2020-12 keywords apply under the legacy $schema', () => {
+  const s = JSON.stringify({
+    $schema: 'http://json-schema.org/schema#',
+    properties: { ports: { prefixItems: [{ const: 80 }] } },
+  });
+  assert.match(schemaError(chart(s), { ports: [81] }), /c:\n- ports\.0: /);
+});

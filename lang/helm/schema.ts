@@ -8,6 +8,10 @@
  * violation, the field written as gojsonschema does (`(root)`, `a.b.0`).
  * The reasons are the validator's (santhosh-tekuri wording, see
  * lang/common/jsonschema), not gojsonschema's.
+ * `$schema`: Helm 3.18's validator (santhosh-tekuri/jsonschema v6) takes
+ * `http(s)://json-schema.org/schema#` as its latest draft (2020-12) and would
+ * download any other metaschema; nothing is downloaded here, so an unknown
+ * `$schema` is validated as 2020-12, the library's default draft.
  * Invariants: `$ref` resolves only inside the schema document (no file or
  * URL is ever read), depth is bounded, so a hostile schema gives an error.
  */
@@ -71,7 +75,9 @@ function validateOne(schemaBytes: Uint8Array, values: Values): string {
     return `- values.schema.json: invalid JSON: ${(e as Error).message}\n`;
   }
   try {
-    const violation = new Validator(compileSchema(schema)).validateRoot(valuesToJson(values));
+    const violation = new Validator(compileSchema(schema, { unknownSchemaDraft: 2020 })).validateRoot(
+      valuesToJson(values),
+    );
     if (!violation) return '';
     const seen = new Set<string>();
     let out = '';

@@ -276,6 +276,13 @@ test('urlParse: parts as Sprig, an invalid URL fails without the URL', () => {
     run('{{ urlParse .Parameters.u }}', { Parameters: { u: 'http://x/%zzCANARY' } }),
     'ERR line 1, column 4: error calling urlParse: urlParse: invalid URL',
   );
+  // What Go's net/url.Parse rejects (issue 20 item 17).
+  for (const u of ['http://[fd00::zz-x', ':no-scheme', 'http://a host.example/', 'http://host:port/'])
+    assert.equal(
+      run('{{ urlParse .Parameters.u }}', { Parameters: { u } }),
+      'ERR line 1, column 4: error calling urlParse: urlParse: invalid URL',
+      u,
+    );
 });
 
 test('fromJson, fromYaml, toJson, toYaml', () => {

@@ -68,11 +68,22 @@ function unescapeToken(token: string): string {
   return token.replaceAll('~1', '/').replaceAll('~0', '~');
 }
 
-function draftOf(root: JsonValue): DraftVersion {
+export interface CompileOptions {
+  /**
+   * The draft for a `$schema` that names no built-in draft. Unset: such a
+   * schema does not compile (the library would have to load the metaschema,
+   * and nothing is ever read here).
+   */
+  unknownSchemaDraft?: DraftVersion;
+}
+
+function draftOf(root: JsonValue, options: CompileOptions): DraftVersion {
   if (!isObject(root) || !has(root, '$schema')) return 2020;
   const uri = root.$schema;
   if (typeof uri !== 'string') throw new SchemaCompileError('invalid $schema in file:///');
   const drafts: [RegExp, DraftVersion][] = [
+    // The library's alias for its latest draft (legacy charts still write it).
+    [/^https?:\/\/json-schema\.org\/schema#?$/, 2020],
     [/^https?:\/\/json-schema\.org\/draft-04\/schema#?$/, 4],
     [/^https?:\/\/json-schema\.org\/draft-06\/schema#?$/, 6],
     [/^https?:\/\/json-schema\.org\/draft-07\/schema#?$/, 7],
@@ -80,6 +91,7 @@ function draftOf(root: JsonValue): DraftVersion {
     [/^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/, 2020],
   ];
   for (const [pattern, version] of drafts) if (pattern.test(uri)) return version;
+  if (options.unknownSchemaDraft !== undefined) return options.unknownSchemaDraft;
   throw new SchemaCompileError(
     `$schema ${goQuote(uri)} is not a built-in draft (4, 6, 7, 2019-09, 2020-12); other metaschemas are not loaded`,
   );
@@ -389,8 +401,8 @@ const COMPILE_ORDER = [
  * again through in-place keywords since the last non-in-place one (a
  * property, items, ...) is an "infinite loop". Throws SchemaCompileError.
  */
-export function compileSchema(root: JsonValue): CompiledSchema {
-  const checker = new SchemaChecker(root, draftOf(root));
+export function compileSchema(root: JsonValue, options: CompileOptions = {}): CompiledSchema {
+  const checker = new SchemaChecker(root, draftOf(root, options));
   const childrenOf = new Map<string, Child[]>();
   const children = (location: string): Child[] => {
     let found = childrenOf.get(location);

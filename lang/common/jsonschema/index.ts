@@ -6,7 +6,13 @@
  * Used by kubecfg's validateJSONSchema native and by Helm's values.schema.json.
  */
 
-export { compileSchema, SchemaCompileError, MAX_SCHEMA_DEPTH, type CompiledSchema } from './compile-schema.js';
+export {
+  compileSchema,
+  SchemaCompileError,
+  MAX_SCHEMA_DEPTH,
+  type CompiledSchema,
+  type CompileOptions,
+} from './compile-schema.js';
 export {
   firstLeaf,
   MAX_VALIDATE_DEPTH,

@@ -6,14 +6,15 @@
  * with the IV drawn from the injected random source; derivePassword as the
  * Master Password algorithm Sprig uses (scrypt N=32768 r=8 p=2, HMAC-SHA256
  * seed, character templates); bcrypt/htpasswd at Go's default cost 10 with a
- * salt from the injected random source. Key and certificate generators are
- * withheld (see profile.ts).
+ * salt from the injected random source. Key and certificate generators:
+ * certs.ts.
  */
 
 import { createCipheriv, createDecipheriv, createHash, createHmac, scryptSync } from 'node:crypto';
 import { type FuncContext, type FuncDef, def, pure } from '../function.js';
 import { utf8Bytes } from '../value.js';
 import { bcryptHash } from './bcrypt.js';
+import { randomBytes } from './random.js';
 
 function hash(alg: string): (s: string) => string {
   return (s) => createHash(alg).update(utf8Bytes(s)).digest('hex');
@@ -42,8 +43,7 @@ function encryptAES(ctx: FuncContext, password: string, plaintext: string): stri
   const padded = new Uint8Array(content.length + pad);
   padded.set(content);
   padded.fill(pad, content.length);
-  const iv = new Uint8Array(16);
-  for (let i = 0; i < 16; i++) iv[i] = Math.floor(ctx.random() * 256);
+  const iv = randomBytes(() => ctx.random(), 16);
   const c = createCipheriv('aes-256-cbc', aesKey(password), iv).setAutoPadding(false);
   const body = Buffer.concat([c.update(padded), c.final()]);
   return Buffer.concat([iv, body]).toString('base64');
@@ -139,8 +139,7 @@ function derivePassword(counter: number, passwordType: string, password: string,
 }
 
 function bcrypt(ctx: FuncContext, input: string): string {
-  const salt = new Uint8Array(16);
-  for (let i = 0; i < 16; i++) salt[i] = Math.floor(ctx.random() * 256);
+  const salt = randomBytes(() => ctx.random(), 16);
   try {
     return bcryptHash(utf8Bytes(input), 10, salt);
   } catch (e) {

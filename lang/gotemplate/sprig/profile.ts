@@ -2,12 +2,14 @@
  * The Sprig v3 function map as Helm exposes it, assembled from the topic
  * files. Sprig's `slice` replaces Go's builtin of that name (as in Helm).
  * Withheld names fail at parse time with "function X is not available (...)":
- * host access (env, expandenv, getHostByName), key and certificate generators
- * (hazard 21).
+ * host access (env, expandenv, getHostByName) (hazard 21). Key and
+ * certificate generators exist (certs.ts): they draw only from the injected
+ * random source and clock, so they are as hermetic as randAlphaNum and now.
  */
 
 import { type FuncDef, FunctionProfile, pure } from '../function.js';
 import { conversionFuncs } from './convert.js';
+import { certFuncs } from './certs.js';
 import { cryptoFuncs } from './crypto.js';
 import { dateFuncs } from './date.js';
 import { defaultFuncs } from './defaults.js';
@@ -32,6 +34,7 @@ export const sprigFuncs: Record<string, FuncDef> = {
   ...defaultFuncs,
   ...encodingFuncs,
   ...cryptoFuncs,
+  ...certFuncs,
   ...pathFuncs,
   ...regexFuncs,
   ...semverFuncs,
@@ -41,20 +44,11 @@ export const sprigFuncs: Record<string, FuncDef> = {
 };
 
 const hostAccess = 'non-hermetic: it reads the host';
-const keyGen = 'non-hermetic: key and certificate generation is disabled';
 
 export const sprigWithheld: Record<string, string> = {
   env: `${hostAccess} environment`,
   expandenv: `${hostAccess} environment`,
   getHostByName: `${hostAccess} DNS resolver`,
-  genPrivateKey: keyGen,
-  genCA: keyGen,
-  genCAWithKey: keyGen,
-  genSelfSignedCert: keyGen,
-  genSelfSignedCertWithKey: keyGen,
-  genSignedCert: keyGen,
-  genSignedCertWithKey: keyGen,
-  buildCustomCert: keyGen,
 };
 
 function withheldMessages(w: Record<string, string>): Record<string, string> {

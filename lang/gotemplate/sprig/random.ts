@@ -19,11 +19,14 @@ function pick(ctx: FuncContext, n: number, chars: string): string {
   return out;
 }
 
-function bytes(ctx: FuncContext, n: number): Uint8Array {
+/** n bytes from a random source in [0, 1) (keys, salts and IVs draw through this too). */
+export function randomBytes(random: () => number, n: number): Uint8Array {
   const b = new Uint8Array(n);
-  for (let i = 0; i < n; i++) b[i] = Math.floor(ctx.random() * 256);
+  for (let i = 0; i < n; i++) b[i] = Math.floor(random() * 256);
   return b;
 }
+
+const bytes = (ctx: FuncContext, n: number): Uint8Array => randomBytes(() => ctx.random(), n);
 
 let ascii = '';
 for (let c = 32; c <= 126; c++) ascii += String.fromCharCode(c);

@@ -289,11 +289,8 @@ const errors: [string, string | RegExp][] = [
   ['{{ env "HOME" }}', 'template: t:1: function "env" is not available (non-hermetic: it reads the host environment)'],
   ['{{ expandenv "$HOME" }}', /function "expandenv" is not available/],
   ['{{ getHostByName "example.com" }}', /function "getHostByName" is not available/],
-  [
-    '{{ genPrivateKey "rsa" }}',
-    /function "genPrivateKey" is not available \(non-hermetic: key and certificate generation is disabled\)/,
-  ],
-  ['{{ genCA "x" 365 }}', /function "genCA" is not available/],
+  ['{{ genPrivateKey "x" }}{{ fail "after" }}', /error calling fail: after/],
+  ['{{ genCAWithKey "x" 1 "junk" }}', /error calling genCAWithKey: parsing private key: no PEM data in input/],
   ['{{ first "x" }}', /error calling first: Cannot find first on type string/],
   ['{{ div 1 0 }}', /error calling div: runtime error: integer divide by zero/],
   ['{{ fail "boom" }}', 'template: t:1:3: executing "t" at <fail "boom">: error calling fail: boom'],

@@ -1,50 +1,28 @@
 /**
  * Sprig URL functions (https://masterminds.github.io/sprig/url.html):
- * urlParse splits a URL into Go net/url's fields (path unescaped, query and
- * fragment kept raw); urlJoin rebuilds one as url.URL.String does.
+ * urlParse splits a URL into Go net/url's fields (path and fragment
+ * unescaped, query kept raw; go-url.ts); urlJoin rebuilds one as url.URL.String does.
  */
 
 import { type FuncDef, pure } from '../function.js';
-
-function unescape(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    throw new Error(`invalid URL escape ${JSON.stringify(s)}`);
-  }
-}
+import { goHostname, parseGoURL } from './go-url.js';
 
 function parse(v: string): Record<string, unknown> {
-  const m = /^(?:([A-Za-z][A-Za-z0-9+.-]*):)?(?:\/\/([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/s.exec(v);
-  if (!m) throw new Error(`unable to parse url: ${v}`);
-  const scheme = (m[1] ?? '').toLowerCase();
-  const authority = m[2];
-  let path = m[3] ?? '';
-  let opaque = '';
-  if (scheme && authority === undefined && !path.startsWith('/')) {
-    opaque = path;
-    path = '';
+  let u;
+  try {
+    u = parseGoURL(v);
+  } catch (e) {
+    throw new Error(`unable to parse url: ${(e as Error).message}`);
   }
-  let userinfo = '';
-  let host = authority ?? '';
-  const at = host.lastIndexOf('@');
-  if (at >= 0) {
-    userinfo = host.slice(0, at);
-    host = host.slice(at + 1);
-  }
-  let hostname = host;
-  if (hostname.startsWith('['))
-    hostname = hostname.slice(1, hostname.indexOf(']') >= 0 ? hostname.indexOf(']') : undefined);
-  else if (hostname.includes(':')) hostname = hostname.slice(0, hostname.lastIndexOf(':'));
   return {
-    scheme,
-    host,
-    hostname,
-    path: unescape(path),
-    query: m[4] ?? '',
-    opaque,
-    fragment: m[5] !== undefined ? unescape(m[5]) : '',
-    userinfo,
+    scheme: u.scheme,
+    host: u.host,
+    hostname: goHostname(u.host),
+    path: u.path,
+    query: u.rawQuery,
+    opaque: u.opaque,
+    fragment: u.fragment,
+    userinfo: u.userinfo,
   };
 }
 
