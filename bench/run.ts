@@ -19,6 +19,7 @@ const suites = [
   'fmt/run',
   'oci/run',
   'remote/run',
+  'remote/fleet',
 ];
 let failed = false;
 for (const suite of suites) {
