@@ -78,9 +78,19 @@ try {
         ]),
       ),
     );
-  const sum = async (replicas: ServerHandle[], metric: string): Promise<number> => {
+  const sum = async (
+    replicas: ServerHandle[],
+    metric: string,
+    labels: Record<string, string> = { tenant: 'bench' },
+  ): Promise<number> => {
     let n = 0;
-    for (const r of replicas) n += metricValue(await metrics(r, ca), metric, { tenant: 'bench' });
+    for (const r of replicas) n += metricValue(await metrics(r, ca), metric, labels);
+    return n;
+  };
+  const redisErrors = async (replicas: ServerHandle[]): Promise<number> => {
+    let n = 0;
+    for (const op of ['lock', 'lock-peek', 'result-get', 'result-set', 'blob-check', 'blob-get', 'blob-set'])
+      n += await sum(replicas, 'kubecfg_remote_redis_errors_total', { op });
     return n;
   };
   const show = async (dir: string, srv: ServerHandle): Promise<{ ms: number; ok: boolean }> => {
@@ -106,6 +116,7 @@ try {
   for (const d of burstDirs) commit(d, 1);
   const burst = await Promise.all(burstDirs.map((d, i) => show(d, shared[i % 3]!)));
   const burstRenders = (await sum(shared, 'kubecfg_remote_renders_total')) - rendersBefore;
+  const burstRedisErrors = await redisErrors(shared);
   const burstFailed = burst.filter((r) => !r.ok).length;
 
   // 3. Redis killed while 30 clients render (each its own commit, so every one renders).
@@ -131,7 +142,10 @@ try {
       return d;
     });
     for (let i = 0; i < dirs.length; i += 4) {
-      const batch = await Promise.all(dirs.slice(i, i + 4).map((d, k) => show(d, replicas[(i + k) % 3]!)));
+      // Runner j builds commit j % 6 on replica floor(j / 6) % 3: every commit reaches every replica.
+      const batch = await Promise.all(
+        dirs.slice(i, i + 4).map((d, k) => show(d, replicas[Math.floor((i + k) / 6) % 3]!)),
+      );
       for (const r of batch) times.push(r.ms);
     }
     return times;
@@ -152,6 +166,7 @@ try {
     ['  latency', fmtMs(hop.ms), '-'],
     [`${CLIENTS} clients, same commit, 3 replicas: renders`, String(burstRenders), '1'],
     ['  failed requests', String(burstFailed), '0'],
+    ['  Redis commands failed or late (each one a local render)', String(burstRedisErrors), '0'],
     ['Redis killed mid-run (30 renders): requests lost', String(lost), '0'],
   ]);
   console.log('');
