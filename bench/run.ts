@@ -19,6 +19,7 @@ const suites = [
   'fmt/run',
   'oci/run',
   'remote/run',
+  'remote/fleet',
   'regex/run',
 ];
 let failed = false;

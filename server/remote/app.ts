@@ -34,6 +34,7 @@ import { RemoteError, type RenderService } from './render-service.js';
 import type { RemoteMetrics } from './remote-metrics.js';
 import type { RemoteResults } from './remote-results.js';
 import type { TenantConfig, Tenants } from './tenants.js';
+import type { Fleet } from './fleet.js';
 
 export const REMOTE_BODY_LIMIT = 40 * 1024 * 1024;
 
@@ -45,6 +46,8 @@ export interface RemoteAppDeps {
   admission: Admission;
   results: RemoteResults;
   logger: Logger;
+  /** The shared Redis of a fleet of replicas, if configured. */
+  fleet?: Fleet;
 }
 
 declare module 'fastify' {
@@ -94,8 +97,20 @@ export function createRemoteApp(deps: RemoteAppDeps): FastifyInstance {
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
   app.get(HEALTH_PATH, async (_req, reply) => reply.type('text/plain').send('ok\n'));
+  // A down Redis does not make the replica unready (it renders without the shared cache): detail only.
+  const redisDetail = (): string =>
+    deps.fleet
+      ? deps.fleet.state === 'up'
+        ? 'redis: up\n'
+        : 'redis: down (rendering without the shared cache)\n'
+      : '';
   app.get(REMOTE_READY_PATH, async (_req, reply) =>
-    service.draining ? reply.code(503).type('text/plain').send('draining\n') : reply.type('text/plain').send('ok\n'),
+    service.draining
+      ? reply
+          .code(503)
+          .type('text/plain')
+          .send('draining\n' + redisDetail())
+      : reply.type('text/plain').send('ok\n' + redisDetail()),
   );
   app.get(METRICS_PATH, async (_req, reply) => {
     const cache = deps.results.stats();
@@ -106,6 +121,15 @@ export function createRemoteApp(deps: RemoteAppDeps): FastifyInstance {
         cacheEntries: cache.entries,
         cacheBytes: cache.bytes,
         draining: service.draining,
+        ...(deps.fleet
+          ? {
+              redis: {
+                up: deps.fleet.state === 'up',
+                pulledBytes: deps.fleet.blobs.stats.pulledBytes,
+                rejectedBlobs: deps.fleet.blobs.stats.rejected,
+              },
+            }
+          : {}),
       }),
     );
   });
@@ -129,10 +153,10 @@ export function createRemoteApp(deps: RemoteAppDeps): FastifyInstance {
       let result: unknown;
       switch (msg.method) {
         case RemoteMethods.missing:
-          result = service.missing(tenant, validateRemoteMissing(msg.params).digests);
+          result = await service.missing(tenant, validateRemoteMissing(msg.params).digests);
           break;
         case RemoteMethods.upload:
-          result = service.upload(tenant, validateRemoteUpload(msg.params));
+          result = await service.upload(tenant, validateRemoteUpload(msg.params));
           break;
         case RemoteMethods.render: {
           const params = validateRemoteRender(msg.params);

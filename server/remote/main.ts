@@ -26,6 +26,7 @@ import { RemoteResults } from './remote-results.js';
 import { RenderService } from './render-service.js';
 import { Tenants, TenantsError, tokenSha256Hex } from './tenants.js';
 import { RemoteInputs } from '../remote-inputs/remote-fetcher.js';
+import { Fleet } from './fleet.js';
 
 process.umask(0o077);
 
@@ -61,6 +62,22 @@ async function main(): Promise<number> {
   const pool = new ChildPool(options.workDir, limits);
   // Remote inputs of every tenant's renders are fetched here, never in a render child.
   const remoteInputs = new RemoteInputs({ cacheDir: options.fetchCacheDir });
+  const fleet = options.redisUrl
+    ? new Fleet(
+        {
+          redisUrl: options.redisUrl,
+          redisTimeoutMs: options.redisTimeoutMs,
+          keyPrefix: options.redisKeyPrefix,
+          ttlMs: options.sharedTtlMs,
+          maxEntryBytes: options.sharedEntryBytes,
+          // Renewed every third of it while rendering; a dead holder frees the key within this.
+          lockLeaseMs: 10_000,
+        },
+        store,
+        logger,
+      )
+    : undefined;
+  if (fleet) fleet.link.onFailure = (op) => metrics.redisErrors.inc([op]);
   const service = new RenderService({
     store,
     workBase: options.workDir,
@@ -73,6 +90,7 @@ async function main(): Promise<number> {
     logger,
     buildId: daemonBuildId(),
     remoteInputs,
+    ...(fleet ? { fleet } : {}),
   });
   const app = createRemoteApp({
     tls: { cert: readFileSync(options.tlsCert), key: readFileSync(options.tlsKey) },
@@ -82,6 +100,7 @@ async function main(): Promise<number> {
     admission,
     results,
     logger,
+    ...(fleet ? { fleet } : {}),
   });
   await app.listen({ host: options.listen.host, port: options.listen.port });
   const addr = app.server.address() as AddressInfo;
@@ -108,6 +127,7 @@ async function main(): Promise<number> {
       await app.close();
       pool.close();
       await remoteInputs.close();
+      await fleet?.close();
       rmSync(options.workDir, { recursive: true, force: true });
       logger.info('stopped');
       resolve(0);

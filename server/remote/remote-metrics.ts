@@ -49,6 +49,26 @@ export class RemoteMetrics {
   readonly cacheHits = new Counter('kubecfg_remote_cache_hits_total', 'Result cache hits', ['tenant']);
   readonly cacheMisses = new Counter('kubecfg_remote_cache_misses_total', 'Result cache misses', ['tenant']);
   readonly kills = new Counter('kubecfg_remote_child_kills_total', 'Render children stopped, by reason', ['reason']);
+  readonly renders = new Counter(
+    'kubecfg_remote_renders_total',
+    'Renders this replica ran (cache misses it rendered)',
+    ['tenant'],
+  );
+  readonly sharedCacheHits = new Counter(
+    'kubecfg_remote_shared_cache_hits_total',
+    'Results found in the shared (Redis) cache after a local miss',
+    ['tenant'],
+  );
+  readonly lockWaits = new Counter(
+    'kubecfg_remote_render_lock_waits_total',
+    'Renders that waited for another replica rendering the same key',
+    ['tenant'],
+  );
+  readonly redisErrors = new Counter(
+    'kubecfg_remote_redis_errors_total',
+    'Redis operations that failed or timed out (the render went on without the shared cache)',
+    ['op'],
+  );
   private readonly waitBuckets = QUEUE_BUCKETS.map(() => 0);
   private waitSum = 0;
   private waitCount = 0;
@@ -67,6 +87,8 @@ export class RemoteMetrics {
     cacheEntries: number;
     cacheBytes: number;
     draining: boolean;
+    /** Absent when the service runs without a shared Redis. */
+    redis?: { up: boolean; pulledBytes: number; rejectedBlobs: number };
   }): string {
     const out: string[] = [];
     for (const c of [
@@ -76,6 +98,10 @@ export class RemoteMetrics {
       this.cacheHits,
       this.cacheMisses,
       this.kills,
+      this.renders,
+      this.sharedCacheHits,
+      this.lockWaits,
+      this.redisErrors,
     ])
       c.render(out);
     const h = 'kubecfg_remote_queue_wait_seconds';
@@ -90,6 +116,15 @@ export class RemoteMetrics {
     gauge('kubecfg_remote_cache_entries', 'Result cache entries', gauges.cacheEntries);
     gauge('kubecfg_remote_cache_bytes', 'Result cache bytes', gauges.cacheBytes);
     gauge('kubecfg_remote_draining', '1 while draining for shutdown', gauges.draining ? 1 : 0);
+    if (gauges.redis) {
+      gauge('kubecfg_remote_redis_up', '1 while the shared Redis answers', gauges.redis.up ? 1 : 0);
+      gauge('kubecfg_remote_shared_blob_pulled_bytes', 'Blob bytes copied from Redis', gauges.redis.pulledBytes);
+      gauge(
+        'kubecfg_remote_shared_blob_rejected',
+        'Blobs from Redis whose digest did not match',
+        gauges.redis.rejectedBlobs,
+      );
+    }
     return out.join('\n') + '\n';
   }
 }

@@ -34,6 +34,14 @@ export interface RemoteOptions {
   failureCooldownMs: number;
   drainTimeoutMs: number;
   logLevel: string;
+  /** The Redis replicas share (blobs, results, render lock); empty: this replica stands alone. */
+  redisUrl: string;
+  redisTimeoutMs: number;
+  redisKeyPrefix: string;
+  /** How long shared blobs and results live in Redis (Redis also evicts under maxmemory). */
+  sharedTtlMs: number;
+  /** Largest blob or result entry written to Redis. */
+  sharedEntryBytes: number;
 }
 
 function positiveInt(name: string, text: string): number {
@@ -62,6 +70,12 @@ export function parseRemoteOptions(argv: readonly string[], env: Record<string, 
     failureCooldownMs: 3_600_000,
     drainTimeoutMs: 30_000,
     logLevel: env.KUBECFG_REMOTE_LOG_LEVEL ?? 'info',
+    // From the environment too, so a Secret can hold a URL with a password.
+    redisUrl: env.KUBECFG_REMOTE_REDIS_URL ?? '',
+    redisTimeoutMs: 250,
+    redisKeyPrefix: 'kubecfg-remote',
+    sharedTtlMs: 24 * 3_600_000,
+    sharedEntryBytes: 8 * 1024 * 1024,
   };
   for (const { arg, name, value } of optionArgs(argv)) {
     switch (name) {
@@ -132,6 +146,25 @@ export function parseRemoteOptions(argv: readonly string[], env: Record<string, 
         break;
       case '--log-level':
         opts.logLevel = value();
+        break;
+      case '--redis-url': {
+        const v = value();
+        if (v !== '' && !/^rediss?:\/\//.test(v))
+          throw new OptionsError(`--redis-url needs a redis:// or rediss:// URL, got "${v}"`);
+        opts.redisUrl = v;
+        break;
+      }
+      case '--redis-timeout':
+        opts.redisTimeoutMs = Math.max(1, parseDuration(value()));
+        break;
+      case '--redis-key-prefix':
+        opts.redisKeyPrefix = value();
+        break;
+      case '--shared-ttl':
+        opts.sharedTtlMs = Math.max(1000, parseDuration(value()));
+        break;
+      case '--shared-entry-mb':
+        opts.sharedEntryBytes = positiveInt('shared-entry-mb', value()) * 1024 * 1024;
         break;
       default:
         throw new OptionsError(`unknown option ${arg}`);

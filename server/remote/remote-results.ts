@@ -45,7 +45,7 @@ export interface Variant {
   remote?: RemoteFacts;
 }
 
-const MAX_VARIANTS = 8;
+export const MAX_VARIANTS = 8;
 
 /**
  * Turns the child's absolute-path deps into manifest questions, or undefined
@@ -76,7 +76,8 @@ export function relativeDeps(deps: readonly FileDepJson[], workdir: string, view
   return out;
 }
 
-function matches(deps: readonly RelDep[], view: ManifestView): boolean {
+/** True when this manifest answers every dependency question of a cached render alike. */
+export function matches(deps: readonly RelDep[], view: ManifestView): boolean {
   for (const dep of deps) {
     switch (dep.kind) {
       case 'file':

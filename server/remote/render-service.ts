@@ -46,6 +46,8 @@ import type { RemoteInputs } from '../remote-inputs/remote-fetcher.js';
 import type { FetchPolicy } from '../remote-inputs/remote-types.js';
 import type { CommandName, CommandOutcome } from '../worker/messages.js';
 import { materialise, WorkdirError } from './workdir.js';
+import type { Fleet } from './fleet.js';
+import { renderLockKey, type HeldLock } from './render-lock.js';
 
 export class RemoteError extends Error {
   constructor(
@@ -70,6 +72,8 @@ export interface RenderServiceOptions {
   buildId: string;
   /** Fetches remote inputs between render rounds (bodies cached by URL and allow-list, bundles by digest). */
   remoteInputs: RemoteInputs;
+  /** What replicas share through Redis (blobs, results, the render lock); absent for a lone replica. */
+  fleet?: Fleet;
 }
 
 type RoundsOutcome =
@@ -134,14 +138,21 @@ export class RenderService {
 
   constructor(private readonly opts: RenderServiceOptions) {}
 
-  missing(tenant: TenantConfig, digests: string[]): RemoteMissingResult {
-    const { missing, presentBytes } = this.opts.store.check(tenant.name, digests);
+  async missing(tenant: TenantConfig, digests: string[]): Promise<RemoteMissingResult> {
+    const local = this.opts.store.check(tenant.name, digests);
+    let { missing, presentBytes } = local;
+    if (this.opts.fleet && missing.length) {
+      // Blobs another replica received count as held: they are copied down at render time.
+      const shared = await this.opts.fleet.blobs.sizes(tenant.name, missing);
+      missing = missing.filter((d) => !shared.has(d));
+      for (const n of shared.values()) presentBytes += n;
+    }
     // The bytes the client did not have to send: the upload savings metric.
     this.opts.metrics.uploadBytesSaved.inc([tenant.name], presentBytes);
     return { missing };
   }
 
-  upload(tenant: TenantConfig, params: RemoteUploadParams): RemoteUploadResult {
+  async upload(tenant: TenantConfig, params: RemoteUploadParams): Promise<RemoteUploadResult> {
     let stored = 0;
     let bytes = 0;
     for (const [i, blob] of params.blobs.entries()) {
@@ -157,6 +168,8 @@ export class RenderService {
         if (err instanceof BlobError) throw new RemoteError(RemoteErrorCodes.BadUpload, `blobs[${i}]: ${err.message}`);
         throw err;
       }
+      // Checked by the local store above; shared so a runner landing on another replica sends nothing.
+      await this.opts.fleet?.blobs.push(tenant.name, blob.digest, data);
     }
     this.opts.metrics.uploadBytes.inc([tenant.name], bytes);
     return { stored, bytes };
@@ -197,7 +210,11 @@ export class RenderService {
     const command = commandOfMethod(request.method) as CommandName | undefined;
     if (!command) throw new RemoteError(RemoteErrorCodes.Refused, `${request.method} cannot run remotely`);
     const { params, warnings } = this.prepare(tenant, request.params);
-    const missing = this.opts.store.missing(tenant.name, Object.values(request.manifest));
+    let missing = this.opts.store.missing(tenant.name, Object.values(request.manifest));
+    if (missing.length && this.opts.fleet) {
+      await this.opts.fleet.blobs.pull(tenant.name, missing);
+      missing = this.opts.store.missing(tenant.name, Object.values(request.manifest));
+    }
     if (missing.length)
       throw new RemoteError(RemoteErrorCodes.MissingBlobs, `${missing.length} input blobs are missing; upload them`, {
         missing,
@@ -205,15 +222,12 @@ export class RenderService {
     const view = new ManifestView(request.manifest);
     const { requestId: _id, cwd, ...rest } = params;
     const key = stableDigest({ command, cwd, ...rest, allowCode: tenant.allowCode, buildId: this.opts.buildId });
-    const hit = this.opts.results.get(tenant.name, key, view);
-    if (hit) {
-      if (await this.remoteStillValid(tenant, hit)) {
-        this.opts.metrics.cacheHits.inc([tenant.name]);
-        return { ...hit.output, stderr: warnings.join('') + hit.output.stderr, cached: true };
-      }
-      // A URL body or a tag moved: this variant is stale for everyone.
-      this.opts.results.drop(tenant.name, key, hit);
-    }
+    const served = (hit: Variant): RemoteRenderResult => {
+      this.opts.metrics.cacheHits.inc([tenant.name]);
+      return { ...hit.output, stderr: warnings.join('') + hit.output.stderr, cached: true };
+    };
+    const hit = await this.cachedResult(tenant, key, view);
+    if (hit) return served(hit);
     this.opts.metrics.cacheMisses.inc([tenant.name]);
     const poisonKey = `${tenant.name}\0${key}\0${view.digest()}`;
     const refused = this.opts.backoff.refused(poisonKey);
@@ -222,6 +236,73 @@ export class RenderService {
         RemoteErrorCodes.Backoff,
         `this input failed ${refused.failures} times (last: ${refused.lastReason}); not rendered again before ${new Date(refused.until).toISOString()}; change the input to retry at once`,
       );
+    let lock: HeldLock | undefined;
+    const fleet = this.opts.fleet;
+    if (fleet) {
+      // One render per key across the fleet: the others wait for its result.
+      const lockKey = renderLockKey(fleet.link, tenant.name, key, view.digest());
+      const waitMs = this.opts.limits.wallMs + this.opts.limits.graceMs + 5_000;
+      for (let attempt = 0; attempt < 3 && !lock; attempt++) {
+        const got = await fleet.lock.tryAcquire(lockKey);
+        if (got === 'down') break;
+        if (got !== 'held') {
+          lock = got;
+          break;
+        }
+        this.opts.metrics.lockWaits.inc([tenant.name]);
+        const found = await fleet.lock.waitFor(lockKey, () => this.cachedResult(tenant, key, view), waitMs, signal);
+        if (signal?.aborted) throw cancelled();
+        if (found) return served(found);
+      }
+    }
+    try {
+      return await this.renderLocked(
+        tenant,
+        { command, params, cwd, key, view, poisonKey, warnings, manifest: request.manifest },
+        signal,
+      );
+    } finally {
+      await lock?.release();
+    }
+  }
+
+  /**
+   * The cached variant this manifest answers alike, from this replica's cache or the fleet's
+   * (then kept here too), after its remote facts are re-checked; a stale one is dropped from both.
+   */
+  private async cachedResult(tenant: TenantConfig, key: string, view: ManifestView): Promise<Variant | undefined> {
+    const local = this.opts.results.get(tenant.name, key, view);
+    const fleet = this.opts.fleet;
+    const hit = local ?? (await fleet?.results.get(tenant.name, key, view));
+    if (!hit) return undefined;
+    if (await this.remoteStillValid(tenant, hit)) {
+      if (!local) {
+        this.opts.metrics.sharedCacheHits.inc([tenant.name]);
+        this.opts.results.set(tenant.name, key, hit.deps, hit.output, hit.remote);
+      }
+      return hit;
+    }
+    // A URL body or a tag moved: this variant is stale for everyone.
+    if (local) this.opts.results.drop(tenant.name, key, local);
+    await fleet?.results.drop(tenant.name, key, hit);
+    return undefined;
+  }
+
+  private async renderLocked(
+    tenant: TenantConfig,
+    req: {
+      command: CommandName;
+      params: CommandParams;
+      cwd: string;
+      key: string;
+      view: ManifestView;
+      poisonKey: string;
+      warnings: string[];
+      manifest: Record<string, string>;
+    },
+    signal: AbortSignal | undefined,
+  ): Promise<RemoteRenderResult> {
+    const { command, params, cwd, key, view, poisonKey, warnings } = req;
     let slot;
     try {
       slot = await this.opts.admission.acquire(tenant, signal);
@@ -234,13 +315,14 @@ export class RenderService {
     let workdir;
     try {
       try {
-        workdir = materialise(this.opts.workBase, this.opts.store, tenant.name, request.manifest);
+        workdir = materialise(this.opts.workBase, this.opts.store, tenant.name, req.manifest);
       } catch (err) {
         if (err instanceof WorkdirError) throw new RemoteError(RemoteErrorCodes.Refused, err.message);
         throw err;
       }
       const root = workdir.dir;
       const childParams: CommandParams = { ...params, cwd: cwd === '.' ? root : `${root}/${cwd}` };
+      this.opts.metrics.renders.inc([tenant.name]);
       const outcome = await this.runRounds(tenant, { command, params: childParams, root }, signal);
       if (outcome.kind === 'cancelled') {
         this.opts.metrics.kills.inc(['cancelled']);
@@ -270,7 +352,14 @@ export class RenderService {
       const output = { exitCode: outcome.exitCode, stdout: scrub(outcome.stdout), stderr: scrub(outcome.stderr) };
       if (outcome.cacheable) {
         const deps = relativeDeps(outcome.deps, root, view);
-        if (deps) this.opts.results.set(tenant.name, key, deps, output, outcome.remote);
+        if (deps) {
+          this.opts.results.set(tenant.name, key, deps, output, outcome.remote);
+          // Complete, and stored before the fleet lock is released: waiters find it at once.
+          const variant: Variant = outcome.remote?.deps.length
+            ? { deps, output, remote: outcome.remote }
+            : { deps, output };
+          await this.opts.fleet?.results.add(tenant.name, key, variant);
+        }
       }
       return { ...output, stderr: warnings.join('') + output.stderr, cached: false };
     } finally {
