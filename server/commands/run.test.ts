@@ -39,6 +39,18 @@ describe('commands in-process', () => {
     return runCommand(command, params, { shouldStop: () => false, testHooks: false });
   };
 
+  it('Unknown variable: kubecfg in a Jsonnet file ends with the RFC06 hint to import it', () => {
+    const r = run('show', ['no-import.jsonnet']);
+    assert.equal(r.exitCode, 1);
+    assert.match(r.stderr, /Unknown variable: kubecfg\b/);
+    assert.ok(
+      r.stderr.includes(
+        "hint: kubecfg is not predefined in Jsonnet files. Add this line at the top of the file:\n  local kubecfg = import 'kubecfg.libsonnet';",
+      ),
+      r.stderr,
+    );
+  });
+
   it('a .libsonnet input is evaluated like a .jsonnet one (kubecfg reads both with its Jsonnet reader)', () => {
     const r = run('show', ['uses-kubecfg.libsonnet']);
     assert.equal(r.exitCode, 0, r.stderr);
