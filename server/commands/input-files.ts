@@ -13,7 +13,7 @@ import { extname, resolve } from 'node:path';
 import type { DependencyRecorder } from '../../cache/index.js';
 import type { CommandParams } from '../../protocol/index.js';
 import { objectsFromManifestFile, type ShowInput } from '../../render/index.js';
-import { hintFor } from '../../render/predefine.js';
+import { withHint } from '../../render/predefine.js';
 import type { Gates } from '../../render/features/gates.js';
 import { exportCleatInput, isCleatFile } from './cleat-input.js';
 import type { Engine } from './engine.js';
@@ -29,9 +29,7 @@ import { evaluateOverlaid } from './yakl-overlay.js';
 export class InputFailure extends Error {
   constructor(input: string, failure: unknown) {
     const why = describeError(failure);
-    const message = why.startsWith(`error reading ${input}`) ? why : `error reading ${input}: ${why}`;
-    const hint = hintFor(why);
-    super(hint === undefined ? message : `${message}\n${hint}`);
+    super(withHint(why.startsWith(`error reading ${input}`) ? why : `error reading ${input}: ${why}`));
   }
 }
 
