@@ -31,3 +31,9 @@ export const KUBECFG_HINT =
 export function hintFor(errorText: string): string | undefined {
   return /Unknown variable: kubecfg\b/.test(errorText) ? KUBECFG_HINT : undefined;
 }
+
+/** `message`, followed by its hint on the next line when it has one. */
+export function withHint(message: string): string {
+  const hint = hintFor(message);
+  return hint === undefined ? message : `${message}\n${hint}`;
+}

@@ -1,5 +1,5 @@
 /**
- * Cleat, the typed configuration language (spec: shared/spec/cleat.txt).
+ * Cleat, the typed configuration language (user guide: docs/cleat.md).
  * Pure: files come through a CleatLoader, inputs as decoded values or text.
  * See docs/cleat.md for the API and the error codes.
  */

@@ -9,9 +9,6 @@ import type { InputSources } from './inputs.js';
 
 export const ROOT = '/repo';
 
-/** The Kubernetes OpenAPI document the spec examples import (tests skip when it is absent). */
-export const K8S_SCHEMA_PATH = '/work/shared/data/kubernetes-openapi-v2.json';
-
 export function memoryLoader(files: Record<string, string>, root = ROOT): CleatLoader {
   return {
     root,

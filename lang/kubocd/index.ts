@@ -1,6 +1,6 @@
 /**
  * Public API of lang/kubocd: the KuboCD v0.4 safe template profile, Release
- * rendering and package dumps (spec: shared/spec/kubocd-template-functions.txt).
+ * rendering and package dumps (user guide: docs/kubocd.md).
  * Pure: every input comes in memory; DNS answers, when allowed, come from an
  * injected resolver (synchronous in DnsPolicy, asynchronous in renderReleaseResolvingDns).
  */

@@ -1,5 +1,5 @@
 /**
- * Every rule, example and message of shared/spec/kubocd-template-functions.txt,
+ * Every rule, example and message of the KuboCD template-functions specification (written out here),
  * table-driven where possible: the function list, the data rules (copies,
  * determinism, colliding keys), the limits, the error wording and locations,
  * imageRedirect, resolveDNS, the quotes of Release.spec.parameters and `${...}`.

@@ -18,6 +18,7 @@ import { gatesFor } from './features.js';
 import { Flags } from './flags.js';
 import { evalInputValue } from './inputs.js';
 import { describeError, EvalError } from './errors.js';
+import { withHint } from '../../render/predefine.js';
 import { readableYakl } from './yakl-eval.js';
 import { importOf, isYaklFile } from './yakl-overlay.js';
 import { isRemoteLocation } from './importer.js';
@@ -85,7 +86,7 @@ export function runEval(params: CommandParams, ctx: RunContext): CommandOutcome 
       out.stderr(locationLine(traceEvalValue(getEngine(), abs, expr, gates), params.cwd));
     }
   } catch (err) {
-    out.log('ERROR', describeError(err));
+    out.log('ERROR', withHint(describeError(err)));
     exitCode = 1;
   }
   return outcome();

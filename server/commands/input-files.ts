@@ -13,6 +13,7 @@ import { extname, resolve } from 'node:path';
 import type { DependencyRecorder } from '../../cache/index.js';
 import type { CommandParams } from '../../protocol/index.js';
 import { objectsFromManifestFile, type ShowInput } from '../../render/index.js';
+import { withHint } from '../../render/predefine.js';
 import type { Gates } from '../../render/features/gates.js';
 import { exportCleatInput, isCleatFile } from './cleat-input.js';
 import type { Engine } from './engine.js';
@@ -21,11 +22,14 @@ import type { Flags } from './flags.js';
 import { createImporter, isOciUrl, isRemoteLocation } from './importer.js';
 import { evaluateOverlaid } from './yakl-overlay.js';
 
-/** kubecfg's `error reading FILE: why` (render/ already words some of its errors that way). */
+/**
+ * kubecfg's `error reading FILE: why` (render/ already words some of its errors that way),
+ * plus RFC06's hint when a Jsonnet file reads `kubecfg` without importing it.
+ */
 export class InputFailure extends Error {
   constructor(input: string, failure: unknown) {
     const why = describeError(failure);
-    super(why.startsWith(`error reading ${input}`) ? why : `error reading ${input}: ${why}`);
+    super(withHint(why.startsWith(`error reading ${input}`) ? why : `error reading ${input}: ${why}`));
   }
 }
 

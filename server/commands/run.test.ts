@@ -39,6 +39,20 @@ describe('commands in-process', () => {
     return runCommand(command, params, { shouldStop: () => false, testHooks: false });
   };
 
+  it('Unknown variable: kubecfg in a Jsonnet file ends with the RFC06 hint in show and eval, not in jsonnet', () => {
+    const hint =
+      "\nhint: kubecfg is not predefined in Jsonnet files. Add this line at the top of the file:\n  local kubecfg = import 'kubecfg.libsonnet';\n";
+    for (const r of [run('show', ['no-import.jsonnet']), run('eval', ['no-import.jsonnet'], { features: ['eval'] })]) {
+      assert.equal(r.exitCode, 1);
+      assert.match(r.stderr, /Unknown variable: kubecfg\b/);
+      assert.ok(r.stderr.endsWith(hint), r.stderr);
+    }
+    // The jsonnet command prints what the jsonnet binary prints, which has no such hint.
+    const plain = run('jsonnet', ['no-import.jsonnet']);
+    assert.match(plain.stderr, /Unknown variable: kubecfg\b/);
+    assert.ok(!plain.stderr.includes('hint:'), plain.stderr);
+  });
+
   it('a .libsonnet input is evaluated like a .jsonnet one (kubecfg reads both with its Jsonnet reader)', () => {
     const r = run('show', ['uses-kubecfg.libsonnet']);
     assert.equal(r.exitCode, 0, r.stderr);

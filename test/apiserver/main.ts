@@ -1,21 +1,22 @@
 /**
- * Starts the test API server by hand:
- *   node --import tsx test/apiserver/main.ts --port N --kubeconfig-out FILE
+ * Starts the test API server by hand (after `npm ci`, which builds dist/):
+ *   npm run test-apiserver -- --port N --kubeconfig-out FILE
  *     [--token T] [--tls-cert F --tls-key F] [--openapi F]
+ * `--openapi` takes a JSON document, gzip-compressed or not; the default is
+ * the repository's Kubernetes 1.36 document (test/data/).
  * Prints the URL, writes a kubeconfig pointing at it, and serves until
  * SIGINT/SIGTERM. Creation timestamps come from the real clock here.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { gunzipSync } from 'node:zlib';
 import { startTestApiServer } from './api-server.js';
+import { OPENAPI_GZ_PATH } from '../support/kubernetes-openapi.js';
 
-/** ../shared/data beside the project root (found from this file, in source or dist/). */
-function defaultOpenapiPath(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
-  return join(dir, '..', 'shared', 'data', 'kubernetes-openapi-v2.json');
+/** The document's bytes; gzip is recognised by its magic number, not the file name. */
+function readOpenapi(path: string): Buffer {
+  const raw = readFileSync(path);
+  return raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw) : raw;
 }
 
 async function main(): Promise<void> {
@@ -26,14 +27,14 @@ async function main(): Promise<void> {
       token: { type: 'string' },
       'tls-cert': { type: 'string' },
       'tls-key': { type: 'string' },
-      openapi: { type: 'string', default: defaultOpenapiPath() },
+      openapi: { type: 'string', default: OPENAPI_GZ_PATH },
     },
   });
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port: not a port number: ${values.port}`);
   if ((values['tls-cert'] === undefined) !== (values['tls-key'] === undefined))
     throw new Error('--tls-cert and --tls-key go together');
-  const bytes = readFileSync(values.openapi);
+  const bytes = readOpenapi(values.openapi);
   const server = await startTestApiServer(
     {
       openapi: JSON.parse(bytes.toString('utf8')),

@@ -2,36 +2,18 @@
  * Test harness for the cluster commands: starts the test API server on
  * 127.0.0.1 port 0 with a fixed clock and sequential UIDs, and opens a
  * ClusterSession to it with a private discovery cache. Invariants: the
- * OpenAPI document is read once per process from ../shared/data; every
+ * OpenAPI document is read once per process from test/data; every
  * started server is closed by the caller's `close()`.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { JsonObject } from '../../lang/common/json.js';
 import { sessionFor, type ClusterSession } from '../../kube/cluster.js';
 import { DiscoveryCache } from '../../kube/discovery.js';
 import type { OpenApiDocument } from '../../kube/openapi-schema.js';
 import { startTestApiServer, type TestApiServer, type TestApiServerOptions } from '../apiserver/api-server.js';
-
-/** The project root: the nearest folder with package.json above this file (source or dist/). */
-function projectRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
-  return dir;
-}
-
-/** Shared data lives beside the project, never inside it. */
-export const OPENAPI_PATH = join(projectRoot(), '..', 'shared', 'data', 'kubernetes-openapi-v2.json');
-
-let cached: { doc: OpenApiDocument; bytes: Buffer } | undefined;
+import { kubernetesOpenApi, kubernetesOpenApiBytes } from '../support/kubernetes-openapi.js';
 
 export function openapiDocument(): { doc: OpenApiDocument; bytes: Buffer } {
-  if (cached === undefined) {
-    const bytes = readFileSync(OPENAPI_PATH);
-    cached = { doc: JSON.parse(bytes.toString('utf8')) as OpenApiDocument, bytes };
-  }
-  return cached;
+  return { doc: kubernetesOpenApi() as OpenApiDocument, bytes: kubernetesOpenApiBytes() };
 }
 
 export interface Harness {
