@@ -81,6 +81,8 @@ export interface ResolvedConnection {
   readonly clientKey?: Buffer;
   readonly insecureSkipTlsVerify: boolean;
   readonly tlsServerName?: string;
+  /** The cluster's kubeconfig `proxy-url`; overrides the *_PROXY variables. */
+  readonly proxyUrl?: string;
   readonly impersonate?: Impersonation;
   readonly auth: ClientAuth;
   /** Cache key for discovery and schemas: server URL, context, user name. */
@@ -188,6 +190,8 @@ export function resolveConnection(
   const flagCert = fromFlag(flags.clientCertificate, 'client-certificate');
   const flagKey = fromFlag(flags.clientKey, 'client-key');
   const tlsServerName = given(flags.tlsServerName) ? flags.tlsServerName : cluster?.tlsServerName;
+  const proxyUrl = cluster?.proxyUrl;
+  if (proxyUrl !== undefined) checkProxyUrl(proxyUrl, clusterName ?? '');
 
   return {
     server,
@@ -207,6 +211,7 @@ export function resolveConnection(
       flagKey ?? (replacedByToken ? undefined : readCredential(user?.clientKeyData, user?.clientKey, 'client-key')),
     insecureSkipTlsVerify: insecure,
     ...(tlsServerName !== undefined ? { tlsServerName } : {}),
+    ...(proxyUrl !== undefined ? { proxyUrl } : {}),
     ...(impersonate !== undefined ? { impersonate } : {}),
     auth,
     identity: `${server}|${contextName ?? ''}|${userName ?? ''}${impersonationKey(impersonate)}`,
@@ -318,6 +323,21 @@ function checkServerUrl(server: string): void {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new KubeError('KUBE_CONFIG', `server address must be http or https, not ${url.protocol}`);
+}
+
+/** client-go accepts http, https and socks5 proxies; we speak HTTP CONNECT only, so socks5 is refused by name. */
+function checkProxyUrl(proxyUrl: string, clusterName: string): void {
+  let url: URL;
+  try {
+    url = new URL(proxyUrl);
+  } catch {
+    throw new KubeError('KUBE_CONFIG', `cluster "${clusterName}": proxy-url is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new KubeError(
+      'KUBE_CONFIG',
+      `cluster "${clusterName}": proxy-url scheme ${url.protocol} is not supported (use http:// or https://)`,
+    );
 }
 
 function describeFiles(files: readonly string[]): string {

@@ -20,6 +20,8 @@ export interface KubeconfigCluster {
   readonly certificateAuthorityData?: string;
   readonly insecureSkipTlsVerify?: boolean;
   readonly tlsServerName?: string;
+  /** `proxy-url`: the HTTP(S) proxy for this cluster, in place of HTTPS_PROXY and friends. */
+  readonly proxyUrl?: string;
 }
 
 export interface ExecConfig {
@@ -29,6 +31,8 @@ export interface ExecConfig {
   readonly apiVersion: string;
   /** Directory of the kubeconfig file: relative commands containing a slash resolve against it. */
   readonly baseDir: string;
+  /** `installHint`: shown when the command is not installed. */
+  readonly installHint?: string;
 }
 
 export interface KubeconfigUser {
@@ -160,6 +164,7 @@ function readCluster(c: Record<string, unknown>, base: string): KubeconfigCluste
     certificateAuthorityData: str(c['certificate-authority-data']),
     insecureSkipTlsVerify: c['insecure-skip-tls-verify'] === true,
     tlsServerName: str(c['tls-server-name']),
+    proxyUrl: str(c['proxy-url']),
   };
 }
 
@@ -181,6 +186,7 @@ function readUser(u: Record<string, unknown>, base: string, file: string, name: 
         : [],
       apiVersion: str(e['apiVersion']) ?? 'client.authentication.k8s.io/v1',
       baseDir: base,
+      ...(str(e['installHint']) !== undefined ? { installHint: str(e['installHint']) } : {}),
     };
   }
   const provider = u['auth-provider'] as Record<string, unknown> | undefined;
