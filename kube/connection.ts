@@ -16,6 +16,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { KubeError } from './errors.js';
+import type { OidcConfig } from './oidc-auth.js';
 import {
   kubeconfigFiles,
   loadKubeconfig,
@@ -68,7 +69,8 @@ export type ClientAuth =
   | { readonly kind: 'token'; readonly token: string }
   | { readonly kind: 'tokenFile'; readonly path: string }
   | { readonly kind: 'basic'; readonly username: string; readonly password: string }
-  | { readonly kind: 'exec'; readonly exec: ExecConfig; readonly clusterServer: string };
+  | { readonly kind: 'exec'; readonly exec: ExecConfig; readonly clusterServer: string }
+  | { readonly kind: 'oidc'; readonly oidc: OidcConfig };
 
 export interface ResolvedConnection {
   /** API server base URL without trailing slash. */
@@ -180,10 +182,20 @@ export function resolveConnection(
   else if (user?.exec !== undefined) auth = { kind: 'exec', exec: user.exec, clusterServer: server };
   else if (user?.username !== undefined)
     auth = { kind: 'basic', username: user.username, password: user.password ?? '' };
+  else if (user?.authProvider === 'oidc')
+    auth = {
+      kind: 'oidc',
+      oidc: {
+        userName: userName ?? '',
+        config: user.authProviderConfig ?? {},
+        baseDir: user.authProviderBaseDir ?? '',
+      },
+    };
   else if (user?.authProvider !== undefined) {
+    // kubectl removed the gcp and azure providers (1.26): their replacements are exec plugins.
     throw new KubeError(
       'KUBE_AUTH',
-      `user "${userName}": auth-provider "${user.authProvider}" is not supported; use an exec credential plugin instead`,
+      `user "${userName}": auth-provider "${user.authProvider}" is not supported; use an exec credential plugin instead (gke-gcloud-auth-plugin, kubelogin)`,
     );
   }
   const replacedByToken = flags.token !== undefined && flags.token !== '';

@@ -14,6 +14,7 @@ import type { ResolvedConnection } from './connection.js';
 import { KubeApiError, KubeError } from './errors.js';
 import { runExecPlugin, type ExecCredential, type ExecOutput } from './exec-credential.js';
 import { clusterDispatcher } from './http-proxy.js';
+import { OidcTokenSource } from './oidc-auth.js';
 import type { FileReader } from './kubeconfig.js';
 
 export interface RequestOptions {
@@ -34,6 +35,9 @@ export interface KubeClientOptions {
 export class KubeClient {
   private agent: Dispatcher;
   private execCredential: ExecCredential | undefined;
+  private oidc: OidcTokenSource | undefined;
+  /** Set after a 401: the next OIDC token is refreshed even if its `exp` says it is valid. */
+  private forceOidcRefresh = false;
   private readonly base: URL;
 
   constructor(
@@ -47,8 +51,9 @@ export class KubeClient {
   /** Sends one request; resolves with the parsed JSON body of a 2xx answer. */
   async request(method: string, path: string, opts: RequestOptions = {}): Promise<JsonValue> {
     const first = await this.send(method, path, opts);
-    if (first.status === 401 && this.connection.auth.kind === 'exec') {
+    if (first.status === 401 && (this.connection.auth.kind === 'exec' || this.connection.auth.kind === 'oidc')) {
       this.execCredential = undefined;
+      this.forceOidcRefresh = true;
       return this.finish(method, path, await this.send(method, path, opts));
     }
     return this.finish(method, path, first);
@@ -147,6 +152,17 @@ export class KubeClient {
       case 'basic':
         headers['authorization'] = `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`;
         return;
+      case 'oidc': {
+        this.oidc ??= new OidcTokenSource(
+          auth.oidc,
+          this.options.env ?? process.env,
+          this.options.files ?? defaultFiles,
+        );
+        const force = this.forceOidcRefresh;
+        this.forceOidcRefresh = false;
+        headers['authorization'] = `Bearer ${await this.oidc.token((this.options.now ?? Date.now)(), force)}`;
+        return;
+      }
       case 'exec': {
         const now = (this.options.now ?? Date.now)();
         if (
@@ -195,6 +211,8 @@ export class KubeClient {
     return clusterDispatcher(this.base, tls, this.options.env ?? process.env, c.proxyUrl);
   }
 }
+
+const defaultFiles: FileReader = { read: readTokenFile };
 
 function readTokenFile(path: string): string | undefined {
   try {
