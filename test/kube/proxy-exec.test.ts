@@ -8,8 +8,6 @@
  */
 import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -20,40 +18,7 @@ import { KubeError } from '../../kube/errors.js';
 import { validateObjects } from '../../kube/validate.js';
 import { startTestApiServer, type TestApiServer } from '../apiserver/api-server.js';
 import { configMap, openapiDocument } from './harness.js';
-
-interface CountingProxy {
-  readonly url: string;
-  /** host:port of every CONNECT, in order. */
-  readonly tunnels: string[];
-  close(): Promise<void>;
-}
-
-async function startProxy(): Promise<CountingProxy> {
-  const tunnels: string[] = [];
-  const server: Server = createServer((_req, res) => res.writeHead(405).end());
-  server.on('connect', (req, client, head) => {
-    tunnels.push(req.url ?? '');
-    const port = Number((req.url ?? '').split(':').pop());
-    const upstream = connect(port, '127.0.0.1', () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
-    });
-    upstream.on('error', () => client.destroy());
-    client.on('error', () => upstream.destroy());
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    tunnels,
-    close: () =>
-      new Promise((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
-}
+import { startProxy, type CountingProxy } from '../support/connect-proxy.js';
 
 let dir: string;
 let api: TestApiServer;
