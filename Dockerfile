@@ -1,5 +1,5 @@
 # The kubecfg image: the daemon (TCP mode), the remote render service and the CLI.
-# Named kubecfg:dev by docker-compose.yml and deploy/kubecfg-remote.jsonnet (docs/remote.md, "Deployment").
+# Named kubecfg:dev by docker-compose.yml and deploy/kubecfg-remote.jsonnet (docs/remote.md, "The image").
 #
 #   docker build -t kubecfg:dev .
 
