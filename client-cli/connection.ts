@@ -7,7 +7,9 @@
  * daemon" (ENOENT/ECONNREFUSED) from "daemon answered with an error" (RpcCallError).
  */
 import { RPC_PATH, type RpcError } from '../protocol/index.js';
-import { postOverSocket, type PostHandle } from './socket-http.js';
+import { describeTarget, postOverSocket, type DaemonTarget, type PostHandle } from './socket-http.js';
+
+export type { DaemonTarget, TcpTarget } from './socket-http.js';
 
 export class ConnectError extends Error {
   constructor(
@@ -49,26 +51,37 @@ interface RpcResponse {
 
 let nextId = 1;
 
-function toConnectError(err: NodeJS.ErrnoException, socketPath: string): ConnectError {
-  return new ConnectError(err.code ?? 'EUNKNOWN', `cannot reach the kubecfg daemon at ${socketPath}: ${err.message}`);
+function unauthorized(target: DaemonTarget): string {
+  return `the kubecfg daemon at ${describeTarget(target)} refused the token (401): check --daemon-token-file or KUBECFG_DAEMON_TOKEN`;
 }
 
-export function rpcCall<R>(socketPath: string, method: string, params: unknown, timeoutMs = 5000): Promise<R> {
+function toConnectError(err: NodeJS.ErrnoException, target: DaemonTarget): ConnectError {
+  return new ConnectError(
+    err.code ?? 'EUNKNOWN',
+    `cannot reach the kubecfg daemon at ${describeTarget(target)}: ${err.message}`,
+  );
+}
+
+export function rpcCall<R>(target: DaemonTarget, method: string, params: unknown, timeoutMs = 5000): Promise<R> {
   const id = nextId++;
   const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
   return new Promise<R>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let status = 0;
     postOverSocket(
-      socketPath,
+      target,
       RPC_PATH,
       body,
       {
         onHead: (code) => (status = code),
         onBody: (c) => chunks.push(c),
-        onError: (err) => reject(toConnectError(err, socketPath)),
+        onError: (err) => reject(toConnectError(err, target)),
         onEnd: () => {
           const text = Buffer.concat(chunks).toString('utf8');
+          if (status === 401) {
+            reject(new RpcCallError(-32001, unauthorized(target)));
+            return;
+          }
           let msg: RpcResponse;
           try {
             msg = JSON.parse(text) as RpcResponse;
@@ -104,7 +117,7 @@ const NEWLINE = 0x0a;
  * ConnectError (never connected) or StreamBrokenError (connection lost midway).
  */
 export function rpcStream<R>(
-  socketPath: string,
+  target: DaemonTarget,
   method: string,
   params: unknown,
   onNotification: (method: string, params: unknown) => void,
@@ -142,8 +155,14 @@ export function rpcStream<R>(
     };
     // Lines are cut at newline bytes, which never occur inside a UTF-8 sequence.
     let partial: Buffer[] = [];
-    conn = postOverSocket(socketPath, RPC_PATH, body, {
+    let status = 0;
+    conn = postOverSocket(target, RPC_PATH, body, {
+      onHead: (code) => (status = code),
       onBody: (chunk) => {
+        if (status === 401) {
+          settle(() => reject(new RpcCallError(-32001, unauthorized(target))));
+          return;
+        }
         let from = 0;
         let nl: number;
         while ((nl = chunk.indexOf(NEWLINE, from)) >= 0) {
@@ -156,6 +175,7 @@ export function rpcStream<R>(
         if (from < chunk.length) partial.push(chunk.subarray(from));
       },
       onEnd: () => {
+        if (status === 401) settle(() => reject(new RpcCallError(-32001, unauthorized(target))));
         if (partial.length) handleLine(Buffer.concat(partial).toString('utf8'));
         partial = [];
         settle(() =>
@@ -171,7 +191,7 @@ export function rpcStream<R>(
           reject(
             connected
               ? new StreamBrokenError(`lost the connection to the kubecfg daemon: ${err.message}`)
-              : toConnectError(err, socketPath),
+              : toConnectError(err, target),
           ),
         ),
     });

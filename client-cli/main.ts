@@ -13,6 +13,7 @@ import { runDaemonCommand } from './daemon-commands.js';
 import { applyEnvFlags, resolveVarsFromEnv } from './env-flags.js';
 import { helpText } from './help.js';
 import { DaemonStartError } from './launcher.js';
+import { daemonTarget, DaemonTargetError } from './daemon-target.js';
 import { daemonPaths, InsecureDirError } from './paths.js';
 import { buildCommandParams } from './request.js';
 import { runOneshot } from './run-oneshot.js';
@@ -80,6 +81,15 @@ async function run(argv: string[]): Promise<number> {
     if (endpoint) return runRemoteCommand(endpoint, method, params);
   }
   if (flags['no-daemon'] === true) return runOneshot(method, params);
+  let tcp;
+  try {
+    tcp = daemonTarget(flags, process.env);
+  } catch (err) {
+    if (!(err instanceof DaemonTargetError)) throw err;
+    process.stderr.write(`kubecfg: ${err.message}\n`);
+    return 1;
+  }
+  if (tcp !== undefined) return runRemote(paths, method, params, { tcp });
   // One round trip: the command itself carries the version handshake (run-remote.ts).
   return runRemote(paths, method, params);
 }

@@ -19,6 +19,8 @@ export function ttyInfo(flags: Record<string, FlagValue>, env: Record<string, st
   };
 }
 
+const CLI_ONLY_FLAGS = new Set(['no-daemon', 'daemon-url', 'daemon-token-file']);
+
 export function buildCommandParams(
   args: string[],
   flags: Record<string, FlagValue>,
@@ -26,7 +28,7 @@ export function buildCommandParams(
 ): CommandParams {
   // Flags the CLI consumes itself never travel.
   const sent: Record<string, FlagValue> = {};
-  for (const [k, v] of Object.entries(flags)) if (k !== 'no-daemon') sent[k] = v;
+  for (const [k, v] of Object.entries(flags)) if (!CLI_ONLY_FLAGS.has(k)) sent[k] = v;
   return {
     requestId: randomUUID(),
     args,

@@ -22,7 +22,15 @@ import {
   type OutputNotificationParams,
 } from '../protocol/index.js';
 import { cliBuildId } from './build-info.js';
-import { ConnectError, RpcCallError, rpcCall, rpcStream, StreamBrokenError } from './connection.js';
+import {
+  ConnectError,
+  RpcCallError,
+  rpcCall,
+  rpcStream,
+  StreamBrokenError,
+  type DaemonTarget,
+  type TcpTarget,
+} from './connection.js';
 import { spawnDaemon, stopDaemon } from './launcher.js';
 import { ensureSecureDir, type DaemonPaths } from './paths.js';
 
@@ -33,6 +41,8 @@ export interface RunRemoteOptions {
   start?: (paths: DaemonPaths) => Promise<unknown>;
   /** Stops a daemon of another build (default: launcher's stopDaemon). */
   stop?: (paths: DaemonPaths, reason: string) => Promise<unknown>;
+  /** A daemon's TCP listener (--daemon-url) to use instead of the socket at `paths`; never started or replaced. */
+  tcp?: TcpTarget;
   /** Where output goes (default: this process's stdout and stderr). */
   write?: (stream: 'stdout' | 'stderr', data: string) => void;
 }
@@ -57,10 +67,25 @@ export async function runRemote(
 ): Promise<number> {
   const write = opts.write ?? writeToProcess;
   const sent: CommandParams = { ...params, client: { protocolVersion: PROTOCOL_VERSION, buildId: cliBuildId() } };
+  if (opts.tcp !== undefined) {
+    try {
+      return await streamOnce(opts.tcp, method, sent, write);
+    } catch (err) {
+      if (isBuildSkew(err) && err instanceof RpcCallError)
+        return reportFailure(
+          new RpcCallError(
+            err.code,
+            `the daemon at --daemon-url runs another build of kubecfg and is not replaced from here: ${err.message}`,
+          ),
+          write,
+        );
+      return reportFailure(err, write);
+    }
+  }
   ensureSecureDir(paths.dir);
   for (let attempt = 0; ; attempt++) {
     try {
-      return await streamOnce(paths, method, sent, write);
+      return await streamOnce(paths.socket, method, sent, write);
     } catch (err) {
       if (attempt > 0) return reportFailure(err, write);
       if (err instanceof ConnectError) {
@@ -81,13 +106,13 @@ class Interrupted extends Error {}
 
 /** One attempt; rejects with what the connection layer raised, or Interrupted after Ctrl-C. */
 async function streamOnce(
-  paths: DaemonPaths,
+  target: DaemonTarget,
   method: string,
   params: CommandParams,
   write: (stream: 'stdout' | 'stderr', data: string) => void,
 ): Promise<number> {
   let interrupted = false;
-  const handle = rpcStream<CommandResult>(paths.socket, method, params, (name, p) => {
+  const handle = rpcStream<CommandResult>(target, method, params, (name, p) => {
     if (name !== Notifications.output) return;
     const out = p as OutputNotificationParams;
     write(out.stream, out.data);
@@ -98,7 +123,7 @@ async function streamOnce(
       process.exit(EXIT_INTERRUPTED);
     }
     interrupted = true;
-    rpcCall(paths.socket, Methods.cancel.method, { requestId: params.requestId }, 2000).catch(() => handle.abort());
+    rpcCall(target, Methods.cancel.method, { requestId: params.requestId }, 2000).catch(() => handle.abort());
   };
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);

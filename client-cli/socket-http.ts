@@ -1,5 +1,5 @@
 /**
- * One HTTP/1.1 POST over a unix socket with node:net alone: the CLI's only
+ * One HTTP/1.1 POST over a unix socket (or the daemon's TCP listener) with node:net alone: the CLI's only
  * HTTP need. node:http costs the CLI about 14 ms of CPU per run (its modules,
  * the agent machinery) against about 1 ms for node:net, on a command whose
  * whole budget is ~1.5x `node -e 0`.
@@ -13,6 +13,22 @@
  * "no daemon", a later failure means "lost the daemon").
  */
 import { connect, type Socket } from 'node:net';
+
+/** A daemon's TCP listener (`--listen`): every request carries its bearer token. */
+export interface TcpTarget {
+  readonly host: string;
+  readonly port: number;
+  readonly token: string;
+}
+
+/** A unix socket path, or a TCP listener. */
+export type DaemonTarget = string | TcpTarget;
+
+export function describeTarget(target: DaemonTarget): string {
+  return typeof target === 'string'
+    ? target
+    : `tcp://${target.host.includes(':') ? `[${target.host}]` : target.host}:${target.port}`;
+}
 
 export interface PostHandlers {
   /** The status line and headers arrived (header names in lower case). */
@@ -38,17 +54,18 @@ function protocolError(message: string): NodeJS.ErrnoException {
 }
 
 export function postOverSocket(
-  socketPath: string,
+  target: DaemonTarget,
   path: string,
   body: string,
   handlers: PostHandlers,
   timeoutMs: number | null = null,
 ): PostHandle {
   const payload = Buffer.from(body, 'utf8');
+  const auth = typeof target === 'string' ? '' : `authorization: Bearer ${target.token}\r\n`;
   const head =
-    `POST ${path} HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\n` +
+    `POST ${path} HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\n${auth}` +
     `content-length: ${payload.length}\r\nconnection: close\r\n\r\n`;
-  const socket: Socket = connect(socketPath);
+  const socket: Socket = typeof target === 'string' ? connect(target) : connect(target.port, target.host);
   let connected = false;
   let finished = false;
   const decoder = new BodyDecoder(handlers.onBody);

@@ -1,7 +1,11 @@
 // The remote render service on Kubernetes, rendered by kubecfg itself:
 //
-//   kubecfg show deploy/kubecfg-remote.jsonnet -V namespace=ci-tools -A image=registry.example.com/kubecfg:1.0
-//   kubecfg update deploy/kubecfg-remote.jsonnet -A image=...
+//   kubecfg show deploy/kubecfg-remote.jsonnet -A namespace=ci-tools -A image=registry.example.com/kubecfg:1.0
+//   kubecfg update deploy/kubecfg-remote.jsonnet -A namespace=ci-tools -A image=registry.example.com/kubecfg:1.0
+//
+// Parameters are top-level arguments: strings with -A NAME=VALUE, numbers with
+// --tla-code NAME=VALUE (e.g. --tla-code replicas=3). The image is the one the
+// repository's Dockerfile builds (docker build -t kubecfg:dev .).
 //
 // Stateless apart from its caches: a Deployment of N replicas behind one
 // Service, scaled by a HorizontalPodAutoscaler on CPU and on the renders

@@ -30,6 +30,8 @@ export interface OpenClusterOptions {
   /** Share one cache across commands (the daemon); a fresh one otherwise. */
   readonly cache?: DiscoveryCache;
   readonly timeoutMs?: number;
+  /** Where exec credential plugins' stderr (login prompts) goes; default this process's stderr. */
+  readonly execStderr?: (text: string) => void;
 }
 
 const processCache = new DiscoveryCache();
@@ -44,6 +46,7 @@ export function sessionFor(connection: ResolvedConnection, options: OpenClusterO
     timeoutMs: options.timeoutMs,
     env: options.environment?.env,
     files: options.environment?.files,
+    ...(options.execStderr !== undefined ? { execStderr: options.execStderr } : {}),
   });
   const discovery = (options.cache ?? processCache).for(client);
   return { client, discovery, defaultNamespace: connection.namespace, close: () => client.close() };

@@ -16,6 +16,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { KubeError } from './errors.js';
+import type { OidcConfig } from './oidc-auth.js';
 import {
   kubeconfigFiles,
   loadKubeconfig,
@@ -68,7 +69,8 @@ export type ClientAuth =
   | { readonly kind: 'token'; readonly token: string }
   | { readonly kind: 'tokenFile'; readonly path: string }
   | { readonly kind: 'basic'; readonly username: string; readonly password: string }
-  | { readonly kind: 'exec'; readonly exec: ExecConfig; readonly clusterServer: string };
+  | { readonly kind: 'exec'; readonly exec: ExecConfig; readonly clusterServer: string }
+  | { readonly kind: 'oidc'; readonly oidc: OidcConfig };
 
 export interface ResolvedConnection {
   /** API server base URL without trailing slash. */
@@ -81,6 +83,8 @@ export interface ResolvedConnection {
   readonly clientKey?: Buffer;
   readonly insecureSkipTlsVerify: boolean;
   readonly tlsServerName?: string;
+  /** The cluster's kubeconfig `proxy-url`; overrides the *_PROXY variables. */
+  readonly proxyUrl?: string;
   readonly impersonate?: Impersonation;
   readonly auth: ClientAuth;
   /** Cache key for discovery and schemas: server URL, context, user name. */
@@ -178,16 +182,28 @@ export function resolveConnection(
   else if (user?.exec !== undefined) auth = { kind: 'exec', exec: user.exec, clusterServer: server };
   else if (user?.username !== undefined)
     auth = { kind: 'basic', username: user.username, password: user.password ?? '' };
+  else if (user?.authProvider === 'oidc')
+    auth = {
+      kind: 'oidc',
+      oidc: {
+        userName: userName ?? '',
+        config: user.authProviderConfig ?? {},
+        baseDir: user.authProviderBaseDir ?? '',
+      },
+    };
   else if (user?.authProvider !== undefined) {
+    // kubectl removed the gcp and azure providers (1.26): their replacements are exec plugins.
     throw new KubeError(
       'KUBE_AUTH',
-      `user "${userName}": auth-provider "${user.authProvider}" is not supported; use an exec credential plugin instead`,
+      `user "${userName}": auth-provider "${user.authProvider}" is not supported; use an exec credential plugin instead (gke-gcloud-auth-plugin, kubelogin)`,
     );
   }
   const replacedByToken = flags.token !== undefined && flags.token !== '';
   const flagCert = fromFlag(flags.clientCertificate, 'client-certificate');
   const flagKey = fromFlag(flags.clientKey, 'client-key');
   const tlsServerName = given(flags.tlsServerName) ? flags.tlsServerName : cluster?.tlsServerName;
+  const proxyUrl = cluster?.proxyUrl;
+  if (proxyUrl !== undefined) checkProxyUrl(proxyUrl, clusterName ?? '');
 
   return {
     server,
@@ -207,6 +223,7 @@ export function resolveConnection(
       flagKey ?? (replacedByToken ? undefined : readCredential(user?.clientKeyData, user?.clientKey, 'client-key')),
     insecureSkipTlsVerify: insecure,
     ...(tlsServerName !== undefined ? { tlsServerName } : {}),
+    ...(proxyUrl !== undefined ? { proxyUrl } : {}),
     ...(impersonate !== undefined ? { impersonate } : {}),
     auth,
     identity: `${server}|${contextName ?? ''}|${userName ?? ''}${impersonationKey(impersonate)}`,
@@ -318,6 +335,21 @@ function checkServerUrl(server: string): void {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new KubeError('KUBE_CONFIG', `server address must be http or https, not ${url.protocol}`);
+}
+
+/** client-go accepts http, https and socks5 proxies; we speak HTTP CONNECT only, so socks5 is refused by name. */
+function checkProxyUrl(proxyUrl: string, clusterName: string): void {
+  let url: URL;
+  try {
+    url = new URL(proxyUrl);
+  } catch {
+    throw new KubeError('KUBE_CONFIG', `cluster "${clusterName}": proxy-url is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new KubeError(
+      'KUBE_CONFIG',
+      `cluster "${clusterName}": proxy-url scheme ${url.protocol} is not supported (use http:// or https://)`,
+    );
 }
 
 function describeFiles(files: readonly string[]): string {

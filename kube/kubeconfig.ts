@@ -20,6 +20,8 @@ export interface KubeconfigCluster {
   readonly certificateAuthorityData?: string;
   readonly insecureSkipTlsVerify?: boolean;
   readonly tlsServerName?: string;
+  /** `proxy-url`: the HTTP(S) proxy for this cluster, in place of HTTPS_PROXY and friends. */
+  readonly proxyUrl?: string;
 }
 
 export interface ExecConfig {
@@ -29,6 +31,8 @@ export interface ExecConfig {
   readonly apiVersion: string;
   /** Directory of the kubeconfig file: relative commands containing a slash resolve against it. */
   readonly baseDir: string;
+  /** `installHint`: shown when the command is not installed. */
+  readonly installHint?: string;
 }
 
 export interface KubeconfigUser {
@@ -41,8 +45,11 @@ export interface KubeconfigUser {
   readonly clientKey?: string;
   readonly clientKeyData?: string;
   readonly exec?: ExecConfig;
-  /** Name of an auth-provider plugin (gcp, oidc, ...), which we do not run. */
+  /** Name of an auth-provider plugin (oidc is run; gcp, azure were removed from kubectl). */
   readonly authProvider?: string;
+  /** The auth-provider's `config` map (string values only), with the kubeconfig's directory for relative paths. */
+  readonly authProviderConfig?: Readonly<Record<string, string>>;
+  readonly authProviderBaseDir?: string;
   /** `as`: the user to impersonate. */
   readonly as?: string;
   /** `as-uid`: the UID to impersonate. */
@@ -160,6 +167,7 @@ function readCluster(c: Record<string, unknown>, base: string): KubeconfigCluste
     certificateAuthorityData: str(c['certificate-authority-data']),
     insecureSkipTlsVerify: c['insecure-skip-tls-verify'] === true,
     tlsServerName: str(c['tls-server-name']),
+    proxyUrl: str(c['proxy-url']),
   };
 }
 
@@ -181,6 +189,7 @@ function readUser(u: Record<string, unknown>, base: string, file: string, name: 
         : [],
       apiVersion: str(e['apiVersion']) ?? 'client.authentication.k8s.io/v1',
       baseDir: base,
+      ...(str(e['installHint']) !== undefined ? { installHint: str(e['installHint']) } : {}),
     };
   }
   const provider = u['auth-provider'] as Record<string, unknown> | undefined;
@@ -197,6 +206,7 @@ function readUser(u: Record<string, unknown>, base: string, file: string, name: 
     clientKeyData: str(u['client-key-data']),
     exec: execConfig,
     authProvider: provider !== undefined && provider !== null ? (str(provider['name']) ?? 'unnamed') : undefined,
+    ...(provider !== undefined && provider !== null ? providerConfig(provider['config'], base) : {}),
   };
 }
 
@@ -249,4 +259,14 @@ function filePath(v: unknown, base: string): string | undefined {
   const s = str(v);
   if (s === undefined || s === '') return undefined;
   return isAbsolute(s) ? s : resolvePath(base, s);
+}
+
+function providerConfig(
+  config: unknown,
+  base: string,
+): { authProviderConfig: Record<string, string>; authProviderBaseDir: string } {
+  const out: Record<string, string> = {};
+  if (config !== null && typeof config === 'object' && !Array.isArray(config))
+    for (const [k, v] of Object.entries(config as Record<string, unknown>)) if (typeof v === 'string') out[k] = v;
+  return { authProviderConfig: out, authProviderBaseDir: base };
 }

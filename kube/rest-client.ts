@@ -1,17 +1,20 @@
 /**
- * A small Kubernetes REST client on node:http/https: JSON in and out, TLS
- * and credentials from a ResolvedConnection, Status bodies turned into
- * KubeApiError. Invariants: one keep-alive agent per client; a 401 with an
- * exec plugin refreshes the credential once and retries; network failures
- * become KUBE_UNREACHABLE naming the server but not its credentials.
+ * A small Kubernetes REST client on undici: JSON in and out, TLS, proxy
+ * (http-proxy.ts) and credentials from a ResolvedConnection, Status bodies
+ * turned into KubeApiError. Invariants: one keep-alive dispatcher per client;
+ * a 401 with an exec plugin refreshes the credential once and retries;
+ * network failures become KUBE_UNREACHABLE naming the server but not its
+ * credentials.
  */
 import { readFileSync } from 'node:fs';
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { ConnectionOptions } from 'node:tls';
+import { request, type Dispatcher } from 'undici';
 import { isJsonObject, type JsonValue } from '../lang/common/json.js';
 import type { ResolvedConnection } from './connection.js';
 import { KubeApiError, KubeError } from './errors.js';
-import { runExecPlugin, type ExecCredential } from './exec-credential.js';
+import { runExecPlugin, type ExecCredential, type ExecOutput } from './exec-credential.js';
+import { clusterDispatcher } from './http-proxy.js';
+import { OidcTokenSource } from './oidc-auth.js';
 import type { FileReader } from './kubeconfig.js';
 
 export interface RequestOptions {
@@ -25,11 +28,16 @@ export interface KubeClientOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly files?: FileReader;
   readonly now?: () => number;
+  /** Where an exec credential plugin's stderr goes (its login prompts): the user's terminal. */
+  readonly execStderr?: ExecOutput;
 }
 
 export class KubeClient {
-  private agent: HttpAgent | HttpsAgent;
+  private agent: Dispatcher;
   private execCredential: ExecCredential | undefined;
+  private oidc: OidcTokenSource | undefined;
+  /** Set after a 401: the next OIDC token is refreshed even if its `exp` says it is valid. */
+  private forceOidcRefresh = false;
   private readonly base: URL;
 
   constructor(
@@ -43,15 +51,16 @@ export class KubeClient {
   /** Sends one request; resolves with the parsed JSON body of a 2xx answer. */
   async request(method: string, path: string, opts: RequestOptions = {}): Promise<JsonValue> {
     const first = await this.send(method, path, opts);
-    if (first.status === 401 && this.connection.auth.kind === 'exec') {
+    if (first.status === 401 && (this.connection.auth.kind === 'exec' || this.connection.auth.kind === 'oidc')) {
       this.execCredential = undefined;
+      this.forceOidcRefresh = true;
       return this.finish(method, path, await this.send(method, path, opts));
     }
     return this.finish(method, path, first);
   }
 
   close(): void {
-    this.agent.destroy();
+    void this.agent.destroy().catch(() => undefined);
   }
 
   private finish(method: string, path: string, res: { status: number; text: string }): JsonValue {
@@ -94,26 +103,31 @@ export class KubeClient {
       headers['content-type'] = opts.contentType ?? 'application/json';
       headers['content-length'] = String(payload.length);
     }
-    const doRequest = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    return new Promise((resolve, reject) => {
-      const req = doRequest(
-        url,
-        { method, headers: sent, agent: this.agent, timeout: this.options.timeoutMs ?? 60_000 },
-        (res: IncomingMessage) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-          res.on('error', (err) => reject(this.networkError(err)));
-        },
-      );
-      req.on('timeout', () => req.destroy(new Error('request timed out')));
-      req.on('error', (err) => reject(this.networkError(err)));
-      req.end(payload);
-    });
+    const timeout = this.options.timeoutMs ?? 60_000;
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await request(url, {
+        method: method as Dispatcher.HttpMethod,
+        headers: sent,
+        body: payload,
+        dispatcher: this.agent,
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+      });
+    } catch (err) {
+      throw this.networkError(err as Error);
+    }
+    try {
+      return { status: res.statusCode, text: await res.body.text() };
+    } catch (err) {
+      throw this.networkError(err as Error);
+    }
   }
 
   private networkError(err: Error): KubeError {
-    const code = (err as NodeJS.ErrnoException).code;
+    // undici wraps the socket error (ECONNREFUSED …) as `cause`; a proxy refusing the tunnel has no code.
+    const cause = (err as { cause?: NodeJS.ErrnoException }).cause;
+    const code = cause?.code ?? (err as NodeJS.ErrnoException).code;
     return new KubeError(
       'KUBE_UNREACHABLE',
       `cannot reach the API server at ${this.base.protocol}//${this.base.host}: ${code ?? err.message}`,
@@ -138,15 +152,31 @@ export class KubeClient {
       case 'basic':
         headers['authorization'] = `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`;
         return;
+      case 'oidc': {
+        this.oidc ??= new OidcTokenSource(
+          auth.oidc,
+          this.options.env ?? process.env,
+          this.options.files ?? defaultFiles,
+        );
+        const force = this.forceOidcRefresh;
+        this.forceOidcRefresh = false;
+        headers['authorization'] = `Bearer ${await this.oidc.token((this.options.now ?? Date.now)(), force)}`;
+        return;
+      }
       case 'exec': {
         const now = (this.options.now ?? Date.now)();
         if (
           this.execCredential === undefined ||
           (this.execCredential.expiresAt !== undefined && this.execCredential.expiresAt <= now)
         ) {
-          this.execCredential = await runExecPlugin(auth.exec, auth.clusterServer, this.options.env ?? process.env);
+          this.execCredential = await runExecPlugin(
+            auth.exec,
+            auth.clusterServer,
+            this.options.env ?? process.env,
+            this.options.execStderr,
+          );
           if (this.execCredential.clientCertificateData !== undefined) {
-            this.agent.destroy();
+            void this.agent.destroy().catch(() => undefined);
             this.agent = this.makeAgent(this.execCredential);
           }
         }
@@ -167,19 +197,22 @@ export class KubeClient {
       if (values.length > 0) headers[`impersonate-extra-${escapeExtraKey(key)}`] = [...values];
   }
 
-  private makeAgent(cred: ExecCredential | undefined): HttpAgent | HttpsAgent {
+  private makeAgent(cred: ExecCredential | undefined): Dispatcher {
     const c = this.connection;
-    if (this.base.protocol !== 'https:') return new HttpAgent({ keepAlive: true });
-    return new HttpsAgent({
-      keepAlive: true,
-      ca: c.ca,
-      cert: cred?.clientCertificateData ?? c.clientCert,
-      key: cred?.clientKeyData ?? c.clientKey,
+    const tls: ConnectionOptions = {
+      ...(c.ca !== undefined ? { ca: c.ca } : {}),
+      ...((cred?.clientCertificateData ?? c.clientCert) !== undefined
+        ? { cert: cred?.clientCertificateData ?? c.clientCert }
+        : {}),
+      ...((cred?.clientKeyData ?? c.clientKey) !== undefined ? { key: cred?.clientKeyData ?? c.clientKey } : {}),
       rejectUnauthorized: !c.insecureSkipTlsVerify,
-      servername: c.tlsServerName,
-    });
+      ...(c.tlsServerName !== undefined ? { servername: c.tlsServerName } : {}),
+    };
+    return clusterDispatcher(this.base, tls, this.options.env ?? process.env, c.proxyUrl);
   }
 }
+
+const defaultFiles: FileReader = { read: readTokenFile };
 
 function readTokenFile(path: string): string | undefined {
   try {

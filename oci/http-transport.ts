@@ -6,7 +6,7 @@
 // Invariants: no header value and no body is ever put in an error message; responses are always
 // fully consumed or destroyed, so sockets are not leaked.
 import { rootCertificates } from 'node:tls';
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { OciError, describeCause } from './errors.js';
 
 export interface RetryPolicy {
@@ -21,6 +21,11 @@ export interface HttpTransportOptions {
   ca?: string | Uint8Array;
   /** Use this undici dispatcher instead of creating one (tests, proxies). */
   dispatcher?: Dispatcher;
+  /**
+   * The environment whose https_proxy/HTTPS_PROXY, http_proxy/HTTP_PROXY and no_proxy/NO_PROXY
+   * apply (the client's, never the daemon's); loopback registries are never proxied, as in Go.
+   */
+  proxyEnv?: Readonly<Record<string, string | undefined>>;
   retry?: Partial<RetryPolicy>;
   /** Injected so tests need not wait for backoff delays. */
   sleep?: (ms: number) => Promise<void>;
@@ -77,7 +82,8 @@ export class HttpTransport {
             ? opts.ca
             : Buffer.from(opts.ca).toString('utf8');
       // Node's `ca` option replaces the built-in roots; keep them so public registries still work.
-      this.dispatcher = new Agent(ca === undefined ? {} : { connect: { ca: [...rootCertificates, ca] } });
+      const tls = ca === undefined ? {} : { ca: [...rootCertificates, ca] };
+      this.dispatcher = proxyDispatcher(opts.proxyEnv ?? {}, tls) ?? new Agent({ connect: tls });
       this.ownsDispatcher = true;
     }
     this.retry = { ...DEFAULT_RETRY, ...opts.retry };
@@ -253,4 +259,17 @@ function translateError(e: unknown, req: HttpRequest, deadline: AbortSignal): Oc
   }
   const detail = typeof code === 'string' ? code : describeCause(e);
   return new OciError('OCI_NETWORK', `${req.what}: cannot reach ${req.url.host} (${detail})`, { cause: e });
+}
+
+/** An EnvHttpProxyAgent for `env`'s proxy variables (lowercase first), or undefined when none is set. */
+function proxyDispatcher(
+  env: Readonly<Record<string, string | undefined>>,
+  tls: { ca?: string[] },
+): Dispatcher | undefined {
+  const pick = (name: string): string => env[name] ?? env[name.toUpperCase()] ?? '';
+  const httpProxy = pick('http_proxy');
+  const httpsProxy = pick('https_proxy');
+  if (httpProxy === '' && httpsProxy === '') return undefined;
+  const noProxy = [pick('no_proxy'), 'localhost', '127.0.0.1', '::1'].filter((s) => s !== '').join(',');
+  return new EnvHttpProxyAgent({ connect: tls, requestTls: tls, httpProxy, httpsProxy, noProxy });
 }

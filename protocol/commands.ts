@@ -179,6 +179,19 @@ export const GLOBAL_FLAGS: readonly FlagSpec[] = [
     kind: 'bool',
     help: 'Run the command in a child process instead of the daemon (also KUBECFG_DAEMON=0)',
   },
+  // A daemon started elsewhere with --listen (docs/daemon.md, "TCP mode"); the token comes from
+  // KUBECFG_DAEMON_TOKEN or --daemon-token-file.
+  {
+    name: 'daemon-url',
+    kind: 'string',
+    help: 'Use the kubecfg daemon listening at tcp://HOST:PORT instead of the local one',
+  },
+  {
+    name: 'daemon-token-file',
+    kind: 'string',
+    filename: true,
+    help: "File (mode 0600) holding the TCP daemon's token when KUBECFG_DAEMON_TOKEN is not set",
+  },
   // Remote render service (docs/remote.md); the token comes from KUBECFG_REMOTE_TOKEN or --remote-token-file.
   { name: 'remote', kind: 'string', help: 'Render on the remote render service at this https:// URL' },
   {

@@ -30,6 +30,8 @@ const LOCAL_ONLY_FLAGS = new Set([
   'remote-token-file',
   'remote-ca',
   'no-daemon',
+  'daemon-url',
+  'daemon-token-file',
   'kubeconfig',
   'context',
   'cluster',

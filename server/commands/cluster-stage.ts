@@ -107,6 +107,8 @@ export async function runClusterStage(
     const timeoutMs = parseRequestTimeout(flags.str('request-timeout'));
     session = openCluster(connectionFlags(flags), {
       environment: clientEnvironment(params),
+      // A plugin's login prompt must reach the user's terminal, not the daemon's log.
+      execStderr: (text) => out.write('stderr', text),
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     });
     switch (command) {

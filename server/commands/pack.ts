@@ -234,6 +234,7 @@ export async function finishPack(
       configPath === undefined ? undefined : await DockerConfigCredentials.fromFile(configPath, { env: params.env });
     client = new RegistryClient({
       ...(credentials !== undefined ? { credentials } : {}),
+      proxyEnv: params.env,
       insecureRegistries: plan.insecureRegistry ? [reference.registry] : [],
     });
     await client.pushBlob(reference, artifact.body);
