@@ -124,3 +124,25 @@ export function completionScript(shell: string): string | undefined {
   if (shell === 'fish') return fish();
   return undefined;
 }
+
+/** kubecfg's guessShell: the basename of $SHELL without trailing digits (`/usr/bin/zsh5` is zsh). */
+export function guessShell(shellPath: string | undefined): string {
+  const p = shellPath ?? '';
+  // Go's filepath.Base: "" is ".", trailing slashes are dropped.
+  const trimmed = p.replace(/\/+$/, '');
+  const base = p === '' ? '.' : trimmed === '' ? '/' : trimmed.slice(trimmed.lastIndexOf('/') + 1);
+  return base.replace(/\p{Nd}+$/u, '');
+}
+
+/** The shell asked for: `--shell`, else our positional form, else guessed from $SHELL. */
+export function completionShell(
+  args: readonly string[],
+  shellFlag: unknown,
+  shellEnv: string | undefined,
+): string | { error: string } {
+  if (args.length > 1) return { error: `kubecfg completion accepts at most one argument, got ${args.length}` };
+  const flag = typeof shellFlag === 'string' ? shellFlag : '';
+  if (flag && args.length === 1 && args[0] !== flag)
+    return { error: `--shell ${flag} and the argument ${args[0]} name different shells` };
+  return flag || args[0] || guessShell(shellEnv);
+}

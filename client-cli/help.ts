@@ -35,6 +35,11 @@ function commandTable(cmds: readonly CommandSpec[]): string {
   return cmds.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n');
 }
 
+/** The root command's usage (cobra's UsageString: the help without the summary). */
+export function usageText(): string {
+  return helpText([], null).split('\n').slice(2).join('\n');
+}
+
 export function helpText(commandPath: string[], cmd: CommandSpec | null): string {
   if (!cmd) {
     return [

@@ -765,9 +765,16 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'completion',
     summary: 'Output shell completion code for bash, zsh or fish',
-    usage: 'kubecfg completion bash|zsh|fish',
-    args: 'exactlyOne',
-    flags: [],
+    usage: 'kubecfg completion [--shell bash|zsh|fish]',
+    // kubecfg takes no argument and reads --shell (or guesses from $SHELL); the positional form is ours, kept.
+    args: 'any',
+    flags: [
+      {
+        name: 'shell',
+        kind: 'string',
+        help: 'Shell variant for which to generate completions (default: guessed from $SHELL)',
+      },
+    ],
   },
 ];
 
