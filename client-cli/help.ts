@@ -24,7 +24,8 @@ function flagLine(f: FlagSpec): [string, string] {
 }
 
 function flagTable(flags: readonly FlagSpec[], extraHelp?: string): string {
-  const rows = flags.map(flagLine);
+  // pflag hides deprecated flags from help.
+  const rows = flags.filter((f) => !f.deprecated).map(flagLine);
   if (extraHelp) rows.push(['-h, --help', extraHelp]);
   const width = Math.max(...rows.map(([l]) => l.length));
   return rows.map(([l, r]) => `  ${l.padEnd(width)}   ${r}`).join('\n');

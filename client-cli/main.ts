@@ -5,7 +5,7 @@
  * protocol/ and node built-ins, so the bundle starts fast.
  */
 import { COMMANDS, PROTOCOL_VERSION, REMOTE_METHODS, type FlagValue } from '../protocol/index.js';
-import { checkArgCount, parseArgs, UsageError, type ParsedArgs } from './args.js';
+import { checkArgCount, parseArgs, replaceDeprecated, resolveShadowed, UsageError, type ParsedArgs } from './args.js';
 import { cliBuildId, JSONNET_VERSION, KUBECFG_VERSION } from './build-info.js';
 import { completionScript, completionShell } from './completion.js';
 import { ConnectError, StreamBrokenError } from './connection.js';
@@ -39,6 +39,8 @@ async function run(argv: string[]): Promise<number> {
       return 0;
     }
     checkArgCount(parsed);
+    for (const warning of replaceDeprecated(parsed)) process.stderr.write(warning);
+    resolveShadowed(parsed);
     flags = applyEnvFlags(parsed.flags, process.env, parsed.command.flags);
     resolveVarsFromEnv(flags, process.env);
   } catch (err) {

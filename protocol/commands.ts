@@ -25,9 +25,14 @@ export interface FlagSpec {
   readonly filename?: boolean;
   /** How an env value splits into items for stringArray flags (default: one item). */
   readonly envSplit?: 'comma' | 'pathList';
+  /**
+   * pflag's MarkDeprecated: still accepted, hidden from help, and the CLI warns
+   * `Flag --NAME has been deprecated, MESSAGE` and sends the value as `replacedBy`.
+   */
+  readonly deprecated?: { readonly message: string; readonly replacedBy: string };
 }
 
-export type ArgsRule = 'none' | 'any' | 'atLeastOne' | 'exactlyOne';
+export type ArgsRule = 'none' | 'any' | 'atLeastOne' | 'exactlyOne' | 'exactlyTwo';
 
 export interface CommandSpec {
   readonly name: string;
@@ -206,6 +211,36 @@ const cleatRootFlag: FlagSpec = {
   help: "Project root that imports and input files must stay inside (default: nearest directory with .git, else the file's directory)",
 };
 
+const overlayCodeFlag: FlagSpec = {
+  name: 'overlay-code',
+  kind: 'string',
+  help: 'Inline Jsonnet code to compose to each of the input files',
+};
+const overlayCodeFileFlag: FlagSpec = {
+  name: 'overlay-code-file',
+  kind: 'string',
+  filename: true,
+  help: 'Jsonnet file to compose to each of the input files',
+};
+const overlayDeprecatedFlag: FlagSpec = {
+  name: 'overlay',
+  kind: 'string',
+  filename: true,
+  help: 'Jsonnet file to compose to each of the input files',
+  deprecated: { message: 'please use overlay-code-file instead', replacedBy: 'overlay-code-file' },
+};
+
+/** kubecfg's addCommonEvalFlags (show, diff, update, delete, validate; eval without the -e shorthand). */
+const commonEvalFlags: readonly FlagSpec[] = [
+  { name: 'exec', short: 'e', kind: 'string', help: 'Inline code' },
+  overlayDeprecatedFlag,
+  overlayCodeFlag,
+  overlayCodeFileFlag,
+];
+
+/** The flags kubecfg makes mutually exclusive (cmd.MarkFlagsMutuallyExclusive). */
+export const EXCLUSIVE_FLAG_GROUPS: readonly (readonly string[])[] = [['overlay', 'overlay-code', 'overlay-code-file']];
+
 export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'show',
@@ -214,7 +249,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     args: 'any',
     method: 'render/show',
     flags: [
-      { name: 'exec', short: 'e', kind: 'string', help: 'Inline code' },
+      ...commonEvalFlags,
       {
         name: 'export-dir',
         kind: 'string',
@@ -233,13 +268,6 @@ export const COMMANDS: readonly CommandSpec[] = [
         help: 'Go template expression used to render path names for resources.',
       },
       formatFlag,
-      { name: 'overlay-code', kind: 'string', help: 'Inline Jsonnet code to compose to each of the input files' },
-      {
-        name: 'overlay-code-file',
-        kind: 'string',
-        filename: true,
-        help: 'Jsonnet file to compose to each of the input files',
-      },
       {
         name: 'reorder',
         kind: 'string',
@@ -269,6 +297,9 @@ export const COMMANDS: readonly CommandSpec[] = [
         help: 'Output format.  Supported values are: json, yaml, jsonnet (the Jsonnet of a .yakl file, not evaluated)',
       },
       { name: 'exec', kind: 'string', help: 'Inline code' },
+      overlayDeprecatedFlag,
+      overlayCodeFlag,
+      overlayCodeFileFlag,
       { name: 'trace', kind: 'bool', help: 'print a causal trace: the FILE:LINE that defined the value (to stderr)' },
     ],
   },
@@ -577,6 +608,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     args: 'atLeastOne',
     method: 'cluster/diff',
     flags: [
+      ...commonEvalFlags,
       {
         name: 'diff-strategy',
         kind: 'string',
@@ -600,6 +632,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     args: 'atLeastOne',
     method: 'cluster/update',
     flags: [
+      ...commonEvalFlags,
       { name: 'create', kind: 'bool', default: true, help: 'Create missing resources' },
       { name: 'skip-gc', kind: 'bool', help: "Don't perform garbage collection, even with --gc-tag" },
       {
@@ -645,6 +678,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     args: 'atLeastOne',
     method: 'cluster/delete',
     flags: [
+      ...commonEvalFlags,
       {
         name: 'grace-period',
         kind: 'int',
@@ -660,6 +694,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     args: 'atLeastOne',
     method: 'cluster/validate',
     flags: [
+      ...commonEvalFlags,
       {
         name: 'ignore-unknown',
         kind: 'bool',
@@ -672,7 +707,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'pack',
     summary: 'Create and push an OCI package (feature pack)',
     usage: 'kubecfg pack [flags] REF ENTRY.jsonnet',
-    args: 'atLeastOne',
+    args: 'exactlyTwo',
     method: 'oci/pack',
     flags: [
       {
