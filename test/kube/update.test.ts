@@ -378,3 +378,30 @@ test('update waits for a new CRD to become Established before applying its resou
     await never.close();
   }
 });
+
+test('gc after a CRD was deleted: a cached discovery answer is not trusted (daemon reuses it)', async () => {
+  await withHarness(async (h) => {
+    const crd: JsonObject = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'gizmos.example.com' },
+      spec: {
+        group: 'example.com',
+        scope: 'Namespaced',
+        names: { plural: 'gizmos', kind: 'Gizmo' },
+        versions: [{ name: 'v1', served: true, storage: true }],
+      },
+    };
+    const gizmo: JsonObject = {
+      apiVersion: 'example.com/v1',
+      kind: 'Gizmo',
+      metadata: { name: 'g', namespace: 'default' },
+    };
+    await updateObjects(h.session, [crd, gizmo, configMap('c', {})], { gcTag: 'T', sleep: noSleep });
+    // The session's discovery now lists gizmos; someone deletes the CRD behind its back.
+    await h.session.client.request('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gizmos.example.com');
+    const r = await updateObjects(h.session, [configMap('c', {})], { gcTag: 'T', sleep: noSleep });
+    assert.deepEqual(r.applied, [{ desc: 'configmaps c', action: 'unchanged' }]);
+    assert.deepEqual(r.gc?.deleted, []);
+  });
+});
