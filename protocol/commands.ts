@@ -701,6 +701,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         default: true,
         help: "Don't fail validation if the schema for a given resource type is not found",
       },
+      { name: 'repeat-eval', kind: 'bool', default: true, help: 'Repeat evaluation twice to verify idempotency' },
     ],
   },
   {

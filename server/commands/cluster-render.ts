@@ -14,6 +14,7 @@ import { createEngine, type Engine } from './engine.js';
 import { describeError } from './errors.js';
 import { readEvalInputs } from './eval-inputs.js';
 import { InputFailure } from './input-files.js';
+import { checkRepeatRead } from './repeat-read.js';
 import { gatesFor } from './features.js';
 import { Flags } from './flags.js';
 import { colorEnabled, CommandOutput, traceTo } from './output.js';
@@ -35,6 +36,19 @@ export function renderClusterObjects(
     const getEngine = (): Engine =>
       (engine ??= createEngine(flags, recorder, params.cwd, ctx.shouldStop, undefined, gates, traceTo(out)));
     const { inputs } = readEvalInputs(params, flags, gates, recorder, getEngine);
+    if (command === 'validate' && flags.bool('repeat-eval')) {
+      // kubecfg's ReadTwice: a second evaluation (with a fresh engine, so nothing is replayed from the
+      // first) must give the same value.
+      let second: Engine | undefined;
+      const again = readEvalInputs(
+        params,
+        flags,
+        gates,
+        recorder,
+        () => (second ??= createEngine(flags, recorder, params.cwd, ctx.shouldStop, undefined, gates, traceTo(out))),
+      );
+      checkRepeatRead(inputs, again.inputs, params.cwd);
+    }
     const objects = showObjects(inputs, { showProvenance: false }).map((f) => f.object);
     out.stdout(guardDepth(() => JSON.stringify(objects)));
   } catch (err) {
