@@ -6,7 +6,10 @@
 import { COMMANDS, GLOBAL_FLAGS, type CommandSpec, type FlagSpec } from '../protocol/index.js';
 
 function flagWords(flags: readonly FlagSpec[]): string[] {
-  return flags.flatMap((f) => (f.short ? [`--${f.name}`, `-${f.short}`] : [`--${f.name}`]));
+  // Deprecated flags are not offered (pflag hides them too).
+  return flags
+    .filter((f) => !f.deprecated)
+    .flatMap((f) => (f.short ? [`--${f.name}`, `-${f.short}`] : [`--${f.name}`]));
 }
 
 function shellQuote(s: string): string {
@@ -109,7 +112,7 @@ function fish(): string {
         `complete -c kubecfg -n '__fish_seen_subcommand_from ${c.name}' -a ${s.name} -d ${shellQuote(s.summary)}`,
       );
     }
-    for (const f of c.flags) lines.push(fishFlag(c, f));
+    for (const f of c.flags) if (!f.deprecated) lines.push(fishFlag(c, f));
     if (c.args !== 'none') lines.push(`complete -c kubecfg -n '__fish_seen_subcommand_from ${c.name}' -F`);
   }
   for (const f of GLOBAL_FLAGS) lines.push(fishFlag(null, f));
