@@ -126,6 +126,9 @@ export const GLOBAL_FLAGS: readonly FlagSpec[] = [
   { name: 'token', kind: 'string', help: 'Bearer token for authentication to the API server' },
   { name: 'as', kind: 'string', help: 'Username to impersonate for the operation' },
   { name: 'as-group', kind: 'stringArray', help: 'Group to impersonate for the operation. May be repeated.' },
+  { name: 'as-uid', kind: 'string', help: 'UID to impersonate for the operation' },
+  { name: 'username', kind: 'string', help: 'Username for basic authentication to the API server' },
+  { name: 'password', kind: 'string', help: 'Password for basic authentication to the API server' },
   {
     name: 'certificate-authority',
     kind: 'string',

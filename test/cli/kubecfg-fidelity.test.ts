@@ -56,6 +56,9 @@ const KUBECFG_FLAGS: Record<string, string[]> = {
     'insecure-skip-tls-verify',
     'request-timeout',
     'tls-server-name',
+    'as-uid',
+    'username',
+    'password',
   ],
   show: [
     'exec',
@@ -86,7 +89,7 @@ const KUBECFG_FLAGS: Record<string, string[]> = {
     'ignore-unknown',
   ],
   delete: ['exec', 'overlay', 'overlay-code', 'overlay-code-file', 'grace-period'],
-  validate: ['exec', 'overlay', 'overlay-code', 'overlay-code-file', 'ignore-unknown'],
+  validate: ['exec', 'overlay', 'overlay-code', 'overlay-code-file', 'ignore-unknown', 'repeat-eval'],
   pack: ['output', 'insecure-registry', 'docs-tar-file', 'annotation'],
   httpd: ['listen-addr'],
   completion: ['shell'],
