@@ -5,7 +5,7 @@
  * parsing. Global flags may appear before or after the command name. Never
  * throws anything but UsageError (the message cobra would print).
  */
-import { COMMANDS, GLOBAL_FLAGS, flagsOf, type CommandSpec, type FlagSpec, type FlagValue } from '../protocol/index.js';
+import { COMMANDS, EXCLUSIVE_FLAG_GROUPS, GLOBAL_FLAGS, flagsOf, type CommandSpec, type FlagSpec, type FlagValue } from '../protocol/index.js';
 
 export class UsageError extends Error {
   constructor(
@@ -25,6 +25,11 @@ export interface ParsedArgs {
   /** Only flags given on the command line, keyed by long name. */
   flags: Record<string, FlagValue>;
   help: boolean;
+  /**
+   * Global flags given before a command whose own flag of the same name is of another kind
+   * (`kubecfg --insecure-registry h:5000 pack ...`): kept apart so the command's flag stays well typed.
+   */
+  shadowed: Record<string, FlagValue>;
 }
 
 const TRUE_WORDS = new Set(['1', 't', 'T', 'true', 'TRUE', 'True']);
@@ -42,7 +47,14 @@ function subcommandsOf(cmd: CommandSpec | null): readonly CommandSpec[] {
 }
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
-  const out: ParsedArgs = { commandPath: [], command: null, args: [], flags: Object.create(null), help: false };
+  const out: ParsedArgs = {
+    commandPath: [],
+    command: null,
+    args: [],
+    flags: Object.create(null),
+    help: false,
+    shadowed: Object.create(null),
+  };
   let available: readonly FlagSpec[] = GLOBAL_FLAGS;
   let onlyPositional = false;
 
@@ -110,6 +122,13 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       if (!onlyPositional && out.args.length === 0) {
         const sub = subcommandsOf(out.command).find((c) => c.name === tok);
         if (sub) {
+          for (const own of sub.flags) {
+            const global = available.find((f) => f.name === own.name);
+            if (global && global.kind !== own.kind && out.flags[own.name] !== undefined) {
+              out.shadowed[own.name] = out.flags[own.name]!;
+              delete out.flags[own.name];
+            }
+          }
           out.command = sub;
           out.commandPath.push(sub.name);
           available = flagsOf(sub);
@@ -188,6 +207,49 @@ export function checkArgCount(parsed: ParsedArgs): void {
   }
   if (cmd.args === 'exactlyOne' && n !== 1)
     throw new UsageError(`${where} needs exactly one argument, got ${n}`, parsed.commandPath);
-  if (cmd.args === 'atLeastOne' && n === 0)
+  // `-e CODE` is an input of its own (kubecfg appends it to the files), so it stands for a file argument.
+  if (cmd.args === 'atLeastOne' && n === 0 && !(cmd.flags.some((f) => f.name === 'exec') && parsed.flags.exec))
     throw new UsageError(`${where} needs at least one argument`, parsed.commandPath);
+  if (cmd.args === 'exactlyTwo' && n !== 2) {
+    const missing = n < 2 ? `: ${cmd.usage.replace(/^kubecfg \S+ \[flags\] /, '').split(' ').slice(n).join(' and ')} missing` : '';
+    throw new UsageError(`accepts 2 arg(s), received ${n}${missing}`, parsed.commandPath);
+  }
+  for (const group of EXCLUSIVE_FLAG_GROUPS) {
+    const set = group.filter((name) => parsed.flags[name] !== undefined && cmd.flags.some((f) => f.name === name));
+    if (set.length > 1)
+      throw new UsageError(
+        `if any flags in the group [${group.join(' ')}] are set none of the others can be; [${set.join(' ')}] were all set`,
+        parsed.commandPath,
+      );
+  }
+}
+
+/**
+ * pflag's deprecated flags: the value moves to the flag that replaces it, and each use gets pflag's
+ * warning line (returned for stderr). Run after checkArgCount so exclusive groups see what was typed.
+ */
+export function replaceDeprecated(parsed: ParsedArgs): string[] {
+  const warnings: string[] = [];
+  for (const spec of parsed.command?.flags ?? []) {
+    const value = parsed.flags[spec.name];
+    if (!spec.deprecated || value === undefined) continue;
+    warnings.push(`Flag --${spec.name} has been deprecated, ${spec.deprecated.message}\n`);
+    parsed.flags[spec.deprecated.replacedBy] = value;
+    delete parsed.flags[spec.name];
+  }
+  return warnings;
+}
+
+/**
+ * `kubecfg --insecure-registry HOST... pack REF ENTRY`: our global list names registries spoken to over
+ * plain HTTP; pack's own boolean (kubecfg's) says the same of REF's registry. A list given before
+ * `pack` therefore turns pack's boolean on exactly when it names REF's registry.
+ */
+export function resolveShadowed(parsed: ParsedArgs): void {
+  const list = parsed.shadowed['insecure-registry'];
+  if (parsed.command?.name !== 'pack' || !Array.isArray(list) || parsed.flags['insecure-registry'] !== undefined) return;
+  const ref = parsed.args[0] ?? '';
+  const host = ref.replace(/^oci:\/\//, '').split('/')[0]!;
+  const hosts = list.flatMap((item) => item.split(',')).map((h) => h.trim());
+  parsed.flags['insecure-registry'] = hosts.includes(host);
 }

@@ -9,3 +9,9 @@ export function cliBuildId(): string {
 
 /** kubecfg's own version string (package.json version of this reimplementation). */
 export const KUBECFG_VERSION = '0.1.0';
+
+/**
+ * What `kubecfg version` prints as `jsonnet version:`: the go-jsonnet release whose semantics lang/jsonnet
+ * implements, the one kubecfg's go.mod pins (github.com/google/go-jsonnet v0.20.0).
+ */
+export const JSONNET_VERSION = 'v0.20.0';

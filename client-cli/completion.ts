@@ -6,7 +6,10 @@
 import { COMMANDS, GLOBAL_FLAGS, type CommandSpec, type FlagSpec } from '../protocol/index.js';
 
 function flagWords(flags: readonly FlagSpec[]): string[] {
-  return flags.flatMap((f) => (f.short ? [`--${f.name}`, `-${f.short}`] : [`--${f.name}`]));
+  // Deprecated flags are not offered (pflag hides them too).
+  return flags
+    .filter((f) => !f.deprecated)
+    .flatMap((f) => (f.short ? [`--${f.name}`, `-${f.short}`] : [`--${f.name}`]));
 }
 
 function shellQuote(s: string): string {
@@ -109,7 +112,7 @@ function fish(): string {
         `complete -c kubecfg -n '__fish_seen_subcommand_from ${c.name}' -a ${s.name} -d ${shellQuote(s.summary)}`,
       );
     }
-    for (const f of c.flags) lines.push(fishFlag(c, f));
+    for (const f of c.flags) if (!f.deprecated) lines.push(fishFlag(c, f));
     if (c.args !== 'none') lines.push(`complete -c kubecfg -n '__fish_seen_subcommand_from ${c.name}' -F`);
   }
   for (const f of GLOBAL_FLAGS) lines.push(fishFlag(null, f));
@@ -123,4 +126,26 @@ export function completionScript(shell: string): string | undefined {
   if (shell === 'zsh') return zsh();
   if (shell === 'fish') return fish();
   return undefined;
+}
+
+/** kubecfg's guessShell: the basename of $SHELL without trailing digits (`/usr/bin/zsh5` is zsh). */
+export function guessShell(shellPath: string | undefined): string {
+  const p = shellPath ?? '';
+  // Go's filepath.Base: "" is ".", trailing slashes are dropped.
+  const trimmed = p.replace(/\/+$/, '');
+  const base = p === '' ? '.' : trimmed === '' ? '/' : trimmed.slice(trimmed.lastIndexOf('/') + 1);
+  return base.replace(/\p{Nd}+$/u, '');
+}
+
+/** The shell asked for: `--shell`, else our positional form, else guessed from $SHELL. */
+export function completionShell(
+  args: readonly string[],
+  shellFlag: unknown,
+  shellEnv: string | undefined,
+): string | { error: string } {
+  if (args.length > 1) return { error: `kubecfg completion accepts at most one argument, got ${args.length}` };
+  const flag = typeof shellFlag === 'string' ? shellFlag : '';
+  if (flag && args.length === 1 && args[0] !== flag)
+    return { error: `--shell ${flag} and the argument ${args[0]} name different shells` };
+  return flag || args[0] || guessShell(shellEnv);
 }

@@ -24,7 +24,8 @@ function flagLine(f: FlagSpec): [string, string] {
 }
 
 function flagTable(flags: readonly FlagSpec[], extraHelp?: string): string {
-  const rows = flags.map(flagLine);
+  // pflag hides deprecated flags from help.
+  const rows = flags.filter((f) => !f.deprecated).map(flagLine);
   if (extraHelp) rows.push(['-h, --help', extraHelp]);
   const width = Math.max(...rows.map(([l]) => l.length));
   return rows.map(([l, r]) => `  ${l.padEnd(width)}   ${r}`).join('\n');
@@ -33,6 +34,11 @@ function flagTable(flags: readonly FlagSpec[], extraHelp?: string): string {
 function commandTable(cmds: readonly CommandSpec[]): string {
   const width = Math.max(...cmds.map((c) => c.name.length));
   return cmds.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n');
+}
+
+/** The root command's usage (cobra's UsageString: the help without the summary). */
+export function usageText(): string {
+  return helpText([], null).split('\n').slice(2).join('\n');
 }
 
 export function helpText(commandPath: string[], cmd: CommandSpec | null): string {

@@ -4,14 +4,15 @@
  * the daemon (or to a one-shot child with --no-daemon). Imports only
  * protocol/ and node built-ins, so the bundle starts fast.
  */
-import { PROTOCOL_VERSION, REMOTE_METHODS, type FlagValue } from '../protocol/index.js';
-import { checkArgCount, parseArgs, UsageError, type ParsedArgs } from './args.js';
-import { cliBuildId, KUBECFG_VERSION } from './build-info.js';
-import { completionScript } from './completion.js';
+import { COMMANDS, PROTOCOL_VERSION, REMOTE_METHODS, type FlagValue } from '../protocol/index.js';
+import { checkArgCount, parseArgs, replaceDeprecated, resolveShadowed, UsageError, type ParsedArgs } from './args.js';
+import { cliBuildId, JSONNET_VERSION, KUBECFG_VERSION } from './build-info.js';
+import { completionScript, completionShell } from './completion.js';
 import { ConnectError, StreamBrokenError } from './connection.js';
 import { runDaemonCommand } from './daemon-commands.js';
 import { applyEnvFlags, resolveVarsFromEnv } from './env-flags.js';
-import { helpText } from './help.js';
+import { helpText, usageText } from './help.js';
+import { suggestionText } from './suggest.js';
 import { DaemonStartError } from './launcher.js';
 import { daemonTarget, DaemonTargetError } from './daemon-target.js';
 import { daemonPaths, InsecureDirError } from './paths.js';
@@ -25,11 +26,22 @@ async function run(argv: string[]): Promise<number> {
   let flags: Record<string, FlagValue>;
   try {
     parsed = parseArgs(argv);
+    if (!parsed.command && parsed.args.length > 0) {
+      if (parsed.help) {
+        // cobra's help command: the topic is not a command; the root usage follows, exit 0.
+        process.stdout.write(`Unknown help topic [${parsed.args.map((a) => `\`${a}\``).join(' ')}]\n`);
+        process.stdout.write(usageText());
+        return 0;
+      }
+      throw new UsageError(`unknown command "${parsed.args[0]}" for "kubecfg"${suggestionText(parsed.args[0]!, COMMANDS)}`);
+    }
     if (parsed.help || !parsed.command) {
       process.stdout.write(helpText(parsed.commandPath, parsed.command));
       return 0;
     }
     checkArgCount(parsed);
+    for (const warning of replaceDeprecated(parsed)) process.stderr.write(warning);
+    resolveShadowed(parsed);
     flags = applyEnvFlags(parsed.flags, process.env, parsed.command.flags);
     resolveVarsFromEnv(flags, process.env);
   } catch (err) {
@@ -44,13 +56,18 @@ async function run(argv: string[]): Promise<number> {
   switch (top) {
     case 'version':
       process.stdout.write(
-        `kubecfg version: ${KUBECFG_VERSION}\nbuild id: ${cliBuildId()}\nprotocol version: ${PROTOCOL_VERSION}\nnode version: ${process.version}\n`,
+        `kubecfg version: ${KUBECFG_VERSION}\njsonnet version: ${JSONNET_VERSION}\nbuild id: ${cliBuildId()}\nprotocol version: ${PROTOCOL_VERSION}\nnode version: ${process.version}\n`,
       );
       return 0;
     case 'completion': {
-      const script = completionScript(parsed.args[0]!);
+      const shell = completionShell(parsed.args, flags.shell, process.env.SHELL);
+      if (typeof shell !== 'string') {
+        process.stderr.write(`Error: ${shell.error}\n`);
+        return 1;
+      }
+      const script = completionScript(shell);
       if (script === undefined) {
-        process.stderr.write(`Error: unsupported shell "${parsed.args[0]}": use bash, zsh or fish\n`);
+        process.stderr.write(`Error: Unknown shell ${JSON.stringify(shell)}, try --shell\n`);
         return 1;
       }
       process.stdout.write(script);

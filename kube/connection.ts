@@ -45,6 +45,11 @@ export interface ConnectionFlags {
   readonly as?: string;
   /** --as-group: groups to impersonate (needs `as`). */
   readonly asGroups?: readonly string[];
+  /** --as-uid: UID to impersonate (needs `as`). */
+  readonly asUid?: string;
+  /** --username / --password: basic authentication, replacing the kubeconfig user's. */
+  readonly username?: string;
+  readonly password?: string;
 }
 
 /** The Impersonate-User / -Group / -Uid / -Extra-* headers every request carries. */
@@ -177,11 +182,13 @@ export function resolveConnection(
 
   let auth: ClientAuth = { kind: 'none' };
   if (flags.token !== undefined && flags.token !== '') auth = { kind: 'token', token: flags.token };
+  else if (given(flags.username))
+    auth = { kind: 'basic', username: flags.username, password: flags.password ?? user?.password ?? '' };
   else if (user?.token !== undefined && user.token !== '') auth = { kind: 'token', token: user.token };
   else if (user?.tokenFile !== undefined) auth = { kind: 'tokenFile', path: user.tokenFile };
   else if (user?.exec !== undefined) auth = { kind: 'exec', exec: user.exec, clusterServer: server };
   else if (user?.username !== undefined)
-    auth = { kind: 'basic', username: user.username, password: user.password ?? '' };
+    auth = { kind: 'basic', username: user.username, password: flags.password ?? user.password ?? '' };
   else if (user?.authProvider === 'oidc')
     auth = {
       kind: 'oidc',
@@ -262,15 +269,15 @@ function given(v: string | undefined): v is string {
 
 /**
  * client-go's merge: each non-empty flag replaces the kubeconfig user's field
- * (--as its `as`, --as-group its `as-groups`); `as-uid` and `as-user-extra`
- * come from the kubeconfig only. Groups, uid or extra without a user are
+ * (--as its `as`, --as-group its `as-groups`, --as-uid its `as-uid`);
+ * `as-user-extra` comes from the kubeconfig only. Groups, uid or extra without a user are
  * refused, as client-go's transport refuses them.
  */
 function impersonationOf(flags: ConnectionFlags, user?: KubeconfigUser, userName?: string): Impersonation | undefined {
   const flagGroups = flags.asGroups ?? [];
   const name = given(flags.as) ? flags.as : user?.as;
   const groups = flagGroups.length > 0 ? flagGroups : (user?.asGroups ?? []);
-  const uid = user?.asUid;
+  const uid = given(flags.asUid) ? flags.asUid : user?.asUid;
   const extra = user?.asUserExtra ?? [];
   if (!given(name)) {
     if (flagGroups.length > 0)

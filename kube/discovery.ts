@@ -58,6 +58,15 @@ export class ClusterDiscovery {
     this.schema = undefined;
   }
 
+  /**
+   * Fetches the resource list again, keeping the schema: for a walk over every resource (gc), which
+   * must see CRDs created or deleted by anyone since the cached answer.
+   */
+  async freshResources(): Promise<readonly ApiResource[]> {
+    this.snapshot = undefined;
+    return this.preferredResources();
+  }
+
   async resourceFor(apiVersion: string, kind: string): Promise<ApiResource> {
     const { group, version } = parseApiVersion(apiVersion);
     const key = `${group}/${version}/${kind}`;

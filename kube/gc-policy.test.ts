@@ -23,9 +23,26 @@ test('gc eligibility', () => {
       }),
       false,
     ],
+    // kubecfg's update_test.go: an owner reference without `controller: true` does not protect the object.
     [
       'owned without controller',
       obj({ labels: { [TAG]: 'mine' }, ownerReferences: [{ kind: 'X', name: 'r', uid: 'o' }] }),
+      true,
+    ],
+    [
+      'owned with controller: false',
+      obj({ labels: { [TAG]: 'mine' }, ownerReferences: [{ kind: 'X', name: 'r', uid: 'o', controller: false }] }),
+      true,
+    ],
+    [
+      'one controller reference among others',
+      obj({
+        labels: { [TAG]: 'mine' },
+        ownerReferences: [
+          { kind: 'X', name: 'r', uid: 'o' },
+          { kind: 'Y', name: 's', uid: 'p', controller: true },
+        ],
+      }),
       false,
     ],
     ['applied in this run', obj({ uid: 'seen', labels: { [TAG]: 'mine' } }), false],

@@ -2,8 +2,8 @@
  * Which live objects `update --gc-tag` may garbage-collect. An object is
  * eligible when its gc tag (label `kubecfg.ksonnet.io/garbage-collect-tag`,
  * or the older annotation of the same name) is one of ours, its
- * `kubecfg.ksonnet.io/garbage-collect-strategy` is not `ignore`, it has no
- * ownerReferences (its owner's controller or Kubernetes' GC manages it), and
+ * `kubecfg.ksonnet.io/garbage-collect-strategy` is not `ignore`, none of its
+ * ownerReferences has `controller: true` (its controller manages it), and
  * its UID was not applied in this run. Invariants: pure; unknown strategy
  * values are treated as "do not collect" (fail safe).
  */
@@ -18,8 +18,10 @@ export type GcVerdict = { readonly eligible: true } | { readonly eligible: false
 
 /** The gc tag an object carries and may be collected under, if any. */
 export function gcTagOf(obj: JsonObject): string | undefined {
+  // Only a controller reference hands the object to its owner (kubecfg's getGcTagFromObj); a plain owner
+  // reference, or one with `controller: false`, leaves it to us.
   const refs = metadataOf(obj)['ownerReferences'];
-  if (Array.isArray(refs) && refs.some(isJsonObject)) return undefined;
+  if (Array.isArray(refs) && refs.some((r) => isJsonObject(r) && r.controller === true)) return undefined;
   const annotations = stringMapOf(obj, 'annotations');
   const strategy = annotations[ANNOTATION_GC_STRATEGY] ?? 'auto';
   const tag = stringMapOf(obj, 'labels')[LABEL_GC_TAG] || annotations[ANNOTATION_GC_TAG] || '';

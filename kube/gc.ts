@@ -36,13 +36,17 @@ export async function collectGarbage(session: ClusterSession, options: GcOptions
   const report: GcReport = { deleted: [], unverifiable: [], kept: [] };
   const dryRunText = options.dryRun ? ' (dry-run)' : '';
   const seen = new Set<string>();
-  for (const resource of await session.discovery.preferredResources()) {
+  // A daemon's cached discovery may predate CRDs created or deleted since: gc walks a fresh list.
+  for (const resource of await session.discovery.freshResources()) {
     if (!resource.verbs.includes('list')) continue;
     let items: JsonObject[];
     try {
       items = await listAll(session, resource, options.namespace);
     } catch (err) {
       if (err instanceof KubeApiError && err.isForbidden) continue;
+      // A resource that went away after discovery (its CRD deleted meanwhile) holds nothing to collect;
+      // the next command discovers again.
+      if (isNotFound(err) && !(await stillServed(session, resource))) continue;
       throw err;
     }
     for (const item of items) {
@@ -92,6 +96,13 @@ export async function collectGarbage(session: ClusterSession, options: GcOptions
     }
   }
   return report;
+}
+
+async function stillServed(session: ClusterSession, resource: ApiResource): Promise<boolean> {
+  const fresh = await session.discovery.freshResources();
+  return fresh.some(
+    (r) => r.group === resource.group && r.version === resource.version && r.plural === resource.plural,
+  );
 }
 
 async function listAll(

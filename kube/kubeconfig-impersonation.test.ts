@@ -126,6 +126,36 @@ test('as-uid and as-user-extra are sent as Impersonate-Uid and one Impersonate-E
   }
 });
 
+// kubectl's --as-uid, --username and --password (clientcmd override flags, which kubecfg binds).
+test('--as-uid replaces the kubeconfig uid; --username/--password send basic auth', async () => {
+  const seen: IncomingHttpHeaders[] = [];
+  const server = createServer((req, res) => {
+    seen.push(req.headers);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"major":"1","minor":"30"}');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const address = server.address();
+    const port = typeof address === 'object' && address !== null ? address.port : 0;
+    const config = kubeconfig(`http://127.0.0.1:${port}`, USER_LINES);
+    const run = async (flags: Partial<ConnectionFlags>): Promise<IncomingHttpHeaders> => {
+      const session = openCluster(
+        { kubeconfig: config, ...flags },
+        { environment: environment(), cache: new DiscoveryCache() },
+      );
+      await session.client.request('GET', '/version');
+      session.close();
+      return seen[seen.length - 1]!;
+    };
+    assert.equal((await run({ asUid: '42' }))['impersonate-uid'], '42');
+    const basic = await run({ username: 'ann', password: 's3cret' });
+    assert.equal(basic['authorization'], `Basic ${Buffer.from('ann:s3cret').toString('base64')}`);
+  } finally {
+    await new Promise<void>((r) => server.close(() => r()));
+  }
+});
+
 const refusals: { name: string; lines: string[]; flags?: Partial<ConnectionFlags>; message: RegExp }[] = [
   {
     name: 'as-groups without as',

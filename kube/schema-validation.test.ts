@@ -65,7 +65,7 @@ test('schema validation reports field paths like kubectl', () => {
       'label values are strings',
       { ...pod({}), selector: { matchLabels: { a: 1 } } },
       [
-        'Deployment.spec.selector.matchLabels.a: invalid type for io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector.matchLabels.a: got "integer", expected "string"',
+        'Deployment.spec.selector.matchLabels.a: invalid type for io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector.matchLabels: got "integer", expected "string"',
       ],
     ],
   ];

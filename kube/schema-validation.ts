@@ -2,7 +2,7 @@
  * Checks one object against its kind's OpenAPI v2 schema the way kubectl's
  * client-side validation reports problems: unknown fields, missing required
  * fields and wrong types, each with the field path, e.g.
- * `ValidationError(Deployment.spec.replicas): invalid type for
+ * `ValidationError(v1.Deployment.spec.replicas): invalid type for
  * io.k8s.api.apps.v1.DeploymentSpec.replicas: got "string", expected "integer"`.
  * Invariants: pure; `null` values are accepted anywhere (they mean "unset");
  * int-or-string fields take either; Quantity fields also take numbers;
@@ -14,12 +14,12 @@ import { isJsonObject, sortedKeys, type JsonValue } from '../lang/common/json.js
 import type { OpenApiSchema, SchemaNode } from './openapi-schema.js';
 
 export interface SchemaProblem {
-  /** Field path from the kind, e.g. `Deployment.spec.template.spec.containers[0]`. */
+  /** Field path from `VERSION.KIND`, e.g. `v1.Deployment.spec.template.spec.containers[0]`. */
   readonly path: string;
   readonly message: string;
 }
 
-/** `kindName` starts paths (`Deployment`); `definitionName` names the root type in messages. */
+/** `kindName` starts paths (`v1.Deployment`, as kubecfg's ValidateModel call); `definitionName` names the root type in messages. */
 export function validateAgainstSchema(
   schema: OpenApiSchema,
   kindName: string,
@@ -59,7 +59,8 @@ function walk(
       if (prop !== undefined) {
         walk(schema, prop, child, `${path}.${key}`, `${name}.${key}`, out);
       } else if (typeof s.additionalProperties === 'object') {
-        walk(schema, s.additionalProperties, child, `${path}.${key}`, `${name}.${key}`, out);
+        // kube-openapi parses a map's value schema under the map's own path, so messages name the map.
+        walk(schema, s.additionalProperties, child, `${path}.${key}`, name, out);
       } else if (s.additionalProperties !== true && s.properties !== undefined) {
         out.push({ path, message: `unknown field "${key}" in ${name}` });
       }

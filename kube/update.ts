@@ -167,7 +167,8 @@ async function createOrUpdate(
   const merged = threeWayMerge(decodeLastApplied(existing, false), desired, existing, schema);
   if (!isJsonObject(merged))
     throw new KubeError('KUBE_INVALID_OBJECT', `${where.desc}: merge did not produce an object`);
-  if (canonical(merged) === canonical(existing)) return { obj: merged, action: 'unchanged' };
+  if (canonical(withoutZeroTimestamp(merged, merged)) === canonical(withoutZeroTimestamp(existing, merged)))
+    return { obj: merged, action: 'unchanged' };
   log(`Updating ${where.desc}${dryRunText}`);
   if (options.dryRun === true) return { obj: merged, action: 'updated' };
   const updated = await session.client.request('PUT', where.path, { body: merged });
@@ -222,6 +223,21 @@ function isEstablished(crd: JsonObject): boolean {
     Array.isArray(conditions) &&
     conditions.some((c) => isJsonObject(c) && c['type'] === 'Established' && c['status'] === 'True')
   );
+}
+
+/**
+ * client-go writes `metadata.creationTimestamp: null` into objects it serialises; merged with the live
+ * object it would erase the server's timestamp and make every update a change. As kubecfg does, when
+ * the merged object has no timestamp the comparison ignores the live one.
+ */
+function withoutZeroTimestamp(obj: JsonObject, merged: JsonObject): JsonObject {
+  const mergedMeta = merged['metadata'];
+  const ts = isJsonObject(mergedMeta) ? mergedMeta['creationTimestamp'] : undefined;
+  if (ts !== undefined && ts !== null && ts !== '') return obj;
+  const meta = obj['metadata'];
+  if (!isJsonObject(meta) || !('creationTimestamp' in meta)) return obj;
+  const { creationTimestamp: _dropped, ...rest } = meta;
+  return { ...obj, metadata: rest };
 }
 
 function canonical(v: JsonValue): string {

@@ -49,27 +49,31 @@ export async function validateObjects(
     const kind = kindOf(obj);
     const gvk = { ...parseApiVersion(apiVersion), kind };
     const kindSchema = schema.forKind(gvk);
+    // apimachinery's GroupVersionKind.String(): `apps/v1, Kind=Deployment`, `/v1, Kind=ConfigMap`.
+    const gvkText = `${gvk.group}/${gvk.version}, Kind=${kind}`;
     const found: ValidationProblem[] = [];
     if (kindSchema === undefined) {
       const known =
         options.ignoreUnknown === true ||
         (await session.discovery.lookup(apiVersion, kind).catch(() => undefined)) !== undefined;
       if (known) {
-        log(` No schema found for ${apiVersion}, Kind=${kind}, skipping validation`);
+        log(` No schema found for ${gvkText}, skipping validation`);
         skipped.push(desc);
         continue;
       }
       found.push({
         object: desc,
         path: '',
-        message: `Unable to fetch schema: the server could not find the requested resource (kind "${kind}" in version "${apiVersion}")`,
+        // kubecfg's NewOpenAPISchemaFor: a NotFound error of the made-up resource "schema.schema".
+        message: `Unable to fetch schema: schema.schema "${gvkText}" not found`,
       });
     } else {
-      for (const p of validateAgainstSchema(schema, kind, schema.definitionName(gvk) ?? kind, kindSchema, obj)) {
+      const root = `${gvk.version}.${kind}`;
+      for (const p of validateAgainstSchema(schema, root, schema.definitionName(gvk) ?? kind, kindSchema, obj)) {
         found.push({ object: desc, path: p.path, message: `ValidationError(${p.path}): ${p.message}` });
       }
       if (nameOf(obj) === '')
-        found.push({ object: desc, path: `${kind}.metadata.name`, message: 'An Object does not have a name set' });
+        found.push({ object: desc, path: `${root}.metadata.name`, message: 'An Object does not have a name set' });
     }
     for (const p of found) log(`Error in ${desc}: ${p.message}`);
     problems.push(...found);

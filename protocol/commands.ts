@@ -25,9 +25,14 @@ export interface FlagSpec {
   readonly filename?: boolean;
   /** How an env value splits into items for stringArray flags (default: one item). */
   readonly envSplit?: 'comma' | 'pathList';
+  /**
+   * pflag's MarkDeprecated: still accepted, hidden from help, and the CLI warns
+   * `Flag --NAME has been deprecated, MESSAGE` and sends the value as `replacedBy`.
+   */
+  readonly deprecated?: { readonly message: string; readonly replacedBy: string };
 }
 
-export type ArgsRule = 'none' | 'any' | 'atLeastOne' | 'exactlyOne';
+export type ArgsRule = 'none' | 'any' | 'atLeastOne' | 'exactlyOne' | 'exactlyTwo';
 
 export interface CommandSpec {
   readonly name: string;
@@ -121,6 +126,9 @@ export const GLOBAL_FLAGS: readonly FlagSpec[] = [
   { name: 'token', kind: 'string', help: 'Bearer token for authentication to the API server' },
   { name: 'as', kind: 'string', help: 'Username to impersonate for the operation' },
   { name: 'as-group', kind: 'stringArray', help: 'Group to impersonate for the operation. May be repeated.' },
+  { name: 'as-uid', kind: 'string', help: 'UID to impersonate for the operation' },
+  { name: 'username', kind: 'string', help: 'Username for basic authentication to the API server' },
+  { name: 'password', kind: 'string', help: 'Password for basic authentication to the API server' },
   {
     name: 'certificate-authority',
     kind: 'string',
@@ -219,6 +227,36 @@ const cleatRootFlag: FlagSpec = {
   help: "Project root that imports and input files must stay inside (default: nearest directory with .git, else the file's directory)",
 };
 
+const overlayCodeFlag: FlagSpec = {
+  name: 'overlay-code',
+  kind: 'string',
+  help: 'Inline Jsonnet code to compose to each of the input files',
+};
+const overlayCodeFileFlag: FlagSpec = {
+  name: 'overlay-code-file',
+  kind: 'string',
+  filename: true,
+  help: 'Jsonnet file to compose to each of the input files',
+};
+const overlayDeprecatedFlag: FlagSpec = {
+  name: 'overlay',
+  kind: 'string',
+  filename: true,
+  help: 'Jsonnet file to compose to each of the input files',
+  deprecated: { message: 'please use overlay-code-file instead', replacedBy: 'overlay-code-file' },
+};
+
+/** kubecfg's addCommonEvalFlags (show, diff, update, delete, validate; eval without the -e shorthand). */
+const commonEvalFlags: readonly FlagSpec[] = [
+  { name: 'exec', short: 'e', kind: 'string', help: 'Inline code' },
+  overlayDeprecatedFlag,
+  overlayCodeFlag,
+  overlayCodeFileFlag,
+];
+
+/** The flags kubecfg makes mutually exclusive (cmd.MarkFlagsMutuallyExclusive). */
+export const EXCLUSIVE_FLAG_GROUPS: readonly (readonly string[])[] = [['overlay', 'overlay-code', 'overlay-code-file']];
+
 export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'show',
@@ -227,7 +265,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     args: 'any',
     method: 'render/show',
     flags: [
-      { name: 'exec', short: 'e', kind: 'string', help: 'Inline code' },
+      ...commonEvalFlags,
       {
         name: 'export-dir',
         kind: 'string',
@@ -246,13 +284,6 @@ export const COMMANDS: readonly CommandSpec[] = [
         help: 'Go template expression used to render path names for resources.',
       },
       formatFlag,
-      { name: 'overlay-code', kind: 'string', help: 'Inline Jsonnet code to compose to each of the input files' },
-      {
-        name: 'overlay-code-file',
-        kind: 'string',
-        filename: true,
-        help: 'Jsonnet file to compose to each of the input files',
-      },
       {
         name: 'reorder',
         kind: 'string',
@@ -282,6 +313,9 @@ export const COMMANDS: readonly CommandSpec[] = [
         help: 'Output format.  Supported values are: json, yaml, jsonnet (the Jsonnet of a .yakl file, not evaluated)',
       },
       { name: 'exec', kind: 'string', help: 'Inline code' },
+      overlayDeprecatedFlag,
+      overlayCodeFlag,
+      overlayCodeFileFlag,
       { name: 'trace', kind: 'bool', help: 'print a causal trace: the FILE:LINE that defined the value (to stderr)' },
     ],
   },
@@ -590,6 +624,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     args: 'atLeastOne',
     method: 'cluster/diff',
     flags: [
+      ...commonEvalFlags,
       {
         name: 'diff-strategy',
         kind: 'string',
@@ -613,6 +648,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     args: 'atLeastOne',
     method: 'cluster/update',
     flags: [
+      ...commonEvalFlags,
       { name: 'create', kind: 'bool', default: true, help: 'Create missing resources' },
       { name: 'skip-gc', kind: 'bool', help: "Don't perform garbage collection, even with --gc-tag" },
       {
@@ -658,6 +694,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     args: 'atLeastOne',
     method: 'cluster/delete',
     flags: [
+      ...commonEvalFlags,
       {
         name: 'grace-period',
         kind: 'int',
@@ -673,19 +710,21 @@ export const COMMANDS: readonly CommandSpec[] = [
     args: 'atLeastOne',
     method: 'cluster/validate',
     flags: [
+      ...commonEvalFlags,
       {
         name: 'ignore-unknown',
         kind: 'bool',
         default: true,
         help: "Don't fail validation if the schema for a given resource type is not found",
       },
+      { name: 'repeat-eval', kind: 'bool', default: true, help: 'Repeat evaluation twice to verify idempotency' },
     ],
   },
   {
     name: 'pack',
     summary: 'Create and push an OCI package (feature pack)',
     usage: 'kubecfg pack [flags] REF ENTRY.jsonnet',
-    args: 'atLeastOne',
+    args: 'exactlyTwo',
     method: 'oci/pack',
     flags: [
       {
@@ -778,9 +817,16 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'completion',
     summary: 'Output shell completion code for bash, zsh or fish',
-    usage: 'kubecfg completion bash|zsh|fish',
-    args: 'exactlyOne',
-    flags: [],
+    usage: 'kubecfg completion [--shell bash|zsh|fish]',
+    // kubecfg takes no argument and reads --shell (or guesses from $SHELL); the positional form is ours, kept.
+    args: 'any',
+    flags: [
+      {
+        name: 'shell',
+        kind: 'string',
+        help: 'Shell variant for which to generate completions (default: guessed from $SHELL)',
+      },
+    ],
   },
 ];
 

@@ -117,7 +117,7 @@ test('duplicates: identical ones are elided, different ones fail naming both pat
   assert.equal(findObjects({ a: cm('x'), b: cm('x') } as JsonValue).length, 1);
   assert.throws(
     () => findObjects({ a: cm('x'), b: cm('x', { data: { k: 'v' } }) } as JsonValue),
-    (e: unknown) => e instanceof RenderError && e.message === 'duplicate resource ConfigMap, "", "x" (at $.a and $.b)',
+    (e: unknown) => e instanceof RenderError && e.message === 'duplicate resource ConfigMap, "", "x"\nat $.a and $.b',
   );
   // different group, same kind and name: not duplicates
   const apps = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'x' } };

@@ -122,7 +122,7 @@ export function removeDuplicates(found: FoundObject[]): FoundObject[] {
     if (prior) {
       prior.json ??= guardDepth(() => identityJson(prior.object));
       if (prior.json === guardDepth(() => identityJson(f.object))) continue;
-      throw new RenderError('RENDER_DUPLICATE', `duplicate resource ${key} (at ${prior.path} and ${f.path})`, f.path);
+      throw new RenderError('RENDER_DUPLICATE', `duplicate resource ${key}\nat ${prior.path} and ${f.path}`, f.path);
     }
     seen.set(key, { object: f.object, path: f.path });
     out.push(f);

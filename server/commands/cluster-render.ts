@@ -12,9 +12,9 @@ import { guardDepth, showObjects } from '../../render/index.js';
 import type { ClusterCommandName, CommandOutcome } from '../worker/messages.js';
 import { createEngine, type Engine } from './engine.js';
 import { describeError } from './errors.js';
-import { requireYaklGate } from './yakl-overlay.js';
-import { requireCleatGate } from './cleat-input.js';
-import { InputFailure, readInputFiles } from './input-files.js';
+import { readEvalInputs } from './eval-inputs.js';
+import { InputFailure } from './input-files.js';
+import { checkRepeatRead } from './repeat-read.js';
 import { gatesFor } from './features.js';
 import { Flags } from './flags.js';
 import { colorEnabled, CommandOutput, traceTo } from './output.js';
@@ -35,9 +35,20 @@ export function renderClusterObjects(
     let engine: Engine | undefined;
     const getEngine = (): Engine =>
       (engine ??= createEngine(flags, recorder, params.cwd, ctx.shouldStop, undefined, gates, traceTo(out)));
-    requireYaklGate(gates, flags, params.args);
-    requireCleatGate(gates, params.args);
-    const { inputs } = readInputFiles({ params, flags, gates, recorder, getEngine, overlaid: false });
+    const { inputs } = readEvalInputs(params, flags, gates, recorder, getEngine);
+    if (command === 'validate' && flags.bool('repeat-eval')) {
+      // kubecfg's ReadTwice: a second evaluation (with a fresh engine, so nothing is replayed from the
+      // first) must give the same value.
+      let second: Engine | undefined;
+      const again = readEvalInputs(
+        params,
+        flags,
+        gates,
+        recorder,
+        () => (second ??= createEngine(flags, recorder, params.cwd, ctx.shouldStop, undefined, gates, traceTo(out))),
+      );
+      checkRepeatRead(inputs, again.inputs, params.cwd);
+    }
     const objects = showObjects(inputs, { showProvenance: false }).map((f) => f.object);
     out.stdout(guardDepth(() => JSON.stringify(objects)));
   } catch (err) {

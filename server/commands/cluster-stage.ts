@@ -66,6 +66,9 @@ function connectionFlags(flags: Flags): ConnectionFlags {
     tlsServerName: plain('tls-server-name'),
     as: plain('as'),
     asGroups: flags.list('as-group'),
+    asUid: plain('as-uid'),
+    username: plain('username'),
+    password: plain('password'),
   };
 }
 

@@ -52,7 +52,11 @@ export interface ReadInputs {
 /** The suffix that decides how an input is read; `oci://host/repo:tag` names a bundle, whose entrypoint is Jsonnet. */
 function inputSuffix(arg: string): string {
   if (isOciUrl(arg)) return '.jsonnet';
-  return extname(isRemoteLocation(arg) ? arg.split(/[?#]/)[0]! : arg);
+  if (!isRemoteLocation(arg)) return extname(arg);
+  // kubecfg evaluates every URL input as Jsonnet whatever its name (utils.Read); we keep reading
+  // `.json`/`.yaml` URLs as manifests (the same objects for JSON; YAML would not parse as Jsonnet).
+  const ext = extname(arg.split(/[?#]/)[0]!);
+  return ['.json', '.yaml', '.yakl', '.libsonnet'].includes(ext) ? ext : '.jsonnet';
 }
 
 export function readInputFiles(ctx: InputContext): ReadInputs {

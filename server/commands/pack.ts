@@ -69,13 +69,13 @@ export function packReference(arg: string): Reference {
   return parseReference(arg.startsWith('oci://') ? arg.slice('oci://'.length) : arg);
 }
 
-function projectRoot(entry: string, flags: Flags, recorder: DependencyRecorder): string {
+/**
+ * The directory packed files must lie in: `--root` (ours), else none, as kubecfg: the bundle then
+ * spans the longest common directory of the entry and everything it imports (oci/bundle.ts).
+ */
+function projectRoot(flags: Flags): string {
   if (flags.given('root') && flags.str('root') !== '') return flags.path(flags.str('root'));
-  const start = dirname(entry);
-  for (let dir = start; ; dir = dirname(dir)) {
-    if (recorder.probe(join(dir, '.git'))) return dir;
-    if (dirname(dir) === dir) return start;
-  }
+  return '/';
 }
 
 function quoteVerbatim(path: string): string {
@@ -101,7 +101,7 @@ export function planPack(params: CommandParams, ctx: RunContext): CommandOutcome
       throw new PackError(`accepts 2 arg(s), received ${params.args.length} (usage: kubecfg pack REF ENTRY.jsonnet)`);
     const reference = packReference(refArg);
     const entry = resolve(params.cwd, entryArg);
-    const root = projectRoot(entry, flags, recorder);
+    const root = projectRoot(flags);
     const jpath = flags.list('jpath').map((p) => flags.path(p));
     const displayName = (abs: string): string => {
       const rel = relative(params.cwd, abs);

@@ -11,14 +11,13 @@
  */
 import { DependencyRecorder } from '../../cache/index.js';
 import type { CommandParams } from '../../protocol/index.js';
-import { renderShow, showObjects, type ShowInput } from '../../render/index.js';
+import { renderShow, showObjects } from '../../render/index.js';
 import { FeatureError } from '../../render/features/gates.js';
 import type { CommandOutcome } from '../worker/messages.js';
 import { createEngine, type Engine } from './engine.js';
 import { describeError } from './errors.js';
-import { requireYaklGate } from './yakl-overlay.js';
-import { requireCleatGate } from './cleat-input.js';
-import { InputFailure, readInputFiles } from './input-files.js';
+import { readEvalInputs } from './eval-inputs.js';
+import { InputFailure } from './input-files.js';
 import { exportObjects } from './export-dir.js';
 import { gatesFor } from './features.js';
 import { Flags } from './flags.js';
@@ -34,27 +33,15 @@ export function runShow(params: CommandParams, ctx: RunContext): CommandOutcome 
   try {
     const gates = gatesFor(flags, ctx.rc);
     for (const w of gates.warnings) out.log('WARNING', w);
-    const overlaid = flags.given('overlay-code') || flags.given('overlay-code-file');
-    if (overlaid) gates.require('overlay', flags.given('overlay-code') ? '--overlay-code' : '--overlay-code-file');
     if (flags.str('reorder') === 'client')
       throw new FeatureError('--reorder=client is not defined by kubecfg (its help says TODO); use --reorder=server');
 
     let engine: Engine | undefined;
     const getEngine = (): Engine =>
       (engine ??= createEngine(flags, recorder, params.cwd, ctx.shouldStop, undefined, gates, traceTo(out)));
-    const inputs: ShowInput[] = [];
-    if (flags.given('exec')) {
-      try {
-        inputs.push({ file: '', value: getEngine().evaluateInline('<cmdline>', flags.str('exec')) });
-      } catch (err) {
-        throw new InputFailure('<cmdline>', err);
-      }
-    }
-    requireYaklGate(gates, flags, params.args);
-    requireCleatGate(gates, params.args);
-    const read = readInputFiles({ params, flags, gates, recorder, getEngine, overlaid });
+    const read = readEvalInputs(params, flags, gates, recorder, getEngine);
     cacheable &&= read.cacheable;
-    inputs.push(...read.inputs);
+    const inputs = read.inputs;
     const reorder = flags.str('reorder') === 'server' ? 'server' : undefined;
     const format = flags.str('format') === 'json' ? 'json' : 'yaml';
     const showProvenance = flags.bool('show-provenance');

@@ -15,6 +15,7 @@
  * with the overlay's location, before evaluating the combination.
  */
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { JsonValue } from '../../lang/common/json.js';
 import type { Gates } from '../../render/features/gates.js';
 import type { Engine } from './engine.js';
@@ -86,11 +87,26 @@ export interface OverlayFile {
 export function overlayFileOf(flags: Flags, exists: (abs: string) => boolean): OverlayFile {
   const value = flags.str('overlay-code-file');
   const named = NAMED_OVERLAY.exec(value);
-  if (named && !exists(flags.path(value))) {
+  if (named && !exists(overlayLocation(flags, value))) {
     const given = named[2]!;
-    return { given, abs: flags.path(given), field: named[1]! };
+    return { given, abs: overlayLocation(flags, given), field: named[1]! };
   }
-  return { given: value, abs: flags.path(value) };
+  return { given: value, abs: overlayLocation(flags, value) };
+}
+
+/**
+ * Where an overlay file is: kubecfg imports the value as a URL, so `file:///abs/x.jsonnet` is that
+ * file and an http(s) URL is fetched like any remote import; anything else is a path from the cwd.
+ */
+function overlayLocation(flags: Flags, value: string): string {
+  if (value.startsWith('file://')) {
+    try {
+      return fileURLToPath(value);
+    } catch (err) {
+      throw new YaklOverlayError(`--overlay-code-file ${value}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  return isRemoteLocation(value) ? value : flags.path(value);
 }
 
 export interface OverlayRequest {

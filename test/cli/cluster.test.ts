@@ -85,7 +85,7 @@ describe('cluster commands through the CLI', { skip: !BUILT && 'run npm run buil
       writeFileSync(bad, BAD);
       const validate = await run(['validate', bad]);
       assert.equal(validate.code, 1);
-      assert.match(validate.stderr, /ValidationError\(Deployment\.spec\.replicas\): invalid type/);
+      assert.match(validate.stderr, /ValidationError\(v1\.Deployment\.spec\.replicas\): invalid type/);
       assert.match(validate.stderr, /^ERROR Validation failed$/m);
       const refused = await run(['update', bad]);
       assert.equal(refused.code, 1);

@@ -64,6 +64,22 @@ test('create, then three-way update keeps fields set by others and drops fields 
   });
 });
 
+test('creationTimestamp: null in the input (as client-go writes it) is no change', async () => {
+  await withHarness(async (h) => {
+    const input = (): JsonObject => {
+      const cm = configMap('ts', { a: '1' });
+      return { ...cm, metadata: { ...(cm['metadata'] as JsonObject), creationTimestamp: null } };
+    };
+    await updateObjects(h.session, [input()], { sleep: noSleep });
+    const before = writes(h).length;
+    const lines: string[] = [];
+    const again = await updateObjects(h.session, [input()], { log: (l) => lines.push(l), sleep: noSleep });
+    assert.deepEqual(again.applied, [{ desc: 'configmaps ts', action: 'unchanged' }]);
+    assert.equal(writes(h).length, before);
+    assert.deepEqual(lines, ['Fetching schemas for 1 resources']);
+  });
+});
+
 test('a conflicting write is retried with a fresh read', async () => {
   let conflicts = 1;
   await withHarness(
@@ -172,8 +188,17 @@ test('gc deletes only stale objects carrying our tag, each with a UID preconditi
       }),
       false,
     );
+    // kubecfg's eligibleForGc: only a controller reference protects an object.
+    store.create(
+      cms,
+      'default',
+      tagged('owned-no-controller', 'mine', {
+        ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'x', uid: 'o', controller: false }],
+      }),
+      false,
+    );
     const r = await updateObjects(h.session, [configMap('kept', {})], { gcTag: 'mine', sleep: noSleep });
-    assert.deepEqual(r.gc?.deleted, ['configmaps default.stale (v1)']);
+    assert.deepEqual(r.gc?.deleted, ['configmaps default.owned-no-controller (v1)', 'configmaps default.stale (v1)']);
     const remaining = (
       ((await h.session.client.request('GET', '/api/v1/namespaces/default/configmaps')) as JsonObject)[
         'items'
@@ -181,7 +206,7 @@ test('gc deletes only stale objects carrying our tag, each with a UID preconditi
     ).map((i) => (i['metadata'] as JsonObject)['name']);
     assert.deepEqual(remaining, ['ignored', 'kept', 'other-tag', 'owned', 'tagless']);
     const deletes = h.server.requests.filter((q) => q.method === 'DELETE');
-    assert.equal(deletes.length, 1);
+    assert.equal(deletes.length, 2);
     assert.match(String(((deletes[0]!.body as JsonObject)['preconditions'] as JsonObject)['uid']), /^0000/);
     const skipped = await updateObjects(h.session, [], { gcTag: 'mine', skipGc: true, sleep: noSleep });
     assert.equal(skipped.gc, undefined);
@@ -352,4 +377,31 @@ test('update waits for a new CRD to become Established before applying its resou
   } finally {
     await never.close();
   }
+});
+
+test('gc after a CRD was deleted: a cached discovery answer is not trusted (daemon reuses it)', async () => {
+  await withHarness(async (h) => {
+    const crd: JsonObject = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'gizmos.example.com' },
+      spec: {
+        group: 'example.com',
+        scope: 'Namespaced',
+        names: { plural: 'gizmos', kind: 'Gizmo' },
+        versions: [{ name: 'v1', served: true, storage: true }],
+      },
+    };
+    const gizmo: JsonObject = {
+      apiVersion: 'example.com/v1',
+      kind: 'Gizmo',
+      metadata: { name: 'g', namespace: 'default' },
+    };
+    await updateObjects(h.session, [crd, gizmo, configMap('c', {})], { gcTag: 'T', sleep: noSleep });
+    // The session's discovery now lists gizmos; someone deletes the CRD behind its back.
+    await h.session.client.request('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gizmos.example.com');
+    const r = await updateObjects(h.session, [configMap('c', {})], { gcTag: 'T', sleep: noSleep });
+    assert.deepEqual(r.applied, [{ desc: 'configmaps c', action: 'unchanged' }]);
+    assert.deepEqual(r.gc?.deleted, []);
+  });
 });

@@ -27,7 +27,8 @@ import type { CommandParams, FlagValue } from '../../protocol/index.js';
 import { runPackCommand } from '../../server/handlers/pack.js';
 import { runCommand } from '../../server/commands/run.js';
 import type { Executor } from '../../server/command-runner.js';
-import { gzipDeterministic } from '../../oci/gzip.js';
+import { gunzipCapped, gzipDeterministic } from '../../oci/gzip.js';
+import { readTar } from '../../oci/tar-reader.js';
 import { writeTar } from '../../oci/tar-writer.js';
 import { registrySkipReason, startTestRegistry, type TestRegistry } from '../oci/registry-fixture.js';
 
@@ -249,6 +250,23 @@ describe('kubecfg pack refusals and --output (no registry needed)', () => {
       assert.equal(r.stdout, '');
     });
   }
+
+  test('without --root the bundle spans the common directory of the entry and its imports', async () => {
+    // kubecfg's shortNames/findCommonPathPrefix: no .git here, and the entry imports from a sibling folder.
+    const loose = mkdtempSync(join(tmpdir(), 'kcfg-pack-loose-'));
+    try {
+      writeTree(loose, {
+        'p/app/main.jsonnet': "import '../lib/x.libsonnet'\n",
+        'p/lib/x.libsonnet': "{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } }\n",
+      });
+      const r = await pack(join(loose, 'p', 'app'), ['h/r:v', 'main.jsonnet'], { output: 'out.tgz' });
+      assert.equal(r.exitCode, 0, r.stderr);
+      const tar = await gunzipCapped(readFileSync(join(loose, 'p', 'app', 'out.tgz')), 1 << 20, 'out.tgz');
+      assert.deepEqual([...readTar(tar, 'out.tgz').keys()].sort(), ['app/main.jsonnet', 'lib/x.libsonnet']);
+    } finally {
+      rmSync(loose, { recursive: true, force: true });
+    }
+  });
 
   test('--output writes the same archive twice, and never touches the network', async () => {
     const first = await pack(work, ['unreachable.invalid/r:v', 'app/main.jsonnet'], {
