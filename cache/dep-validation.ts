@@ -119,7 +119,10 @@ export function verdictFromHash(
 }
 
 /** Pure: what the entry's lstat/readlink says now about a 'link' dep. */
-export function verdictFromLink(dep: FileDep, outcome: LinkOutcome): { valid: true } | { valid: false; reason: string } {
+export function verdictFromLink(
+  dep: FileDep,
+  outcome: LinkOutcome,
+): { valid: true } | { valid: false; reason: string } {
   if (outcome.kind === 'error') return { valid: false, reason: `cannot be checked: ${outcome.why}` };
   if (!dep.exists)
     return outcome.kind === 'missing'

@@ -15,6 +15,7 @@ import { renderShow, showObjects, type ShowInput } from '../../render/index.js';
 import { FeatureError } from '../../render/features/gates.js';
 import type { CommandOutcome } from '../worker/messages.js';
 import { createEngine, type Engine } from './engine.js';
+import { umaskOf } from './user-files.js';
 import { describeError } from './errors.js';
 import { requireYaklGate } from './yakl-overlay.js';
 import { requireCleatGate } from './cleat-input.js';
@@ -68,6 +69,7 @@ export function runShow(params: CommandParams, ctx: RunContext): CommandOutcome 
         format,
         fileNameFormat: flags.str('export-filename-format'),
         extension: flags.str('export-filename-extension') || format,
+        umask: umaskOf(params),
       });
     } else {
       out.stdout(renderShow(inputs, { format, showProvenance, reorder }));
