@@ -9,9 +9,19 @@
 //    trusted either;
 //  - a directory-listing dep is valid only while listing it again gives the same digest;
 //  - a negative dep is valid only while its path still does not exist; a probed dep only while it does;
+//  - a 'link' dep (one path component, lstat) is valid only while the entry is still the same
+//    symlink (same target) or still no symlink, or still absent;
 //  - any I/O surprise (permission error, path turned into a FIFO) counts as invalid, never as valid.
 import * as fs from 'node:fs';
-import { recordedStat, sameStat, snapshotOf, wallClockNs, type FileDep, type StatSnapshot } from './file-dep.js';
+import {
+  linkDigest,
+  recordedStat,
+  sameStat,
+  snapshotOf,
+  wallClockNs,
+  type FileDep,
+  type StatSnapshot,
+} from './file-dep.js';
 import { hashRegularFile, hashRegularFileSync, type HashOutcome } from './regular-file-reader.js';
 import { listDigest, listDigestSync, type ListOutcome } from './dir-listing.js';
 import { osErrorCode } from './cache-error.js';
@@ -21,15 +31,21 @@ export const DEFAULT_RACY_WINDOW_NS = 2_000_000_000n;
 
 export type PathProbe = { kind: 'missing' } | { kind: 'present'; stat: StatSnapshot } | { kind: 'error'; why: string };
 
+/** What one directory entry is, symlinks not followed: absent, or its linkDigest. */
+export type LinkOutcome = { kind: 'missing' } | { kind: 'entry'; digest: string } | { kind: 'error'; why: string };
+
 export interface SyncDepIo {
   stat(path: string): PathProbe;
   hash(path: string): HashOutcome;
   list(path: string): ListOutcome;
+  /** Defaults to the real file system (fake file systems of tests have no links). */
+  link?(path: string): LinkOutcome;
 }
 export interface AsyncDepIo {
   stat(path: string): Promise<PathProbe>;
   hash(path: string): Promise<HashOutcome>;
   list(path: string): Promise<ListOutcome>;
+  link?(path: string): Promise<LinkOutcome>;
 }
 
 export interface ValidationOptions<Io> {
@@ -102,6 +118,50 @@ export function verdictFromHash(
   };
 }
 
+/** Pure: what the entry's lstat/readlink says now about a 'link' dep. */
+export function verdictFromLink(
+  dep: FileDep,
+  outcome: LinkOutcome,
+): { valid: true } | { valid: false; reason: string } {
+  if (outcome.kind === 'error') return { valid: false, reason: `cannot be checked: ${outcome.why}` };
+  if (!dep.exists)
+    return outcome.kind === 'missing'
+      ? { valid: true }
+      : { valid: false, reason: 'now exists (it did not when the result was computed)' };
+  if (outcome.kind === 'missing') return { valid: false, reason: 'no longer exists' };
+  if (outcome.digest === dep.digest) return { valid: true };
+  return { valid: false, reason: 'symbolic link changed (retargeted, added or removed)' };
+}
+
+/** Reads one entry without following it. ENOTDIR counts as absent, as for stat. */
+export function linkOutcomeSync(path: string): LinkOutcome {
+  try {
+    const st = fs.lstatSync(path, { throwIfNoEntry: false });
+    if (st === undefined) return { kind: 'missing' };
+    return { kind: 'entry', digest: linkDigest(st.isSymbolicLink() ? fs.readlinkSync(path) : undefined) };
+  } catch (err) {
+    return linkFailure(err);
+  }
+}
+
+async function linkOutcome(path: string): Promise<LinkOutcome> {
+  try {
+    const st = await fs.promises.lstat(path);
+    return {
+      kind: 'entry',
+      digest: linkDigest(st.isSymbolicLink() ? await fs.promises.readlink(path) : undefined),
+    };
+  } catch (err) {
+    return linkFailure(err);
+  }
+}
+
+function linkFailure(err: unknown): LinkOutcome {
+  const code = osErrorCode(err);
+  if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
+  return { kind: 'error', why: err instanceof Error ? err.message : String(err) };
+}
+
 /** Pure: the outcome of listing a directory dep again. */
 export function verdictFromListing(
   dep: FileDep,
@@ -123,6 +183,7 @@ export const realSyncIo: SyncDepIo = {
   },
   hash: (path) => hashRegularFileSync(path),
   list: (path) => listDigestSync(path),
+  link: linkOutcomeSync,
 };
 
 export const realAsyncIo: AsyncDepIo = {
@@ -135,6 +196,7 @@ export const realAsyncIo: AsyncDepIo = {
   },
   hash: (path) => hashRegularFile(path),
   list: (path) => listDigest(path),
+  link: linkOutcome,
 };
 
 function probeFailure(err: unknown): PathProbe {
@@ -152,6 +214,11 @@ export function checkDepsSync(deps: readonly FileDep[], opts: ValidationOptions<
   let refreshed: FileDep[] | undefined;
   for (let i = 0; i < deps.length; i++) {
     const dep = deps[i]!;
+    if (dep.kind === 'link') {
+      const linked = verdictFromLink(dep, (io.link ?? linkOutcomeSync)(dep.path));
+      if (!linked.valid) return { valid: false, path: dep.path, reason: linked.reason };
+      continue;
+    }
     const verdict = verdictFromStat(dep, io.stat(dep.path), window, now());
     if (verdict.kind === 'invalid') return { valid: false, path: dep.path, reason: verdict.reason };
     if (verdict.kind === 'valid') continue;
@@ -186,6 +253,14 @@ export async function checkDeps(
     while (failure === undefined && next < deps.length) {
       const i = next++;
       const dep = deps[i]!;
+      if (dep.kind === 'link') {
+        const linked = verdictFromLink(dep, await (io.link ?? linkOutcome)(dep.path));
+        if (!linked.valid) {
+          failure ??= { valid: false, path: dep.path, reason: linked.reason };
+          return;
+        }
+        continue;
+      }
       const verdict = verdictFromStat(dep, await io.stat(dep.path), window, now());
       if (verdict.kind === 'invalid') {
         failure ??= { valid: false, path: dep.path, reason: verdict.reason };

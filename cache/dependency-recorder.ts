@@ -6,21 +6,29 @@
 //    stays missing;
 //  - paths are recorded absolute and normalised;
 //  - an unreadable path (FIFO, device, permission error) is recorded with a digest no file can
-//    have, so a result that depended on it is never served from cache.
+//    have, so a result that depended on it is never served from cache; so is a file whose stat
+//    cannot prove it unchanged (procfs, sysfs: pseudo-fs.ts);
+//  - recordLink records what one path component is (symlink target, or no symlink), for readers
+//    that expand links themselves (the --root walk) and so read a path other than the one named.
 import * as fs from 'node:fs';
 import { resolve } from 'node:path';
 import { CacheFileError, osErrorCode } from './cache-error.js';
 import { digestOf } from './digest.js';
-import { wallClockNs, type FileDep } from './file-dep.js';
+import { linkDigest, wallClockNs, type FileDep } from './file-dep.js';
+import { statCannotProveUnchanged } from './pseudo-fs.js';
 import { DEFAULT_MAX_FILE_BYTES, readRegularFileSync, statRegularFileSync } from './regular-file-reader.js';
 import type { FileContentCache } from './file-content-cache.js';
 import { listDirSync, listingDigest, type DirEntryInfo } from './dir-listing.js';
 
 /** Prefix of directory-listing keys: cannot start an absolute path. */
 const LISTING_KEY = 'dir\0';
+/** Prefix of link (lstat) keys. */
+const LINK_KEY = 'link\0';
 
 /** Not hex, so never equal to a real sha256 digest: makes the dep permanently invalid. */
 export const UNREADABLE_DIGEST = 'unreadable';
+/** recordLink's "could not tell what the entry is". */
+export const UNREADABLE_LINK = Symbol('unreadable link');
 
 export interface DependencyRecorderOptions {
   /** Largest file readFile accepts (default 512 MiB). */
@@ -74,6 +82,14 @@ export class DependencyRecorder {
     }
     try {
       const { bytes, stat } = readRegularFileSync(abs, this.maxFileBytes);
+      if (statCannotProveUnchanged(stat, bytes.byteLength)) {
+        // Served to this render, but no result that read it may be reused, and no later read
+        // may be answered from the content cache.
+        this.entries.set(abs, { dep: { path: abs, exists: true, digest: UNREADABLE_DIGEST }, bytes });
+        this.filesRead++;
+        this.bytesRead += bytes.byteLength;
+        return bytes;
+      }
       const dep: FileDep = {
         path: abs,
         exists: true,
@@ -166,6 +182,27 @@ export class DependencyRecorder {
     }
     this.entries.set(key, { dep: { path: abs, exists: true, kind: 'dir', digest: listingDigest(listing) }, listing });
     return listing.map((entry) => ({ ...entry }));
+  }
+
+  /**
+   * Records what the entry at `path` is, symlinks not followed, as a walk that expands links
+   * itself saw it: `seen` is the link target, undefined for an entry that is no symlink, null
+   * for nothing there, 'unreadable' when it could not be told (never valid again).
+   */
+  recordLink(path: string, seen: string | undefined | null | typeof UNREADABLE_LINK): void {
+    const abs = resolve(path);
+    const key = LINK_KEY + abs;
+    if (this.entries.has(key)) return;
+    const dep: FileDep =
+      seen === null
+        ? { path: abs, exists: false, kind: 'link' }
+        : {
+            path: abs,
+            exists: true,
+            kind: 'link',
+            digest: seen === UNREADABLE_LINK ? UNREADABLE_DIGEST : linkDigest(seen),
+          };
+    this.entries.set(key, { dep });
   }
 
   /** Everything recorded so far, in first-touch order. Copies: callers may keep or send them. */

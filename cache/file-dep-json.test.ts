@@ -8,6 +8,7 @@ test('FileDep round-trips through JSON', () => {
     { path: '/a', exists: false },
     { path: '/b', exists: true },
     { path: '/d', exists: true, kind: 'dir', digest: 'ef' },
+    { path: '/l', exists: true, kind: 'link', digest: 'symlink:a' },
     {
       path: '/c',
       exists: true,
@@ -36,7 +37,7 @@ test('malformed JSON deps are refused with the field named', () => {
     [{ path: '/x', exists: true, ino: '0x10' }, /dep\.ino: expected a decimal integer string/],
     [{ path: '/x', exists: true, digest: 5 }, /dep\.digest: expected a string/],
   ];
-  table.push([{ path: '/x', exists: true, kind: 'file' }, /dep\.kind: expected "dir" or nothing/]);
+  table.push([{ path: '/x', exists: true, kind: 'file' }, /dep\.kind: expected "dir", "link" or nothing/]);
   for (const [input, message] of table) assert.throws(() => fileDepFromJson(input), message);
   assert.throws(() => fileDepFromJson({}, 'deps[3]'), /deps\[3\]\.path/);
 });

@@ -7,7 +7,7 @@ import type { FileDep } from './file-dep.js';
 export interface FileDepJson {
   path: string;
   exists: boolean;
-  kind?: 'dir';
+  kind?: 'dir' | 'link';
   digest?: string;
   size?: number;
   mtimeNs?: string;
@@ -38,8 +38,9 @@ export function fileDepFromJson(json: unknown, where = 'dep'): FileDep {
   if (typeof record.exists !== 'boolean') throw new TypeError(`${where}.exists: expected a boolean`);
   const dep: FileDep = { path: record.path, exists: record.exists };
   if (record.kind !== undefined) {
-    if (record.kind !== 'dir') throw new TypeError(`${where}.kind: expected "dir" or nothing`);
-    dep.kind = 'dir';
+    if (record.kind !== 'dir' && record.kind !== 'link')
+      throw new TypeError(`${where}.kind: expected "dir", "link" or nothing`);
+    dep.kind = record.kind;
   }
   if (record.digest !== undefined) {
     if (typeof record.digest !== 'string') throw new TypeError(`${where}.digest: expected a string`);

@@ -2,15 +2,20 @@
 // Invariants: paths are absolute and normalised; a dep with exists=true and a digest was read
 // in full (for kind 'dir': listed, and the digest covers the sorted entry names and kinds);
 // exists=true without a digest was only probed (its existence matters, not its bytes);
-// exists=false is a negative dependency (the path must keep not existing). Every field is a
+// exists=false is a negative dependency (the path must keep not existing). A dep of kind 'link'
+// is a fact about the directory entry itself, symlinks not followed (linkDigest below): a
+// confined walk that expanded links read through it, so retargeting it must invalidate. Every field is a
 // primitive (bigint included), so a FileDep survives structured clone between worker threads.
 import type { BigIntStats } from 'node:fs';
 
 export interface FileDep {
   path: string;
   exists: boolean;
-  /** 'dir' for a directory listing; absent for files (read or probed) and negative deps. */
-  kind?: 'dir';
+  /**
+   * 'dir' for a directory listing; 'link' for the lstat of one path component (digest from
+   * linkDigest, exists=false when nothing is there); absent for files (read or probed) and negative deps.
+   */
+  kind?: 'dir' | 'link';
   /** sha256 hex of the content read, when the file was read. */
   digest?: string;
   size?: number;
@@ -70,4 +75,9 @@ export function recordedStat(dep: FileDep): StatSnapshot | undefined {
  */
 export function wallClockNs(): bigint {
   return BigInt(Date.now()) * 1_000_000n;
+}
+
+/** The digest of a 'link' dep: a symlink's target, or the fact that the entry is no symlink. */
+export function linkDigest(target: string | undefined): string {
+  return target === undefined ? 'not-a-symlink' : `symlink:${target}`;
 }

@@ -5,6 +5,7 @@ export type { FileDep } from './file-dep.js';
 export {
   DependencyRecorder,
   UNREADABLE_DIGEST,
+  UNREADABLE_LINK,
   useSharedContentCache,
   type DependencyRecorderOptions,
 } from './dependency-recorder.js';

@@ -36,5 +36,7 @@ export function buildCommandParams(
     cwd: process.cwd(),
     env: relevantEnv(env),
     tty: ttyInfo(flags, env),
+    // Files the daemon creates for this user get this user's umask, not the daemon's.
+    umask: process.umask(),
   };
 }

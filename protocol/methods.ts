@@ -128,6 +128,12 @@ export interface CommandParams {
   env: Record<string, string>;
   tty: TtyInfo;
   /**
+   * The client's umask (0-0o777): files and directories the command creates for the user
+   * (--export-dir, `jsonnet -m`, `kubocd render --out`, fmt -i's temp file) get the mode the
+   * user's own process would give them, not the daemon's. Absent: 0o022.
+   */
+  umask?: number;
+  /**
    * The sending CLI's protocol version and build id: the `daemon/hello` check folded into the
    * command, so a warm command costs one round trip. A daemon of another build answers
    * VersionMismatch before running anything; a daemon older than this field refuses it as an
@@ -210,6 +216,12 @@ function flagsFor(command: CommandSpec): Validator<Record<string, FlagValue>> {
   };
 }
 
+const umaskValue: Validator<number> = (v, f) => {
+  const n = int(v, f);
+  if (n < 0 || n > 0o777) throw new ParamsError(f, `expected a umask between 0 and 0o777, got ${n}`);
+  return n;
+};
+
 function commandParams(command: CommandSpec): Validator<CommandParams> {
   return objectOf<CommandParams>({
     requestId: required(nonEmptyStr),
@@ -218,6 +230,7 @@ function commandParams(command: CommandSpec): Validator<CommandParams> {
     cwd: required(nonEmptyStr),
     env: required(recordOf(str)),
     tty: required(ttyInfo),
+    umask: optional(umaskValue),
     client: optional(helloParams),
   });
 }

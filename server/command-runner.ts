@@ -8,7 +8,7 @@
  * every dependency (content digests; hazard 32), whatever the watcher said.
  */
 import { stableDigest, type AsyncDepIo, type FileWatcher, type ResultCache } from '../cache/index.js';
-import { realAsyncIo, realSyncIo } from '../cache/dep-validation.js';
+import { linkOutcomeSync, realAsyncIo, realSyncIo } from '../cache/dep-validation.js';
 import type { CommandParams, CommandResult } from '../protocol/index.js';
 import { JobCancelledError } from './worker/pool.js';
 import type { CommandName, CommandOutcome } from './worker/messages.js';
@@ -44,6 +44,7 @@ export const statSyncDepIo: AsyncDepIo = {
   stat: (path) => Promise.resolve(realSyncIo.stat(path)),
   hash: (path) => realAsyncIo.hash(path),
   list: (path) => realAsyncIo.list(path),
+  link: (path) => Promise.resolve(linkOutcomeSync(path)),
 };
 
 /** Rejects with JobCancelledError as soon as `signal` aborts, so a cancel answers without waiting for the worker. */

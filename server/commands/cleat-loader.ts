@@ -36,8 +36,18 @@ function lstatOrUndefined(path: string): Stats | undefined {
 
 export type Walk = { path: string } | { missing: string } | { error: string };
 
-/** Expands `path` (absolute, lexically inside `root`) link by link, checking each step against `root`. */
-export function walkInside(root: string, path: string, onLink: () => void): Walk {
+/**
+ * What the walk saw at one component, symlinks not followed: the link target, undefined for an
+ * entry that is no symlink, null for nothing there, 'unreadable' for a link it could not read.
+ */
+export type StepSeen = string | undefined | null | 'unreadable';
+
+/**
+ * Expands `path` (absolute, lexically inside `root`) link by link, checking each step against
+ * `root`. `onStep` hears every component looked at, so a caller can make each of them a
+ * dependency of what it reads (a retargeted link then invalidates).
+ */
+export function walkInside(root: string, path: string, onStep: (component: string, seen: StepSeen) => void): Walk {
   if (!isInsideRoot(root, path)) return { error: 'leaves the project root' };
   const rest = posix
     .relative(root, normalizePath(path))
@@ -55,16 +65,23 @@ export function walkInside(root: string, path: string, onLink: () => void): Walk
     }
     const next = posix.join(cur, part);
     const st = lstatOrUndefined(next);
-    if (!st) return { missing: next };
+    if (!st) {
+      onStep(next, null);
+      return { missing: next };
+    }
     if (st.isSymbolicLink()) {
-      onLink();
-      if (++hops > MAX_LINK_HOPS) return { error: `more than ${MAX_LINK_HOPS} symbolic links (a cycle?)` };
+      if (++hops > MAX_LINK_HOPS) {
+        onStep(next, 'unreadable');
+        return { error: `more than ${MAX_LINK_HOPS} symbolic links (a cycle?)` };
+      }
       let target: string;
       try {
         target = readlinkSync(next);
       } catch {
+        onStep(next, 'unreadable');
         return { error: 'unreadable symbolic link' };
       }
+      onStep(next, target);
       if (target === '' || target.includes('\0')) return { error: 'invalid symbolic link' };
       if (target.startsWith('/')) {
         const abs = normalizePath(target);
@@ -81,6 +98,7 @@ export function walkInside(root: string, path: string, onLink: () => void): Walk
       }
       continue;
     }
+    onStep(next, undefined);
     if (rest.length > 0 && !st.isDirectory()) return { error: 'not a directory' };
     cur = next;
   }
@@ -97,8 +115,8 @@ export function confinedLoader(root: string, recorder: DependencyRecorder): Conf
       return uncacheable;
     },
     read(path: string): string | { error: string } {
-      const walk = walkInside(root, path, () => {
-        uncacheable = true;
+      const walk = walkInside(root, path, (_component, seen) => {
+        if (seen !== undefined && seen !== null) uncacheable = true;
       });
       if ('error' in walk) {
         uncacheable = true;

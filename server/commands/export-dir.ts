@@ -10,8 +10,9 @@
  * object, preceded by `---` for every object after the first (kubecfg's
  * framing, kept for byte-compatibility).
  */
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve, sep } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { makeDirs, writeUserFile } from './user-files.js';
+import { resolve, sep } from 'node:path';
 import type { JsonObject } from '../../lang/common/json.js';
 import { parseTemplate, profiles, pure } from '../../lang/gotemplate/index.js';
 import {
@@ -34,11 +35,13 @@ export interface ExportOptions {
   fileNameFormat: string;
   /** --export-filename-extension, else the format. */
   extension: string;
+  /** The client's umask, for the directories and files created (user-files.ts). */
+  umask: number;
 }
 
 /** Writes the files; returns the paths written (relative to the directory), in order. */
 export function exportObjects(objects: JsonObject[], opts: ExportOptions): string[] {
-  mkdirSync(opts.dir, { recursive: true });
+  makeDirs(opts.dir, opts.umask);
   if (readdirSync(opts.dir).length > 0) throw new ExportError(`export directory "${opts.dirName}" is not empty`);
   const functions = profiles.sprig.extend({
     resourceIndex: pure(['map'], (obj: Record<string, unknown>) =>
@@ -60,9 +63,8 @@ export function exportObjects(objects: JsonObject[], opts: ExportOptions): strin
       );
     const content =
       opts.format === 'yaml' ? formatYamlDocuments([object]) : (index > 0 ? '---\n' : '') + formatJsonObjects([object]);
-    mkdirSync(dirname(path), { recursive: true });
     try {
-      writeFileSync(path, content, { flag: 'wx' });
+      writeUserFile(path, content, opts.umask, { exclusive: true });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       throw new ExportError(

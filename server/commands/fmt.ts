@@ -2,15 +2,12 @@
  * `kubecfg fmt [-i] [--test] FILE...`: jsonnetfmt's output for each file
  * (lang/jsonnet/fmt), with jsonnetfmt's options; `kubecfg yaklfmt` does the
  * same for .yakl files (lang/yakl formatYakl, feature yakl). Without -i/--test the
- * formatted text is printed; -i rewrites each changed file atomically (a temp
- * file in the same directory, then rename, so a crash never leaves half a
- * file); --test changes nothing and exits 1 listing the files that are not
+ * formatted text is printed; -i rewrites each changed file atomically, keeping
+ * its mode and owner (user-files.ts replaceUserFile); --test changes nothing and exits 1 listing the files that are not
  * formatted. A file with a syntax error is left untouched and its located
  * error printed; the other files are still processed.
  */
-import { randomBytes } from 'node:crypto';
-import { renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { DependencyRecorder } from '../../cache/index.js';
 import { formatJsonnet, type FormatOptions } from '../../lang/jsonnet/fmt/index.js';
 import { formatYakl } from '../../lang/yakl/index.js';
@@ -18,6 +15,7 @@ import { gatesFor } from './features.js';
 import type { CommandParams } from '../../protocol/index.js';
 import type { CommandOutcome } from '../worker/messages.js';
 import { describeError } from './errors.js';
+import { replaceUserFile, umaskOf } from './user-files.js';
 import { Flags } from './flags.js';
 import type { RunContext } from './run-context.js';
 
@@ -59,17 +57,6 @@ export function formatOptionsFrom(flags: Flags): FormatOptions {
   return opts;
 }
 
-function writeAtomically(path: string, text: string): void {
-  const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-  try {
-    writeFileSync(tmp, text, { mode: statSync(path).mode & 0o7777 });
-    renameSync(tmp, path);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
-}
-
 export function runFmt(params: CommandParams, _ctx: RunContext): CommandOutcome {
   const flags = new Flags('fmt', params);
   let options: FormatOptions;
@@ -104,6 +91,7 @@ function formatFiles(
   let exitCode = 0;
   const inPlace = flags.bool('in-place');
   const testOnly = flags.bool('test');
+  const umask = umaskOf(params);
   if (inPlace && testOnly) {
     return {
       exitCode: 1,
@@ -124,7 +112,7 @@ function formatFiles(
           exitCode = 1;
         }
       } else if (inPlace) {
-        if (formatted !== text) writeAtomically(abs, formatted);
+        if (formatted !== text) replaceUserFile(abs, formatted, umask);
       } else {
         stdout += formatted;
       }

@@ -115,7 +115,7 @@ export function createImporter(opts: ImporterOptions): Importer {
   const readLocal = (path: string, candidate: string): Found | undefined => {
     let abs = resolve(cwd, candidate);
     if (root !== undefined) {
-      const confined = confine(root, abs, `couldn't open import ${quoted(path)}`);
+      const confined = confine(root, abs, `couldn't open import ${quoted(path)}`, recorder);
       if (!confined.exists) {
         recorder.probe(confined.path);
         return undefined;

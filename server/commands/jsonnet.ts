@@ -6,14 +6,14 @@
  * go-jsonnet's wording on stderr, exit 1. Uses the same importer, -J paths,
  * ext vars and TLAs as show.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { DependencyRecorder } from '../../cache/index.js';
 import { SourceFile } from '../../lang/common/source.js';
 import { JsonnetError, parseModule } from '../../lang/jsonnet/index.js';
 import type { CommandParams } from '../../protocol/index.js';
 import type { CommandOutcome } from '../worker/messages.js';
 import { createEngine } from './engine.js';
+import { umaskOf, writeUserFile } from './user-files.js';
 import { describeError } from './errors.js';
 import { Flags } from './flags.js';
 import type { RunContext } from './run-context.js';
@@ -38,7 +38,7 @@ export function runJsonnet(params: CommandParams, ctx: RunContext): CommandOutco
         ...(flags.bool('string') ? { stringOutput: true } : {}),
       });
       if (typeof files === 'string') throw new Error('internal: single output in multi-file mode');
-      stdout = writeMulti(resolve(params.cwd, flags.str('multi')), flags.str('multi'), files);
+      stdout = writeMulti(resolve(params.cwd, flags.str('multi')), flags.str('multi'), files, umaskOf(params));
       return { exitCode, stdout, stderr, deps: recorder.deps(), cacheable: false };
     }
     const mode = flags.bool('string') ? 'string' : flags.bool('yaml-stream') ? 'yamlStream' : 'json';
@@ -61,15 +61,14 @@ export function runJsonnet(params: CommandParams, ctx: RunContext): CommandOutco
  * `jsonnet` prints them (DIR as the user gave it). Unlike the C++ command we
  * create missing sub-directories instead of failing (go-jsonnet's -c).
  */
-function writeMulti(absDir: string, shownDir: string, files: Record<string, string>): string {
+function writeMulti(absDir: string, shownDir: string, files: Record<string, string>, umask: number): string {
   let listing = '';
   for (const name of Object.keys(files).sort()) {
     const target = resolve(absDir, name);
     if (target !== absDir && !target.startsWith(absDir.endsWith('/') ? absDir : absDir + '/')) {
       throw new Error(`multi mode: file name ${JSON.stringify(name)} leaves the output directory`);
     }
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, files[name]!);
+    writeUserFile(target, files[name]!, umask);
     listing += (shownDir.endsWith('/') ? shownDir : shownDir + '/') + name + '\n';
   }
   return listing;

@@ -24,7 +24,6 @@
  * before it are still written or printed (model.yaml reproduces it), the
  * error goes to stderr and the exit code is 1.
  */
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { DependencyRecorder } from '../../cache/index.js';
 import { loadChart, loadChartArchive, type Chart } from '../../lang/helm/index.js';
@@ -41,6 +40,7 @@ import type { CommandOutcome } from '../worker/messages.js';
 import { parseReference } from '../../oci/reference.js';
 import { currentRemoteSession } from '../remote-inputs/remote-session.js';
 import { describeError } from './errors.js';
+import { replaceUserFile, umaskOf } from './user-files.js';
 import { Flags } from './flags.js';
 import { KubocdFetchError } from './kubocd-fetch.js';
 import { readKubocdPackageArchive } from './kubocd-package-archive.js';
@@ -143,17 +143,13 @@ function filePackage(recorder: DependencyRecorder, flags: Flags, packageArg: str
 }
 
 /** Writes the files under `dir` in order (model.yaml first), each atomically. */
-function writeOutDir(dir: string, files: readonly OutputFile[]): void {
+function writeOutDir(dir: string, files: readonly OutputFile[], umask: number): void {
   for (const f of files) {
     const target = resolve(dir, f.path);
     if (!target.startsWith(dir + sep)) throw new KubocdCliError(`${f.path}: output path leaves ${dir}`);
-    mkdirSync(dirname(target), { recursive: true });
-    const tmp = `${target}.tmp-${process.pid}`;
     try {
-      writeFileSync(tmp, f.text);
-      renameSync(tmp, target);
+      replaceUserFile(target, f.text, umask);
     } catch (err) {
-      rmSync(tmp, { force: true });
       throw new KubocdCliError(`${target}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
     }
   }
@@ -186,7 +182,7 @@ export function runKubocdRender(params: CommandParams, _ctx: RunContext): Comman
     for (const name of skipped)
       out.log('INFO', `module ${name}: only local chart sources are read; its HelmRelease is rendered, not its chart`);
     const result = renderRelease({ release, package: packageText, contexts, configs, charts });
-    if (outDir !== undefined) writeOutDir(outDir, result.files);
+    if (outDir !== undefined) writeOutDir(outDir, result.files, umaskOf(params));
     else printFiles(out, result.files);
     if (result.error) {
       out.log('ERROR', `${releaseArg}: ${result.error.message}`);

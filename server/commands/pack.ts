@@ -14,8 +14,7 @@
  * metadata, docker config and registry; credentials come from the CLIENT's
  * environment (DOCKER_CONFIG, HOME), never the daemon's.
  */
-import { writeFile, rename, rm } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { DependencyRecorder } from '../../cache/index.js';
 import { KUBECFG_VERSION } from '../../client-cli/build-info.js';
 import { isJsonObject, type JsonValue } from '../../lang/common/json.js';
@@ -38,6 +37,7 @@ import {
 import type { CommandParams } from '../../protocol/index.js';
 import type { CommandOutcome } from '../worker/messages.js';
 import { createEngine } from './engine.js';
+import { replaceUserFile, umaskOf } from './user-files.js';
 import { describeError } from './errors.js';
 import { gatesFor } from './features.js';
 import { Flags } from './flags.js';
@@ -179,17 +179,6 @@ export function dockerConfigPath(env: Readonly<Record<string, string>>): string 
   return home !== undefined && home !== '' ? join(home, '.docker', 'config.json') : undefined;
 }
 
-async function writeAtomically(path: string, data: Uint8Array): Promise<void> {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
-  try {
-    await writeFile(tmp, data, { mode: 0o644 });
-    await rename(tmp, path);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
-  }
-}
-
 /** The network half; returns the exit code. Never throws for registry or file problems. */
 export async function finishPack(
   params: CommandParams,
@@ -223,7 +212,7 @@ export async function finishPack(
     if (plan.output !== undefined) {
       const path = isAbsolute(plan.output) ? plan.output : resolve(params.cwd, plan.output);
       try {
-        await writeAtomically(path, artifact.body);
+        replaceUserFile(path, artifact.body, umaskOf(params));
       } catch (err) {
         throw new PackError(`--output ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
       }

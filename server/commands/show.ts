@@ -15,6 +15,7 @@ import { renderShow, showObjects } from '../../render/index.js';
 import { FeatureError } from '../../render/features/gates.js';
 import type { CommandOutcome } from '../worker/messages.js';
 import { createEngine, type Engine } from './engine.js';
+import { umaskOf } from './user-files.js';
 import { describeError } from './errors.js';
 import { readEvalInputs } from './eval-inputs.js';
 import { InputFailure } from './input-files.js';
@@ -55,6 +56,7 @@ export function runShow(params: CommandParams, ctx: RunContext): CommandOutcome 
         format,
         fileNameFormat: flags.str('export-filename-format'),
         extension: flags.str('export-filename-extension') || format,
+        umask: umaskOf(params),
       });
     } else {
       out.stdout(renderShow(inputs, { format, showProvenance, reorder }));

@@ -11,6 +11,7 @@
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { isInsideRoot } from '../../lang/cleat/index.js';
+import { UNREADABLE_LINK, type DependencyRecorder } from '../../cache/index.js';
 import { walkInside } from '../commands/cleat-loader.js';
 
 export class OutsideRootError extends Error {}
@@ -45,10 +46,17 @@ export type Confined = { path: string; exists: true } | { path: string; exists: 
 /**
  * Checks `abs` against `root` and returns the path to read (links expanded,
  * every step inside the root) or, for a missing file, the path whose absence
- * to record. `shown` is how the caller names the path in errors.
+ * to record. `shown` is how the caller names the path in errors. With a
+ * recorder, every component the walk looked at (each link and its target,
+ * each plain entry) becomes a dependency, as the answer rests on all of them:
+ * a link retargeted inside, outside or back invalidates a cached result or error.
  */
-export function confine(root: string, abs: string, shown: string): Confined {
-  const walk = walkInside(root, underRoot(root, abs), () => {});
+export function confine(root: string, abs: string, shown: string, recorder?: DependencyRecorder): Confined {
+  const onStep = recorder
+    ? (component: string, seen: string | undefined | null): void =>
+        recorder.recordLink(component, seen === 'unreadable' ? UNREADABLE_LINK : seen)
+    : () => {};
+  const walk = walkInside(root, underRoot(root, abs), onStep);
   if ('error' in walk) throw new OutsideRootError(`${shown}: outside the root (${walk.error})`);
   if ('missing' in walk) return { path: walk.missing, exists: false };
   return { path: walk.path, exists: true };
