@@ -156,9 +156,13 @@ export class WorkerPool {
   private onHostGone(slot: Slot, code: number | null, signal: NodeJS.Signals | null): void {
     if (slot.retired || this.closed) return;
     const tail = slot.stderrTail.trim();
-    if (tail) this.opts.logger.error({ worker: slot.index, hostPid: slot.host.pid, stderr: tail }, 'render host stderr');
+    if (tail)
+      this.opts.logger.error({ worker: slot.index, hostPid: slot.host.pid, stderr: tail }, 'render host stderr');
     if (looksLikeV8OutOfMemory(tail))
-      this.onCrash(slot, Object.assign(new Error('JavaScript heap out of memory'), { code: 'ERR_WORKER_OUT_OF_MEMORY' }));
+      this.onCrash(
+        slot,
+        Object.assign(new Error('JavaScript heap out of memory'), { code: 'ERR_WORKER_OUT_OF_MEMORY' }),
+      );
     else this.onCrash(slot, new Error(`the render host exited (${signal ? `signal ${signal}` : `code ${code}`})`));
   }
 
