@@ -65,6 +65,8 @@ export interface CacheStatus {
 export interface WorkerStatus {
   index: number;
   threadId: number;
+  /** The render host process running this worker (a new pid once the worker is replaced). */
+  pid?: number;
   busy: boolean;
   queued: number;
   rendersServed: number;

@@ -22,6 +22,7 @@ import {
 import type { DaemonContext } from './daemon-context.js';
 import { clientSkew } from './handlers/hello.js';
 import { createRpcServer, STREAMING } from './rpc/router.js';
+import { badIdResponse, hasBadId } from './rpc/request-id.js';
 import { errorLine, serveStream } from './rpc/stream.js';
 import { bearerMatches } from './tcp-token.js';
 
@@ -94,6 +95,18 @@ export function createHttpApp(ctx: DaemonContext, auth: { token: string } | null
         .send(errorLine(null, ErrorCodes.ParseError, `Parse error: ${(err as Error).message}`));
     }
     const method = isPlainObject(msg) && typeof msg.method === 'string' ? msg.method : '(invalid)';
+    if (hasBadId(msg)) {
+      ctx.metrics.observe(method, 'error', seconds());
+      return reply.type('application/json').send(JSON.stringify(badIdResponse()));
+    }
+    const refused = Array.isArray(msg) ? msg.filter(hasBadId).map(badIdResponse) : [];
+    if (refused.length) {
+      msg = (msg as unknown[]).filter((m) => !hasBadId(m));
+      if ((msg as unknown[]).length === 0) {
+        ctx.metrics.observe(method, 'error', seconds());
+        return reply.type('application/json').send(JSON.stringify(refused));
+      }
+    }
     const streaming = STREAMING.get(method);
     const id = isPlainObject(msg) && (typeof msg.id === 'string' || typeof msg.id === 'number') ? msg.id : undefined;
     if (streaming && isPlainObject(msg) && msg.jsonrpc === '2.0' && id !== undefined) {
@@ -121,7 +134,10 @@ export function createHttpApp(ctx: DaemonContext, auth: { token: string } | null
       ctx.touch();
       return;
     }
-    const response = await rpc.receive(msg as JSONRPCRequest, ctx);
+    const received = await rpc.receive(msg as JSONRPCRequest, ctx);
+    const response = refused.length
+      ? [...refused, ...(Array.isArray(received) ? received : received ? [received] : [])]
+      : received;
     const failed = response !== null && !Array.isArray(response) && 'error' in response && response.error !== undefined;
     ctx.metrics.observe(method, failed ? 'error' : 'ok', seconds());
     ctx.inFlight.countServed();

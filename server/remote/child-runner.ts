@@ -31,11 +31,12 @@ export interface ChildLimits {
   heapMb: number;
   /** RLIMIT_AS of the child, MiB (covers what the V8 heap limit does not: buffers, native allocations); 0 = none. */
   addressSpaceMb: number;
-  /** Largest rendered output (stdout) accepted. */
+  /** Largest rendered output (stdout) accepted; stderr (std.trace, error text) has the same cap. */
   outputBytes: number;
 }
 
-export type KillReason = 'timeout' | 'cpu' | 'memory' | 'output' | 'crash';
+/** 'diagnostics': stderr (std.trace output, error text) past the output cap. */
+export type KillReason = 'timeout' | 'cpu' | 'memory' | 'output' | 'diagnostics' | 'crash';
 
 export type ChildResult =
   | { kind: 'done'; reply: Extract<RenderChildReply, { kind: 'done' }> }
@@ -98,6 +99,8 @@ class WarmChild {
   private stdoutBytes = 0;
   private onLine: ((line: string) => void) | null = null;
   private onExit: ((signal: NodeJS.Signals | null) => void) | null = null;
+  /** Set when the reply line outgrew its cap and the child was killed for it. */
+  overflowed = false;
   idleTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -128,7 +131,9 @@ class WarmChild {
       ],
       { env: {}, cwd: workBase, stdio: ['pipe', 'pipe', 'pipe'] },
     );
-    const stdoutCap = limits.outputBytes * 2 + 16 * 1024 * 1024;
+    // The reply line carries stdout and stderr (each within outputBytes, checked by the child) JSON-escaped
+    // (up to 6 bytes per byte), plus deps: past this the child is not following the protocol.
+    const stdoutCap = limits.outputBytes * 12 + 16 * 1024 * 1024;
     this.ready = new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => {
         this.kill();
@@ -154,6 +159,7 @@ class WarmChild {
     this.proc.stdout!.on('data', (chunk: Buffer) => {
       this.stdoutBytes += chunk.length;
       if (this.stdoutBytes > stdoutCap) {
+        this.overflowed = true;
         this.kill();
         return;
       }
@@ -215,7 +221,7 @@ class WarmChild {
       this.onExit = (signal) =>
         finish({
           kind: 'killed',
-          reason: forced ?? classify(signal, this.stderr),
+          reason: forced ?? (this.overflowed ? 'output' : classify(signal, this.stderr)),
           signal,
           stderrTail: this.stderr.slice(-400),
         });
@@ -228,7 +234,11 @@ class WarmChild {
           this.kill();
           return finish({ kind: 'killed', reason: 'crash' });
         }
-        finish(reply.kind === 'output-too-large' ? { kind: 'killed', reason: 'output' } : { kind: 'done', reply });
+        finish(
+          reply.kind === 'output-too-large'
+            ? { kind: 'killed', reason: reply.stream === 'stderr' ? 'diagnostics' : 'output' }
+            : { kind: 'done', reply },
+        );
       };
       if (this.exited) return finish({ kind: 'killed', reason: classify(null, this.stderr) });
       if (signal?.aborted) return onAbort();

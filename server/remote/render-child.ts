@@ -6,8 +6,8 @@
  * directory; writes refused), writes CHILD_STARTED on stderr, then reads one
  * RenderChildRequest per stdin line and answers one RenderChildReply per
  * stdout line, running each command exactly as the daemon's workers do.
- * Output larger than the cap is replaced by a limit reply here, so the parent
- * never has to parse it.
+ * Output (stdout, or stderr: std.trace and error text) larger than the cap is
+ * replaced by a limit reply here, so the parent never has to parse it.
  *
  * Remote inputs (https://, oci://, -U, --resolve-images=registry) are looked
  * up in the snapshot the request carries; what is not in it yet comes back
@@ -36,7 +36,7 @@ export interface RenderChildRequest {
   params: CommandParams;
   /** The request's work directory: the only place the render may read. */
   root: string;
-  /** Largest stdout the render may produce. */
+  /** Largest stdout the render may produce, and separately the largest stderr (std.trace, error text). */
   outputBytes: number;
   /** Remote inputs fetched so far by the parent (base64 bytes). */
   remote?: EncodedSnapshot;
@@ -53,7 +53,7 @@ export type RenderChildReply =
       /** Remote inputs still needed and the remote facts used (server/remote-inputs/). */
       remote?: RemoteReport;
     }
-  | { kind: 'output-too-large'; bytes: number };
+  | { kind: 'output-too-large'; stream: 'stdout' | 'stderr'; bytes: number };
 
 /** No request: a path that cannot exist, so everything is missing. */
 const NOWHERE = '/\0kubecfg-render-child-idle';
@@ -67,7 +67,10 @@ function renderOne(request: RenderChildRequest): RenderChildReply {
   const pending = (outcome.remote?.needs.length ?? 0) > 0;
   // A round that still needs inputs is thrown away by the parent: its output is not checked.
   const bytes = Buffer.byteLength(outcome.stdout);
-  if (!pending && bytes > request.outputBytes) return { kind: 'output-too-large', bytes };
+  if (!pending && bytes > request.outputBytes) return { kind: 'output-too-large', stream: 'stdout', bytes };
+  // std.trace lines and error text are capped too: a 20 MB trace must not travel (nor kill the child's reply line).
+  const stderrBytes = Buffer.byteLength(outcome.stderr);
+  if (stderrBytes > request.outputBytes) return { kind: 'output-too-large', stream: 'stderr', bytes: stderrBytes };
   return {
     kind: 'done',
     exitCode: outcome.exitCode,

@@ -128,6 +128,8 @@ function killMessage(reason: KillReason, limits: ChildLimits): string {
       return `render stopped: it ran out of memory (limit ${limits.heapMb} MiB heap)`;
     case 'output':
       return `render stopped: its output is larger than the ${limits.outputBytes}-byte limit (nothing partial is returned)`;
+    case 'diagnostics':
+      return `render stopped: its messages on stderr (std.trace output, error text) are larger than the ${limits.outputBytes}-byte output limit (nothing partial is returned)`;
     case 'crash':
       return 'render process crashed (for example: input too deeply nested); the service keeps serving';
   }

@@ -59,7 +59,13 @@ export interface WorkerData {
 
 export type ToWorker = { type: 'run'; job: RenderJob };
 
+/** Daemon → render host process (server/worker/render-host.ts). */
+export type ToHost = ToWorker | { type: 'cancel'; jobId: number };
+
+/** Render host → daemon: what its worker said, or why the worker ended. */
+export type FromHost = FromWorker | { type: 'crashed'; code: string | null; message: string };
+
 export type FromWorker =
-  | { type: 'ready'; heapLimitBytes: number }
+  | { type: 'ready'; heapLimitBytes: number; threadId: number }
   | { type: 'done'; jobId: number; outcome: CommandOutcome }
   | { type: 'failed'; jobId: number; message: string };

@@ -8,17 +8,24 @@
  *   If the preferred worker is busy and another is idle, the idle one runs it
  *   (a warm cache is not worth waiting for); otherwise it queues on the
  *   preferred worker.
- * - Crash or out-of-memory: the job fails with WorkerCrashedError, the worker
- *   is replaced, its queued jobs move to the replacement, the daemon serves on.
- * - Cancel: the shared flag is set to the job id (the evaluator stops at its
- *   next poll); if the job has not finished after the grace period the worker
- *   is terminated and replaced.
+ * - Each slot is a render host process (render-host.ts) running one worker
+ *   thread: a fatal V8 out-of-memory abort ends that process, never the
+ *   daemon, whose main thread holds no render data.
+ * - Crash or out-of-memory: the job fails with WorkerCrashedError naming the
+ *   limit, the host is replaced, its queued jobs move to the replacement, the
+ *   daemon serves on. Besides V8's heap limit, a watchdog reads each busy
+ *   host's resident memory from /proc and kills a host past its RSS cap
+ *   (memory V8 does not count: external strings, ArrayBuffers, overshoot).
+ * - Cancel: the host sets the shared flag to the job id (the evaluator stops
+ *   at its next poll); if the job has not finished after the grace period the
+ *   host is killed and replaced.
  */
+import { fork, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { Worker } from 'node:worker_threads';
 import type { Logger } from '../logger.js';
 import { heapLimitOverridden, heapOverrides, workerExecArgv } from './heap-limits.js';
-import type { CommandName, CommandOutcome, FromWorker, RenderJob, WorkerData } from './messages.js';
+import { hostRssBytes, rssCapBytes, STDERR_TAIL_BYTES, looksLikeV8OutOfMemory } from './host-memory.js';
+import type { CommandName, CommandOutcome, FromHost, RenderJob, ToHost } from './messages.js';
 import type { CommandParams, WorkerStatus } from '../../protocol/index.js';
 import type { RemoteSnapshot } from '../remote-inputs/remote-types.js';
 
@@ -28,6 +35,9 @@ import type { RemoteSnapshot } from '../remote-inputs/remote-types.js';
  * for a while: terminating too early throws away a worker (and its warm caches) for nothing.
  */
 const CANCEL_GRACE_MS = 500;
+
+/** How often the watchdog reads the busy hosts' resident memory (one small /proc read each). */
+const WATCHDOG_INTERVAL_MS = 100;
 
 export class WorkerCrashedError extends Error {
   constructor(message: string) {
@@ -60,8 +70,12 @@ interface PendingJob {
 
 interface Slot {
   index: number;
-  worker: Worker;
-  cancelFlag: Int32Array;
+  host: ChildProcess;
+  /** Until the host reports ready, jobs wait in the queue (IPC sent earlier could be lost). */
+  ready: boolean;
+  threadId: number;
+  /** The end of the host's stderr: V8 writes its fatal out-of-memory report there. */
+  stderrTail: string;
   current: PendingJob | null;
   queue: PendingJob[];
   served: number;
@@ -71,7 +85,7 @@ interface Slot {
   killTimer: NodeJS.Timeout | null;
 }
 
-const WORKER_URL = new URL('./worker-main.js', import.meta.url);
+const HOST_PATH = new URL('./render-host.js', import.meta.url).pathname;
 
 export function affinityRoot(params: CommandParams): string {
   const first = params.args.find((a) => a !== '-');
@@ -84,6 +98,7 @@ export class WorkerPool {
   private readonly slots: Slot[] = [];
   private nextJobId = 1;
   private closed = false;
+  private watchdogTimer: NodeJS.Timeout | null = null;
   replaced = 0;
   readonly heapWarnings: string[] = [];
 
@@ -95,26 +110,27 @@ export class WorkerPool {
       opts.logger.warn(msg);
     }
     for (let i = 0; i < opts.size; i++) this.slots.push(this.spawn(i));
+    this.watchdogTimer = setInterval(() => this.watchdog(), WATCHDOG_INTERVAL_MS);
+    this.watchdogTimer.unref();
   }
 
   private spawn(index: number): Slot {
-    const cancelBuffer = new SharedArrayBuffer(4);
-    const data: WorkerData = { cancelBuffer, testHooks: this.opts.testHooks };
-    const worker = new Worker(WORKER_URL, {
-      workerData: data,
+    const host = fork(HOST_PATH, [], {
       execArgv: workerExecArgv(process.execArgv),
-      resourceLimits: {
-        maxOldGenerationSizeMb: this.opts.memoryMb,
-        maxYoungGenerationSizeMb: Math.max(16, Math.min(64, this.opts.memoryMb / 4)),
-        stackSizeMb: 8,
+      env: {
+        ...process.env,
+        KUBECFG_RENDER_HOST_MEMORY_MB: String(this.opts.memoryMb),
+        KUBECFG_RENDER_HOST_TEST_HOOKS: this.opts.testHooks ? '1' : '0',
       },
-      stdout: false,
-      stderr: false,
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
     const slot: Slot = {
       index,
-      worker,
-      cancelFlag: new Int32Array(cancelBuffer),
+      host,
+      ready: false,
+      threadId: 0,
+      stderrTail: '',
       current: null,
       queue: [],
       served: 0,
@@ -122,18 +138,59 @@ export class WorkerPool {
       retired: false,
       killTimer: null,
     };
-    worker.on('message', (msg: FromWorker) => this.onMessage(slot, msg));
-    worker.on('error', (err: Error & { code?: string }) => this.onCrash(slot, err));
-    worker.on('exit', (code) => this.onCrash(slot, new Error(`the render worker exited with code ${code}`)));
-    // A worker blocked in a long render must not keep a shutting-down daemon alive.
-    worker.unref();
+    host.stderr!.setEncoding('utf8');
+    host.stderr!.on('data', (chunk: string) => {
+      slot.stderrTail = (slot.stderrTail + chunk).slice(-STDERR_TAIL_BYTES);
+    });
+    host.on('message', (msg: FromHost) => this.onMessage(slot, msg));
+    host.on('error', (err: Error & { code?: string }) => this.onCrash(slot, err));
+    // 'close' (not 'exit'): stderr is complete by then, so a fatal OOM report is seen.
+    host.on('close', (code, signal) => this.onHostGone(slot, code, signal));
+    // A host blocked in a long render must not keep a shutting-down daemon alive.
+    host.unref();
+    host.channel?.unref();
+    (host.stderr as unknown as { unref?: () => void }).unref?.();
     return slot;
   }
 
-  private onMessage(slot: Slot, msg: FromWorker): void {
+  private onHostGone(slot: Slot, code: number | null, signal: NodeJS.Signals | null): void {
+    if (slot.retired || this.closed) return;
+    const tail = slot.stderrTail.trim();
+    if (tail)
+      this.opts.logger.error({ worker: slot.index, hostPid: slot.host.pid, stderr: tail }, 'render host stderr');
+    if (looksLikeV8OutOfMemory(tail))
+      this.onCrash(
+        slot,
+        Object.assign(new Error('JavaScript heap out of memory'), { code: 'ERR_WORKER_OUT_OF_MEMORY' }),
+      );
+    else this.onCrash(slot, new Error(`the render host exited (${signal ? `signal ${signal}` : `code ${code}`})`));
+  }
+
+  /** Kills every busy host whose resident memory is past the cap. */
+  private watchdog(): void {
+    const cap = rssCapBytes(this.opts.memoryMb);
+    for (const slot of this.slots) {
+      if (!slot.current || slot.retired || slot.host.pid === undefined) continue;
+      const rss = hostRssBytes(slot.host.pid);
+      if (rss === null || rss <= cap) continue;
+      this.onCrash(
+        slot,
+        Object.assign(new Error(`resident memory ${Math.round(rss / 1048576)} MiB`), { code: 'ERR_RENDER_RSS_LIMIT' }),
+      );
+    }
+  }
+
+  private onMessage(slot: Slot, msg: FromHost): void {
     if (slot.retired) return;
+    if (msg.type === 'crashed') {
+      this.onCrash(slot, Object.assign(new Error(msg.message), { code: msg.code ?? undefined }));
+      return;
+    }
     if (msg.type === 'ready') {
+      slot.ready = true;
+      slot.threadId = msg.threadId;
       slot.heapLimitBytes = msg.heapLimitBytes;
+      this.pump(slot);
       if (heapLimitOverridden(msg.heapLimitBytes, this.opts.memoryMb)) {
         const warning = `worker ${slot.index} heap limit is ${Math.round(msg.heapLimitBytes / 1048576)} MiB, above the requested ${this.opts.memoryMb} MiB`;
         this.heapWarnings.push(warning);
@@ -155,14 +212,19 @@ export class WorkerPool {
     if (slot.retired || this.closed) return;
     slot.retired = true;
     if (slot.killTimer) clearTimeout(slot.killTimer);
-    const oom = err.code === 'ERR_WORKER_OUT_OF_MEMORY';
-    const why = oom
-      ? `the render ran out of memory (worker heap limit ${this.opts.memoryMb} MiB)`
-      : `the render worker crashed: ${err.message}`;
-    this.opts.logger.error({ worker: slot.index, code: err.code }, why);
+    const why =
+      err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+        ? `the render ran out of memory (worker heap limit ${this.opts.memoryMb} MiB)`
+        : err.code === 'ERR_RENDER_RSS_LIMIT'
+          ? `the render ran out of memory (worker limit ${this.opts.memoryMb} MiB heap, ${Math.round(rssCapBytes(this.opts.memoryMb) / 1048576)} MiB resident; ${err.message})`
+          : `the render worker crashed: ${err.message}`;
     const pending = slot.current;
+    this.opts.logger.error(
+      { worker: slot.index, hostPid: slot.host.pid, code: err.code, job: pending?.job.command },
+      `${why}; replacing the worker`,
+    );
     slot.current = null;
-    void slot.worker.terminate();
+    slot.host.kill('SIGKILL');
     const fresh = this.spawn(slot.index);
     fresh.queue = slot.queue;
     this.slots[slot.index] = fresh;
@@ -174,12 +236,16 @@ export class WorkerPool {
     this.pump(fresh);
   }
 
+  private send(slot: Slot, msg: ToHost): void {
+    if (slot.host.connected) slot.host.send(msg);
+  }
+
   private pump(slot: Slot): void {
-    if (slot.current || slot.retired) return;
+    if (slot.current || slot.retired || !slot.ready) return;
     const next = slot.queue.shift();
     if (!next) return;
     slot.current = next;
-    slot.worker.postMessage({ type: 'run', job: next.job });
+    this.send(slot, { type: 'run', job: next.job });
   }
 
   private choose(root: string): Slot {
@@ -219,7 +285,7 @@ export class WorkerPool {
         return;
       }
       if (slot.current === pending) {
-        Atomics.store(slot.cancelFlag, 0, pending.job.jobId);
+        this.send(slot, { type: 'cancel', jobId: pending.job.jobId });
         slot.killTimer = setTimeout(() => {
           if (slot.current === pending && !slot.retired) this.onCrash(slot, new Error('terminated after cancellation'));
         }, this.opts.cancelGraceMs ?? CANCEL_GRACE_MS);
@@ -232,7 +298,8 @@ export class WorkerPool {
   status(): WorkerStatus[] {
     return this.slots.map((s) => ({
       index: s.index,
-      threadId: s.worker.threadId,
+      threadId: s.threadId,
+      ...(s.host.pid !== undefined ? { pid: s.host.pid } : {}),
       busy: s.current !== null,
       queued: s.queue.length,
       rendersServed: s.served,
@@ -248,6 +315,16 @@ export class WorkerPool {
       for (const p of [...(s.current ? [s.current] : []), ...s.queue])
         p.reject(new Error('the daemon is shutting down'));
     }
-    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+    if (this.watchdogTimer) clearInterval(this.watchdogTimer);
+    await Promise.all(
+      this.slots.map(
+        (s) =>
+          new Promise<void>((resolve) => {
+            if (s.host.exitCode !== null || s.host.signalCode !== null) return resolve();
+            s.host.once('exit', () => resolve());
+            s.host.kill('SIGKILL');
+          }),
+      ),
+    );
   }
 }

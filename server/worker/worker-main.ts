@@ -5,7 +5,7 @@
  * evaluator polls `shouldStop`, which reads the cancel flag.
  */
 import { getHeapStatistics } from 'node:v8';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { runCommand } from '../commands/run.js';
 import type { FromWorker, ToWorker, WorkerData } from './messages.js';
 
@@ -33,4 +33,4 @@ port.on('message', (msg: ToWorker) => {
   }
 });
 
-send({ type: 'ready', heapLimitBytes: getHeapStatistics().heap_size_limit });
+send({ type: 'ready', heapLimitBytes: getHeapStatistics().heap_size_limit, threadId });

@@ -47,6 +47,40 @@ describe('daemon JSON-RPC boundary', { skip: !BUILT && 'run npm run build first'
       message: /params\.requestId/,
     },
   ];
+  it('refuses an object or array id with -32600 and a null id, alone or in a batch', async () => {
+    const bad = 'Invalid Request: id must be a string, a number or null';
+    const refusal = { jsonrpc: '2.0', id: null, error: { code: -32600, message: bad } };
+    for (const [name, id] of [
+      ['object', { evil: 'reflected' }],
+      ['array', ['reflected']],
+    ] as const) {
+      for (const method of ['daemon/status', 'render/show']) {
+        const reply = await httpRequest(
+          { socketPath: sb.socket },
+          { body: JSON.stringify({ jsonrpc: '2.0', id, method, params: {} }) },
+        );
+        assert.deepEqual(JSON.parse(reply.body), refusal, `${name} id on ${method}`);
+      }
+    }
+    const batch = await httpRequest(
+      { socketPath: sb.socket },
+      {
+        body: JSON.stringify([
+          { jsonrpc: '2.0', id: { evil: 1 }, method: 'daemon/status', params: {} },
+          { jsonrpc: '2.0', id: 7, method: 'daemon/status', params: {} },
+        ]),
+      },
+    );
+    const replies = JSON.parse(batch.body) as { id: unknown; error?: unknown; result?: unknown }[];
+    assert.equal(replies.length, 2, batch.body);
+    assert.deepEqual(
+      replies.find((r) => r.id === null),
+      refusal,
+    );
+    assert.ok(replies.find((r) => r.id === 7)?.result, batch.body);
+    assert.doesNotMatch(batch.body, /evil/);
+  });
+
   for (const c of cases) {
     it(`answers ${c.code} for ${c.name}`, async () => {
       const reply = await httpRequest({ socketPath: sb.socket }, { body: c.body });

@@ -80,6 +80,23 @@ describe('TCP listener', { skip: !BUILT && 'run npm run build first', timeout: 6
     assert.equal(JSON.parse(reply.body).result.protocolVersion, 1);
   });
 
+  it('refuses an object or array id with -32600 instead of echoing it', async () => {
+    for (const id of [{ x: 1 }, [1, 2]]) {
+      const reply = await httpRequest(
+        { host: '127.0.0.1', port },
+        {
+          body: JSON.stringify({ jsonrpc: '2.0', id, method: 'daemon/status', params: {} }),
+          headers: { authorization: `Bearer ${token}` },
+        },
+      );
+      assert.deepEqual(JSON.parse(reply.body), {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: 'Invalid Request: id must be a string, a number or null' },
+      });
+    }
+  });
+
   it('never writes the token to the log', () => {
     assert.doesNotMatch(readFileSync(sb.logFile, 'utf8'), new RegExp(token));
   });

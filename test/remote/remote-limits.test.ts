@@ -47,26 +47,13 @@ describe('remote render limits', { skip }, () => {
       { name: 'team-b', maxConcurrent: 2 },
     ]);
     ca = readFileSync(sb.tls.ca, 'utf8');
-    srv = await sb.startServer([
-      '--render-timeout',
-      '3s',
-      '--kill-grace',
-      '500ms',
-      '--render-memory-mb',
-      '96',
-      '--output-bytes',
-      '2000',
-      '--failure-threshold',
-      '2',
-    ]);
+    srv = await sb.startServer(['--render-timeout', '3s', '--kill-grace', '500ms', '--failure-threshold', '2']);
     dir = sb.clientDir('limits', {
       'spin.jsonnet': SPIN,
       'huge.jsonnet': HUGE,
       'deep.jsonnet': DEEP,
       'ok.jsonnet': OK,
       'ok2.jsonnet': OK.replace("'ok'", "'ok2'"),
-      'big.jsonnet':
-        "{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big' }, data: { a: std.repeat('z', 5000) } }",
     });
   });
   after(async () => {
@@ -89,17 +76,6 @@ describe('remote render limits', { skip }, () => {
     const ok = await sb.runClient(dir, 'team-b', srv.url, ['show', 'ok.jsonnet']);
     assert.equal(ok.code, 0, ok.stderr);
     assert.deepEqual(sb.leftoverWorkdirs(), []);
-  });
-
-  test('memory cap and output cap give named errors, never partial output (hazards 17, 18)', async () => {
-    const mem = await sb.runClient(dir, 'team-b', srv.url, ['jsonnet', 'huge.jsonnet']);
-    assert.equal(mem.code, 1);
-    assert.equal(mem.stdout, '');
-    assert.match(mem.stderr, /ran out of memory \(limit 96 MiB heap\)/);
-    const big = await sb.runClient(dir, 'team-b', srv.url, ['show', 'big.jsonnet']);
-    assert.equal(big.code, 1);
-    assert.equal(big.stdout, '');
-    assert.match(big.stderr, /output is larger than the 2000-byte limit/);
   });
 
   test('a crashing render beside healthy ones: they succeed, it fails, the service stays up (hazards 14, 31)', async () => {
@@ -157,6 +133,61 @@ describe('remote render limits', { skip }, () => {
     assert.equal(gone.code, 1);
     assert.match(gone.stderr, /cannot reach the render service .*\(after one retry\)/);
     srv = await sb.startServer([], port);
+  });
+});
+
+/**
+ * Memory and output caps on a server whose wall-clock limit is far away (120 s), so that on a slow
+ * machine the memory cap, not the deadline, is what stops HUGE.
+ */
+describe('remote render memory and output caps', { skip }, () => {
+  let sb: RemoteSandbox;
+  let srv: ServerHandle;
+  let dir: string;
+
+  before(async () => {
+    sb = new RemoteSandbox([{ name: 'team-d' }]);
+    srv = await sb.startServer(['--render-timeout', '120s', '--render-memory-mb', '96', '--output-bytes', '2000']);
+    dir = sb.clientDir('caps', {
+      'huge.jsonnet': HUGE,
+      'ok.jsonnet': OK,
+      'big.jsonnet':
+        "{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big' }, data: { a: std.repeat('z', 5000) } }",
+      'trace.jsonnet': "std.trace(std.repeat('t', 5000), { a: 1 })",
+      'trace10mb.jsonnet': "std.trace(std.repeat('t', 10 * 1024 * 1024), { a: 1 })",
+      'error.jsonnet': "error std.repeat('e', 5000)",
+    });
+  });
+  after(async () => {
+    await srv?.stop();
+    sb?.cleanup();
+  });
+
+  test('memory cap and output cap give named errors, never partial output (hazards 17, 18)', async () => {
+    const mem = await sb.runClient(dir, 'team-d', srv.url, ['jsonnet', 'huge.jsonnet']);
+    assert.equal(mem.code, 1);
+    assert.equal(mem.stdout, '');
+    assert.match(mem.stderr, /ran out of memory \(limit 96 MiB heap\)/);
+    const big = await sb.runClient(dir, 'team-d', srv.url, ['show', 'big.jsonnet']);
+    assert.equal(big.code, 1);
+    assert.equal(big.stdout, '');
+    assert.match(big.stderr, /output is larger than the 2000-byte limit/);
+  });
+
+  test('std.trace output and error text are capped too, and the message names that limit', async () => {
+    for (const file of ['trace.jsonnet', 'trace10mb.jsonnet', 'error.jsonnet']) {
+      const r = await sb.runClient(dir, 'team-d', srv.url, ['jsonnet', file]);
+      assert.equal(r.code, 1, `${file}: ${r.stderr.slice(0, 300)}`);
+      assert.equal(r.stdout, '', file);
+      assert.ok(r.stderr.length < 1000, `${file}: stderr is ${r.stderr.length} bytes`);
+      assert.match(
+        r.stderr,
+        /stderr \(std\.trace output, error text\) are larger than the 2000-byte output limit/,
+        file,
+      );
+    }
+    const ok = await sb.runClient(dir, 'team-d', srv.url, ['show', 'ok.jsonnet']);
+    assert.equal(ok.code, 0, ok.stderr);
   });
 });
 
