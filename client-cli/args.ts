@@ -5,7 +5,15 @@
  * parsing. Global flags may appear before or after the command name. Never
  * throws anything but UsageError (the message cobra would print).
  */
-import { COMMANDS, EXCLUSIVE_FLAG_GROUPS, GLOBAL_FLAGS, flagsOf, type CommandSpec, type FlagSpec, type FlagValue } from '../protocol/index.js';
+import {
+  COMMANDS,
+  EXCLUSIVE_FLAG_GROUPS,
+  GLOBAL_FLAGS,
+  flagsOf,
+  type CommandSpec,
+  type FlagSpec,
+  type FlagValue,
+} from '../protocol/index.js';
 
 export class UsageError extends Error {
   constructor(
@@ -211,7 +219,14 @@ export function checkArgCount(parsed: ParsedArgs): void {
   if (cmd.args === 'atLeastOne' && n === 0 && !(cmd.flags.some((f) => f.name === 'exec') && parsed.flags.exec))
     throw new UsageError(`${where} needs at least one argument`, parsed.commandPath);
   if (cmd.args === 'exactlyTwo' && n !== 2) {
-    const missing = n < 2 ? `: ${cmd.usage.replace(/^kubecfg \S+ \[flags\] /, '').split(' ').slice(n).join(' and ')} missing` : '';
+    const missing =
+      n < 2
+        ? `: ${cmd.usage
+            .replace(/^kubecfg \S+ \[flags\] /, '')
+            .split(' ')
+            .slice(n)
+            .join(' and ')} missing`
+        : '';
     throw new UsageError(`accepts 2 arg(s), received ${n}${missing}`, parsed.commandPath);
   }
   for (const group of EXCLUSIVE_FLAG_GROUPS) {
@@ -247,7 +262,8 @@ export function replaceDeprecated(parsed: ParsedArgs): string[] {
  */
 export function resolveShadowed(parsed: ParsedArgs): void {
   const list = parsed.shadowed['insecure-registry'];
-  if (parsed.command?.name !== 'pack' || !Array.isArray(list) || parsed.flags['insecure-registry'] !== undefined) return;
+  if (parsed.command?.name !== 'pack' || !Array.isArray(list) || parsed.flags['insecure-registry'] !== undefined)
+    return;
   const ref = parsed.args[0] ?? '';
   const host = ref.replace(/^oci:\/\//, '').split('/')[0]!;
   const hosts = list.flatMap((item) => item.split(',')).map((h) => h.trim());

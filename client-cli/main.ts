@@ -33,7 +33,9 @@ async function run(argv: string[]): Promise<number> {
         process.stdout.write(usageText());
         return 0;
       }
-      throw new UsageError(`unknown command "${parsed.args[0]}" for "kubecfg"${suggestionText(parsed.args[0]!, COMMANDS)}`);
+      throw new UsageError(
+        `unknown command "${parsed.args[0]}" for "kubecfg"${suggestionText(parsed.args[0]!, COMMANDS)}`,
+      );
     }
     if (parsed.help || !parsed.command) {
       process.stdout.write(helpText(parsed.commandPath, parsed.command));

@@ -399,7 +399,10 @@ test('gc after a CRD was deleted: a cached discovery answer is not trusted (daem
     };
     await updateObjects(h.session, [crd, gizmo, configMap('c', {})], { gcTag: 'T', sleep: noSleep });
     // The session's discovery now lists gizmos; someone deletes the CRD behind its back.
-    await h.session.client.request('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gizmos.example.com');
+    await h.session.client.request(
+      'DELETE',
+      '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gizmos.example.com',
+    );
     const r = await updateObjects(h.session, [configMap('c', {})], { gcTag: 'T', sleep: noSleep });
     assert.deepEqual(r.applied, [{ desc: 'configmaps c', action: 'unchanged' }]);
     assert.deepEqual(r.gc?.deleted, []);
