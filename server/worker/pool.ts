@@ -316,6 +316,17 @@ export class WorkerPool {
         p.reject(new Error('the daemon is shutting down'));
     }
     if (this.watchdogTimer) clearInterval(this.watchdogTimer);
+    // The hosts are unref'd (an idle daemon may exit); while waiting for them, keep the loop alive
+    // so the shutdown that awaits this close runs to its end (and logs "daemon stopped").
+    const keepAlive = setInterval(() => {}, 1000);
+    try {
+      await this.waitForHosts();
+    } finally {
+      clearInterval(keepAlive);
+    }
+  }
+
+  private async waitForHosts(): Promise<void> {
     await Promise.all(
       this.slots.map(
         (s) =>

@@ -126,7 +126,7 @@ describe('remote render fleet (replicas sharing a Redis)', { skip }, () => {
   });
 
   test('the same missing result asked of both replicas at once is rendered once', async () => {
-    const f = files('burst', 150_000);
+    const f = files('burst', 20_000);
     const [ra, rb] = [await renders(a, 'team-a'), await renders(b, 'team-a')];
     const runs = Array.from({ length: 6 }, (_, i) =>
       sb.runClient(sb.clientDir(`burst-${i}`, f), 'team-a', i % 2 ? b.url : a.url, ['show', 'app.jsonnet']),
