@@ -9,26 +9,15 @@
  * asserted.
  */
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { request } from 'node:https';
 import { join, relative } from 'node:path';
 import { writeRepo } from '../daemon/repo.js';
 import { fmtMs, printTable } from '../lib/measure.js';
-import { hasOpenssl, metricValue, RemoteSandbox, type ServerHandle } from '../../test/remote/harness.js';
+import { getText, hasOpenssl, metricValue, RemoteSandbox, type ServerHandle } from '../../test/remote/harness.js';
 import { hasRedisServer, RedisServer } from '../../test/support/redis-server.js';
 
 const CLIENTS = Number(process.env.BENCH_FLEET_CLIENTS ?? 50);
 
-function metrics(srv: ServerHandle, ca: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    request(srv.url + '/metrics', { ca, agent: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (c: string) => (text += c));
-      res.on('end', () => resolve(text));
-    })
-      .on('error', reject)
-      .end();
-  });
-}
+const metrics = async (srv: ServerHandle, ca: string): Promise<string> => (await getText(srv.url, ca, '/metrics')).text;
 
 function percentile(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);

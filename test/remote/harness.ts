@@ -9,6 +9,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { repoRoot } from '../support/repo-root.js';
@@ -249,6 +250,19 @@ export class RemoteSandbox {
     for (const p of this.procs) p.kill('SIGKILL');
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/** GET (no body) on the service with its test CA: `/metrics`, `/readyz`, `/healthz`. */
+export function getText(url: string, ca: string, path: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    httpsRequest(url + path, { ca, agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (c: string) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    })
+      .on('error', reject)
+      .end();
+  });
 }
 
 export function metricValue(text: string, name: string, labels: Record<string, string> = {}): number {

@@ -8,27 +8,16 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { request } from 'node:https';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
-import { hasOpenssl, metricValue, RemoteSandbox, type ServerHandle } from './harness.js';
+import { getText, hasOpenssl, metricValue, RemoteSandbox, type ServerHandle } from './harness.js';
 import { hasRedisServer, RedisServer } from '../support/redis-server.js';
 
 const skip = !hasOpenssl() ? 'openssl is not installed' : !hasRedisServer() ? 'redis-server is not installed' : false;
 
-function get(url: string, ca: string, path: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    request(url + path, { ca, agent: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    })
-      .on('error', reject)
-      .end();
-  });
-}
+const get = getText;
 
 const PREFIX = 'kubecfg-remote';
 /** The documented key scheme (docs/remote.md): the tenant part is a digest of the tenant's name. */

@@ -7,23 +7,12 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { request } from 'node:https';
 import { after, before, describe, test } from 'node:test';
-import { hasOpenssl, metricValue, RemoteSandbox, type ServerHandle } from './harness.js';
+import { getText, hasOpenssl, metricValue, RemoteSandbox, type ServerHandle } from './harness.js';
 
 const skip = hasOpenssl() ? false : 'openssl is not installed';
 
-function metrics(srv: ServerHandle, ca: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    request(srv.url + '/metrics', { ca, agent: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (c: string) => (text += c));
-      res.on('end', () => resolve(text));
-    })
-      .on('error', reject)
-      .end();
-  });
-}
+const metrics = async (srv: ServerHandle, ca: string): Promise<string> => (await getText(srv.url, ca, '/metrics')).text;
 
 /** 2^40 calls, constant memory: only the deadline stops it. */
 const SPIN = 'local f(n) = if n == 0 then 0 else f(n - 1) + f(n - 1); { v: f(40) }';
