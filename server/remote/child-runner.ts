@@ -36,7 +36,11 @@ export interface ChildLimits {
 }
 
 /** 'diagnostics': stderr (std.trace output, error text) past the output cap. */
-export type KillReason = 'timeout' | 'cpu' | 'memory' | 'output' | 'diagnostics' | 'crash';
+/**
+ * 'memory': the V8 heap limit fired; 'address-space': a native allocation failed under RLIMIT_AS
+ * (std::bad_alloc, a failed mmap) while the heap was within its limit.
+ */
+export type KillReason = 'timeout' | 'cpu' | 'memory' | 'address-space' | 'output' | 'diagnostics' | 'crash';
 
 export type ChildResult =
   | { kind: 'done'; reply: Extract<RenderChildReply, { kind: 'done' }> }
@@ -66,11 +70,23 @@ const IDLE_CHILD_MS = 10 * 60_000;
 /** The child's first stderr line once its modules are loaded. */
 export const CHILD_STARTED = 'kubecfg-render-child: started\n';
 
-function classify(signal: NodeJS.Signals | null, stderr: string): KillReason {
+/** Exported for its table test: which limit a dead child's signal and last stderr point at. */
+export function classify(signal: NodeJS.Signals | null, stderr: string, addressSpaceMb: number): KillReason {
   if (signal === 'SIGXCPU') return 'cpu';
-  if (/out of memory|allocation failed|bad_alloc|Cannot allocate memory/i.test(stderr)) return 'memory';
+  if (/Reached heap limit|JavaScript heap out of memory/i.test(stderr)) return 'memory';
+  if (/out of memory|allocation failed|bad_alloc|Cannot allocate memory/i.test(stderr))
+    return addressSpaceMb > 0 ? 'address-space' : 'memory';
   return 'crash';
 }
+
+/**
+ * Largest WebAssembly memory the child may reserve, in 64 KiB pages (128 MiB). Importing undici
+ * instantiates its llhttp parser, and V8 reserves the whole 4 GiB a wasm32 memory may grow to (2 GiB
+ * when that does not fit): under the default address-space limit (heap x 2 + 2 GiB) that left too
+ * little for the heap to grow, and a 120 MB render died of std::bad_alloc. The child never parses
+ * HTTP, and llhttp needs a few pages.
+ */
+export const CHILD_WASM_MAX_PAGES = 2048;
 
 /** CPU seconds a process has used (utime + stime from /proc), or undefined off Linux. */
 function cpuSecondsUsed(pid: number): number | undefined {
@@ -115,7 +131,9 @@ class WarmChild {
       process.execPath,
       `--max-old-space-size=${limits.heapMb}`,
       '--stack-size=984',
-      ...(limits.addressSpaceMb > 0 ? ['--disable-wasm-trap-handler'] : []),
+      ...(limits.addressSpaceMb > 0
+        ? ['--disable-wasm-trap-handler', `--wasm-max-mem-pages=${CHILD_WASM_MAX_PAGES}`]
+        : []),
       ...childCommand(),
     ];
     this.proc = spawn(
@@ -221,7 +239,7 @@ class WarmChild {
       this.onExit = (signal) =>
         finish({
           kind: 'killed',
-          reason: forced ?? (this.overflowed ? 'output' : classify(signal, this.stderr)),
+          reason: forced ?? (this.overflowed ? 'output' : classify(signal, this.stderr, limits.addressSpaceMb)),
           signal,
           stderrTail: this.stderr.slice(-400),
         });
@@ -240,7 +258,7 @@ class WarmChild {
             : { kind: 'done', reply },
         );
       };
-      if (this.exited) return finish({ kind: 'killed', reason: classify(null, this.stderr) });
+      if (this.exited) return finish({ kind: 'killed', reason: classify(null, this.stderr, limits.addressSpaceMb) });
       if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
       this.proc.stdin!.write(JSON.stringify(request) + '\n');
