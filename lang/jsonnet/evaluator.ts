@@ -217,6 +217,16 @@ export class Evaluator implements ValidationHost {
     this.cur = null;
   }
 
+  /**
+   * Refuses an allocation of about `bytes` (a low estimate) that cannot fit in the evaluation's
+   * memory limit, before any of it is made: the error names what and the limit.
+   */
+  checkAllocation(what: string, bytes: number): void {
+    const limit = this.options.memoryLimit;
+    if (limit === undefined || bytes <= limit.bytes) return;
+    throw this.error(`${what} needs at least ${formatBytes(bytes)}, more than ${limit.name}`);
+  }
+
   /** For long builtin loops that open no frames: honours shouldStop. */
   poll(): void {
     if (this.options.shouldStop?.()) throw this.error('evaluation cancelled');
@@ -1280,4 +1290,9 @@ export function quoteJson(s: string): string {
 
 export function decodeUtf8(bytes: Uint8Array): string {
   return new TextDecoder('utf-8').decode(bytes);
+}
+
+function formatBytes(n: number): string {
+  if (n >= 1024 ** 3) return `${(n / 1024 ** 3).toFixed(1)} GiB`;
+  return `${Math.ceil(n / 1024 ** 2)} MiB`;
 }

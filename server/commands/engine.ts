@@ -37,6 +37,7 @@ import type { Flags } from './flags.js';
 import { createImporter, isRemoteLocation } from './importer.js';
 import { nativesFor } from '../remote-inputs/request-natives.js';
 import { compiledYakl, type CompiledYaklModule } from './yakl-compile.js';
+import { renderMemoryLimit } from './memory-limit.js';
 
 /** Parsed modules shared by every request this worker runs (safe: keyed by content). */
 const parseCacheStore = new ByteBoundedCache<Module>({ name: 'parsed-modules', maxBytes: 256 * 1024 * 1024 });
@@ -171,6 +172,7 @@ export function createEngine(
     shouldStop,
     parseCache,
     reuse: moduleReuse,
+    memoryLimit: renderMemoryLimit(),
     ...(maxStack ? { maxStack } : {}),
     ...(trace ? { trace } : {}),
   };
