@@ -51,7 +51,6 @@ const SLOT_BYTES = 8;
 
 /** Bytes of a string of `length` UTF-16 units (one byte each if it is Latin-1, else two). */
 function stringBytes(sample: string, length: number): number {
-  // eslint-disable-next-line no-control-regex
   return /^[\x00-\xff]*$/.test(sample) ? length : 2 * length;
 }
 
