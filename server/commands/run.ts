@@ -103,8 +103,12 @@ export function runCommand(command: CommandName, params: CommandParams, ctx: Run
   // Remote inputs, -U and --root (server/remote-inputs/): looked up in ctx.remote, needs reported back.
   let session: RemoteSession;
   try {
-    session = openRemoteSession(command, rc.params, ctx.remote, () =>
-      gatesFor(new Flags(command, rc.params), rcFeatures),
+    session = openRemoteSession(
+      command,
+      rc.params,
+      ctx.remote,
+      () => gatesFor(new Flags(command, rc.params), rcFeatures),
+      recorder,
     );
   } catch (err) {
     if (!isRemoteFlagError(err)) throw err;

@@ -10,6 +10,7 @@
  */
 import { join, resolve } from 'node:path';
 import { parseGoDuration } from '../../lang/gotemplate/sprig/gotime.js';
+import type { DependencyRecorder } from '../../cache/index.js';
 import type { CommandParams, FlagValue } from '../../protocol/index.js';
 import type { Gates } from '../../render/features/gates.js';
 import { isRemoteLocation } from '../commands/importer.js';
@@ -67,10 +68,11 @@ function searchUrls(values: string[]): string[] {
 }
 
 /** Refuses, before any read, a path named by an argument or a flag that lies outside the root. */
-function checkPathsInsideRoot(root: string, params: CommandParams): void {
+function checkPathsInsideRoot(root: string, params: CommandParams, recorder?: DependencyRecorder): void {
   const check = (p: string, shown: string): void => {
     if (p === '' || p === '-' || p === '/dev/stdin' || isRemoteLocation(p)) return;
-    confine(root, resolve(params.cwd, p), shown);
+    // Recorded: an argument that is a link, or a link on its way, retargeted must re-render.
+    confine(root, resolve(params.cwd, p), shown, recorder);
   };
   for (const arg of params.args) check(arg, arg);
   for (const dir of list(params.flags['jpath'])) check(dir, `-J ${dir}`);
@@ -97,6 +99,8 @@ export function openRemoteSession(
   params: CommandParams,
   snapshot: RemoteSnapshot | undefined,
   gates: () => Gates | undefined,
+  /** Where the links on the way to the root and to the arguments are recorded as dependencies. */
+  recorder?: DependencyRecorder,
 ): RemoteSession {
   const flags = params.flags;
   const ttlText = str(flags['oci-tag-ttl']);
@@ -125,8 +129,8 @@ export function openRemoteSession(
   session.enabledFeatures = enabled;
   const rootFlag = str(flags['root']);
   if (rootFlag !== '') {
-    session.root = realRoot(rootFlag, params.cwd);
-    checkPathsInsideRoot(session.root, params);
+    session.root = realRoot(rootFlag, params.cwd, recorder);
+    checkPathsInsideRoot(session.root, params, recorder);
   }
   return session;
 }
