@@ -224,7 +224,9 @@ export class Evaluator implements ValidationHost {
   checkAllocation(what: string, bytes: number): void {
     const limit = this.options.memoryLimit;
     if (limit === undefined || bytes <= limit.bytes) return;
-    throw this.error(`${what} needs at least ${formatBytes(bytes)}, more than ${limit.name}`);
+    const message = `${what} needs at least ${formatBytes(bytes)}, more than ${limit.name}`;
+    limit.onRefused?.(message);
+    throw this.error(message);
   }
 
   /** For long builtin loops that open no frames: honours shouldStop. */

@@ -68,7 +68,12 @@ export interface RuntimeOptions {
    * std.repeat, std.join) and cannot fit is refused at once instead of growing until the limit
    * kills the process. Absent: no check.
    */
-  memoryLimit?: { bytes: number; name: string };
+  memoryLimit?: {
+    bytes: number;
+    name: string;
+    /** Hears each refusal's message (the daemon logs one line per refusal). */
+    onRefused?: (message: string) => void;
+  };
 }
 
 const ASTS = new WeakMap<Module, Node>();

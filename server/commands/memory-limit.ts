@@ -17,17 +17,29 @@ function fromExecArgv(execArgv: readonly string[]): number | undefined {
   return undefined;
 }
 
-let cached: { bytes: number; name: string } | undefined;
+let cached: { bytes: number; name: string; onRefused: (message: string) => void } | undefined;
+let refusals: string[] = [];
 
-export function renderMemoryLimit(): { bytes: number; name: string } {
+/** The refusals since the last call (the worker sends them with the outcome; the daemon logs them). */
+export function takeLimitRefusals(): string[] {
+  const taken = refusals;
+  refusals = [];
+  return taken;
+}
+
+const onRefused = (message: string): void => {
+  if (refusals.length < 16) refusals.push(message);
+};
+
+export function renderMemoryLimit(): { bytes: number; name: string; onRefused: (message: string) => void } {
   if (cached) return cached;
   const workerMb = isMainThread ? undefined : resourceLimits.maxOldGenerationSizeMb;
   const flagMb = isMainThread ? fromExecArgv(process.execArgv) : undefined;
-  if (workerMb) cached = { bytes: workerMb * MiB, name: `the worker heap limit (${workerMb} MiB)` };
-  else if (flagMb) cached = { bytes: flagMb * MiB, name: `the render heap limit (${flagMb} MiB)` };
+  if (workerMb) cached = { bytes: workerMb * MiB, name: `the worker heap limit (${workerMb} MiB)`, onRefused };
+  else if (flagMb) cached = { bytes: flagMb * MiB, name: `the render heap limit (${flagMb} MiB)`, onRefused };
   else {
     const bytes = getHeapStatistics().heap_size_limit;
-    cached = { bytes, name: `the heap limit of this process (${Math.round(bytes / MiB)} MiB)` };
+    cached = { bytes, name: `the heap limit of this process (${Math.round(bytes / MiB)} MiB)`, onRefused };
   }
   return cached;
 }

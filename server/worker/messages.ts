@@ -49,6 +49,8 @@ export interface CommandOutcome {
   cacheable: boolean;
   /** Remote inputs still needed (the round is re-run once fetched) and the remote facts used. */
   remote?: RemoteReport;
+  /** Allocations the render refused against its heap limit (memory-limit.ts); the daemon logs each. */
+  limitRefusals?: string[];
 }
 
 export interface WorkerData {

@@ -98,7 +98,7 @@ describe('memory limits of render workers', { skip: !BUILT && 'run npm run build
     });
   });
 
-  it('status shows the replaced workers and daemon.log has a line for each', async () => {
+  it('status shows the replaced workers and daemon.log has a line for each failure', async () => {
     const st = (await rpc(sb.socket, 'daemon/status', {})).result;
     const ooms = BOMBS.filter((b) => b.error === MEMORY).length;
     assert.equal(st.workersReplaced, ooms);
@@ -107,6 +107,13 @@ describe('memory limits of render workers', { skip: !BUILT && 'run npm run build
     assert.notDeepEqual(pids, firstPids, 'at least one worker runs in a new render host');
     const log = readFileSync(sb.logFile, 'utf8');
     assert.equal(log.match(/ran out of memory.*replacing the worker/g)?.length, ooms, log);
+    // A refusal before allocating replaces nothing, and is logged too.
+    const upFront = BOMBS.filter((b) => b.error === UP_FRONT).length;
+    assert.equal(
+      log.match(/render refused before allocating: .*more than the worker heap limit/g)?.length,
+      upFront,
+      log,
+    );
     watch.kill('SIGINT');
     assert.equal((await watchDone).code, 130);
   });

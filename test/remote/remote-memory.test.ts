@@ -24,6 +24,7 @@ describe('remote render memory with the default limits', { skip }, () => {
     dir = sb.clientDir('fold', {
       'ok.jsonnet': '{ a: 1 }\n',
       'fold.jsonnet': FOLD + '\n',
+      'range.jsonnet': 'std.range(0, 1e8)\n',
       'fold-object.jsonnet': `{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'sum' }, data: { sum: std.toString(${FOLD}) } }\n`,
     });
   });
@@ -46,5 +47,16 @@ describe('remote render memory with the default limits', { skip }, () => {
       assert.match(r.stdout, want, args.join(' '));
     }
     assert.doesNotMatch(srv.logs(), /render child stopped/);
+  });
+
+  test("a size known up front is refused against the child's heap limit, as a render error", async () => {
+    const r = await sb.runClient(dir, 'team-m', srv.url, ['jsonnet', 'range.jsonnet']);
+    assert.equal(r.code, 1);
+    assert.equal(r.stdout, '');
+    assert.match(
+      r.stderr,
+      /std\.range\(0, 100000000\) .* needs at least 4\.5 GiB, more than the render heap limit \(1024 MiB\)/,
+    );
+    assert.match(r.stderr, /range\.jsonnet:1:1/);
   });
 });
