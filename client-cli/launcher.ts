@@ -101,6 +101,12 @@ function openDaemonLog(file: string): number | undefined {
   }
 }
 
+/** What to add to "the daemon exited during start-up": what it said, else where to look. */
+function exitedDetail(said: string, logged: boolean): string {
+  if (said.trim()) return `: ${said.trim()}`;
+  return logged ? '; see its log' : '';
+}
+
 export interface StartOptions {
   /** Extra arguments for server/main.js (from `kubecfg daemon start`). */
   daemonArgs?: string[];
@@ -122,6 +128,11 @@ export async function spawnDaemon(paths: DaemonPaths, opts: StartOptions = {}): 
   });
   if (logFd !== undefined) closeSync(logFd);
   const statusStream = child.stdio[3] as Readable;
+  // Without the log, what the runtime printed before dying is the only clue: kept for the message.
+  let lastWords = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    if (lastWords.length < 4096) lastWords += chunk;
+  });
   const status = await new Promise<string>((resolve) => {
     let text = '';
     const timer = setTimeout(() => resolve(`TIMEOUT ${text}`), START_TIMEOUT_MS);
@@ -143,7 +154,7 @@ export async function spawnDaemon(paths: DaemonPaths, opts: StartOptions = {}): 
       resolve(
         text.includes('\n')
           ? text.slice(0, text.indexOf('\n'))
-          : `ERROR the daemon exited during start-up${text ? `: ${text.trim()}` : ''}`,
+          : `ERROR the daemon exited during start-up${exitedDetail(text || lastWords, logFd !== undefined)}`,
       );
     });
   });
