@@ -32,7 +32,7 @@ export class DaemonStartError extends Error {
   }
 }
 
-export function serverEntry(name: 'main' | 'oneshot' | 'remote/main'): string {
+export function serverEntry(name: 'main' | 'remote/main'): string {
   return fileURLToPath(new URL(`../server/${name}.js`, import.meta.url));
 }
 
