@@ -110,7 +110,12 @@ async function run(argv: string[]): Promise<number> {
   }
   if (tcp !== undefined) return runRemote(paths, method, params, { tcp });
   // One round trip: the command itself carries the version handshake (run-remote.ts).
-  return runRemote(paths, method, params);
+  // Without a daemon the command runs here while one starts (docs/daemon.md, "First call"), except
+  // the long-running ones, which the daemon serves, and under the daemon tests' hooks, whose
+  // inputs exercise the daemon's workers.
+  const longRunning = method === 'render/httpd' || (method === 'render/show' && flags.watch === true);
+  const firstCallHere = !longRunning && process.env.KUBECFG_DAEMON_TEST_HOOKS !== '1';
+  return runRemote(paths, method, params, firstCallHere ? { inProcess: () => runOneshot(method, params) } : {});
 }
 
 function reportFatal(err: unknown): number {
