@@ -5,6 +5,7 @@
  *   2. small programs (inheritance, the 300-file import graph), one-shot, against go-jsonnet's process;
  *   3. BENCH_EXTERNAL cases (e.g. kube-prometheus), one-shot, against go-jsonnet, same bytes required;
  *   4. first call (no daemon running) against `--no-daemon` on the same input.
+ * BENCH_CLI names another build's dist/bin/kubecfg.js to measure instead of this one.
  * go-jsonnet is BENCH_GO_JSONNET, else `go-jsonnet` on PATH (rows 2-3 say "no peer" without it).
  * Wall time moves with the machine's load, so every row also gives CPU time (user + system of
  * the child, from /proc/self/stat), which the load barely changes; the load average is printed.
@@ -20,7 +21,8 @@ import { fmtMs, median, printTable } from '../lib/measure.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, here.includes('/dist/') ? '../../..' : '../..');
-const cli = join(repoRoot, 'dist/bin/kubecfg.js');
+// BENCH_CLI: another build's CLI (e.g. main's, for a before/after in the same minutes).
+const cli = process.env.BENCH_CLI ? resolve(process.env.BENCH_CLI) : join(repoRoot, 'dist/bin/kubecfg.js');
 const runs = Number(process.env.BENCH_RUNS ?? 5);
 const bigRuns = Math.min(runs, 3);
 const tmp = mkdtempSync(join(tmpdir(), 'kubecfg-bench-startup-'));
