@@ -6,9 +6,9 @@
  *
  * One round trip when a compatible daemon runs: the command carries the CLI's
  * protocol version and build id (`client`), instead of a `daemon/hello` first.
- * Nothing listening → start a daemon and send again, or (the first call, `inProcess`)
- * run the command in this process and start the daemon in the background. A daemon of another build
- * answers VersionMismatch, one older than the `client` field refuses it
+ * Nothing listening → start a daemon and send again, or (the first call,
+ * `inProcess`) run the command in this process and start the daemon in the
+ * background. A daemon of another build answers VersionMismatch, one older than the `client` field refuses it
  * (-32602 on `params.client`) and one without the method answers -32601: all
  * three ran nothing, so the CLI replaces the daemon and sends again (hazard
  * 27). Each happens at most once per command: a second refusal is reported.
