@@ -38,6 +38,13 @@ import { ensureSecureDir, type DaemonPaths } from './paths.js';
 export const EXIT_INTERRUPTED = 130;
 
 export interface RunRemoteOptions {
+  /**
+   * The first call: when no daemon answers, run the command here instead of waiting for a
+   * daemon to start, then start one in the background for the next call.
+   */
+  inProcess?: () => Promise<number>;
+  /** Starts a daemon without waiting for it (default: launcher's startDaemonDetached). */
+  startDetached?: (paths: DaemonPaths) => void;
   /** Starts a daemon when none answers (default: launcher's spawnDaemon). */
   start?: (paths: DaemonPaths) => Promise<unknown>;
   /** Stops a daemon of another build (default: launcher's stopDaemon). */
@@ -46,13 +53,6 @@ export interface RunRemoteOptions {
   tcp?: TcpTarget;
   /** Where output goes (default: this process's stdout and stderr). */
   write?: (stream: 'stdout' | 'stderr', data: string) => void;
-  /**
-   * The first call: when no daemon answers, run the command here instead of waiting for a
-   * daemon to start, then start one in the background for the next call.
-   */
-  inProcess?: () => Promise<number>;
-  /** Starts a daemon without waiting for it (default: launcher's startDaemonDetached). */
-  startDetached?: (paths: DaemonPaths) => void;
 }
 
 const writeToProcess = (stream: 'stdout' | 'stderr', data: string): void => {
