@@ -11,6 +11,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 const suites = [
   'jsonnet/run',
+  'startup/run',
   'yakl/run',
   'daemon/run',
   'cleat/run',

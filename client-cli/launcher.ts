@@ -34,7 +34,7 @@ export class DaemonStartError extends Error {
   }
 }
 
-export function serverEntry(name: 'main' | 'oneshot' | 'remote/main'): string {
+export function serverEntry(name: 'main' | 'remote/main'): string {
   return fileURLToPath(new URL(`../server/${name}.js`, import.meta.url));
 }
 
@@ -184,6 +184,26 @@ export async function spawnDaemon(paths: DaemonPaths, opts: StartOptions = {}): 
   throw new DaemonStartError(
     `the kubecfg daemon did not answer after starting: ${(last as Error | undefined)?.message ?? 'unknown'} (log: ${paths.logFile})`,
   );
+}
+
+/**
+ * Starts a daemon and returns at once, after a first call rendered in the CLI: the next call
+ * finds it. Nobody reads its status line; a daemon that cannot start says why in its log file,
+ * and `kubecfg daemon start` reports it. Two CLIs doing this at once are resolved by the lock.
+ */
+export function startDaemonDetached(paths: DaemonPaths, opts: StartOptions = {}): void {
+  try {
+    ensureSecureDir(paths.dir);
+    const child = spawn(process.execPath, [serverEntry('main'), ...(opts.daemonArgs ?? [])], {
+      detached: true,
+      stdio: 'ignore',
+      env: process.env,
+    });
+    child.on('error', () => {});
+    child.unref();
+  } catch {
+    // The command has been answered already; the next call starts a daemon or says why it cannot.
+  }
 }
 
 /** Returns a compatible daemon, starting or replacing one as needed. */

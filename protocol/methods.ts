@@ -319,9 +319,3 @@ export function findMethod(name: string): AnyMethod | undefined {
 export function commandOfMethod(name: string): string | undefined {
   return daemonCommandNames().find((c) => findCommand(c)?.method === name);
 }
-
-/** What `kubecfg --no-daemon` writes to the one-shot runner's stdin: one JSON document. */
-export interface OneshotRequest {
-  method: string;
-  params: CommandParams;
-}
