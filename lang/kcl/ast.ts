@@ -136,14 +136,25 @@ export interface SchemaDef {
   readonly attrs: readonly SchemaAttr[];
   /** `_x = expr` lines of the body: private to each instance. */
   readonly privates: readonly { readonly name: string; readonly value: Expr; readonly loc: Loc }[];
-  readonly indexSignature?: { readonly keyName?: string; readonly key: TypeExpr; readonly value: TypeExpr; readonly any: boolean };
+  readonly indexSignature?: {
+    readonly keyName?: string;
+    readonly key: TypeExpr;
+    readonly value: TypeExpr;
+    readonly any: boolean;
+  };
   readonly checks: readonly CheckItem[];
   readonly loc: Loc;
 }
 
 export type Stmt = (
   | { readonly s: 'import'; readonly path: string; readonly asName: string }
-  | { readonly s: 'assign'; readonly target: string; readonly type?: TypeExpr; readonly value: Expr; readonly op?: string }
+  | {
+      readonly s: 'assign';
+      readonly target: string;
+      readonly type?: TypeExpr;
+      readonly value: Expr;
+      readonly op?: string;
+    }
   /** `name: Schema {config}`: every such statement of a name unifies into one instance. */
   | { readonly s: 'unify'; readonly target: string; readonly value: Expr }
   | { readonly s: 'schema'; readonly def: SchemaDef }

@@ -3,7 +3,18 @@ import { CallError, type Evaluator } from './evaluator.js';
 import type { FileUnit } from './evaluator.js';
 import type { Loc } from './ast.js';
 import { toStr } from './text.js';
-import { KDict, KFloat, KFunc, UNDEFINED, numeric, truthy, typeName, valuesEqual, type CallArgs, type Value } from './value.js';
+import {
+  KDict,
+  KFloat,
+  KFunc,
+  UNDEFINED,
+  numeric,
+  truthy,
+  typeName,
+  valuesEqual,
+  type CallArgs,
+  type Value,
+} from './value.js';
 
 type Impl = (a: CallArgs) => Value;
 
@@ -45,7 +56,8 @@ export function makeBuiltins(ev: Evaluator): Map<string, Value> {
         const base = opt(a, 1, 'base', 10) as number;
         const t = v.trim().replace(/_/g, '');
         const n = base === 10 ? (/^[+-]?\d+$/.test(t) ? Number(t) : NaN) : parseInt(t, base);
-        if (Number.isNaN(n)) throw new CallError('EvaluationError', `invalid literal for int() with base ${base}: '${v}'`);
+        if (Number.isNaN(n))
+          throw new CallError('EvaluationError', `invalid literal for int() with base ${base}: '${v}'`);
         return n;
       }
       throw new CallError('TypeError', `int() argument must be a string or a number, not '${typeName(v)}'`);
@@ -53,7 +65,8 @@ export function makeBuiltins(ev: Evaluator): Map<string, Value> {
     float: (a) => {
       const v = opt(a, 0, 'x', 0);
       const n = typeof v === 'string' ? Number(v.trim()) : numeric(v);
-      if (n === undefined || Number.isNaN(n)) throw new CallError('EvaluationError', `could not convert ${typeName(v)} to float: ${toStr(v)}`);
+      if (n === undefined || Number.isNaN(n))
+        throw new CallError('EvaluationError', `could not convert ${typeName(v)} to float: ${toStr(v)}`);
       return new KFloat(n);
     },
     bool: (a) => truthy(opt(a, 0, 'x', false)),
@@ -74,7 +87,8 @@ export function makeBuiltins(ev: Evaluator): Map<string, Value> {
       const v = arg(a, 0, 'x', 'typeof');
       if (v === null) return 'None';
       if (v === UNDEFINED) return 'Undefined';
-      if (v instanceof KDict && v.schema) return truthy(opt(a, 1, 'full_name', false)) ? `${v.schema.pkgPath}.${v.schema.name}` : v.schema.name;
+      if (v instanceof KDict && v.schema)
+        return truthy(opt(a, 1, 'full_name', false)) ? `${v.schema.pkgPath}.${v.schema.name}` : v.schema.name;
       return typeName(v);
     },
     isunique: (a) => {
@@ -86,7 +100,8 @@ export function makeBuiltins(ev: Evaluator): Map<string, Value> {
     all_true: (a) => items(arg(a, 0, 'x', 'all_true'), 'all_true').every(truthy),
     sum: (a) => {
       let acc: Value = opt(a, 1, 'start', 0);
-      for (const x of items(arg(a, 0, 'x', 'sum'), 'sum')) acc = ev.binary('+', acc, x, undefined as unknown as FileUnit, { line: 0, col: 0 });
+      for (const x of items(arg(a, 0, 'x', 'sum'), 'sum'))
+        acc = ev.binary('+', acc, x, undefined as unknown as FileUnit, { line: 0, col: 0 });
       return acc;
     },
     max: (a) => extreme(ev, a, 1, 'max'),
@@ -107,7 +122,8 @@ export function makeBuiltins(ev: Evaluator): Map<string, Value> {
     },
     range: (a) => {
       const nums = a.args.map((x) => {
-        if (typeof x !== 'number') throw new CallError('TypeError', `range() expects int arguments, got ${typeName(x)}`);
+        if (typeof x !== 'number')
+          throw new CallError('TypeError', `range() expects int arguments, got ${typeName(x)}`);
         return x;
       });
       const [start, stop, step] = nums.length === 1 ? [0, nums[0]!, 1] : [nums[0]!, nums[1]!, nums[2] ?? 1];
@@ -149,9 +165,14 @@ export function makeBuiltins(ev: Evaluator): Map<string, Value> {
       if (ev.options.has(key)) {
         const v = ev.options.get(key)!;
         const type = a.kwargs.get('type');
-        return type === 'str' && typeof v !== 'string' ? toStr(v) : type === 'float' && typeof v === 'number' ? new KFloat(v) : v;
+        return type === 'str' && typeof v !== 'string'
+          ? toStr(v)
+          : type === 'float' && typeof v === 'number'
+            ? new KFloat(v)
+            : v;
       }
-      if (required) throw new CallError('EvaluationError', `option('${key}') must be initialized, try '-D ${key}=?' argument`);
+      if (required)
+        throw new CallError('EvaluationError', `option('${key}') must be initialized, try '-D ${key}=?' argument`);
       return a.kwargs.has('default') ? a.kwargs.get('default')! : null;
     },
   };
@@ -180,7 +201,8 @@ export function callMethod(ev: Evaluator, s: string, name: string, a: CallArgs, 
     const v = opt(a, i, 'chars', null);
     return v === null ? undefined : (v as string);
   };
-  const stripSet = (set: string | undefined, c: string): boolean => (set === undefined ? /\s/.test(c) : set.includes(c));
+  const stripSet = (set: string | undefined, c: string): boolean =>
+    set === undefined ? /\s/.test(c) : set.includes(c);
   switch (name) {
     case 'upper':
       return s.toUpperCase();
@@ -274,5 +296,3 @@ export function callMethod(ev: Evaluator, s: string, name: string, a: CallArgs, 
   }
   throw new CallError('AttributeError', `'str' object has no attribute '${name}'`);
 }
-
-

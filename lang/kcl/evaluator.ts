@@ -6,7 +6,18 @@
  * `name: Schema {...}` statements unify into one instance. Public names may be
  * bound once; `_private` ones any number of times.
  */
-import type { CheckItem, ConfigEntry, ConfigOp, Expr, ListItem, Loc, Module, SchemaAttr, Stmt, TypeExpr } from './ast.js';
+import type {
+  CheckItem,
+  ConfigEntry,
+  ConfigOp,
+  Expr,
+  ListItem,
+  Loc,
+  Module,
+  SchemaAttr,
+  Stmt,
+  TypeExpr,
+} from './ast.js';
 import { KclError, type KclErrorKind } from './errors.js';
 import { callMethod, makeBuiltins } from './builtins.js';
 import { repr, toStr } from './text.js';
@@ -107,10 +118,12 @@ export class Evaluator {
       const visit = (stmts: readonly Stmt[], guards: Setter['guards']): void => {
         for (const st of stmts) {
           if (st.s === 'import') unit.imports.set(st.asName, { path: st.path, loc: st });
-          else if (st.s === 'assign' || st.s === 'unify') Evaluator.addSetter(pkg, st.target, { stmt: st, file: unit, guards });
+          else if (st.s === 'assign' || st.s === 'unify')
+            Evaluator.addSetter(pkg, st.target, { stmt: st, file: unit, guards });
           else if (st.s === 'schema') Evaluator.addSetter(pkg, st.def.name, { stmt: st, file: unit, guards });
           else if (st.s === 'type') Evaluator.addSetter(pkg, st.name, { stmt: st, file: unit, guards });
-          else if (st.s === 'if') st.branches.forEach((b, i) => visit(b.body, [...guards, { stmt: st, branch: i, file: unit }]));
+          else if (st.s === 'if')
+            st.branches.forEach((b, i) => visit(b.body, [...guards, { stmt: st, branch: i, file: unit }]));
         }
       };
       visit(m.body, []);
@@ -147,7 +160,8 @@ export class Evaluator {
     if (pkg.values.has(name)) return pkg.values.get(name)!;
     const setters = pkg.setters.get(name);
     if (!setters) return this.fail('CompileError', `name '${name}' is not defined`, file, loc);
-    if (pkg.busy.has(name)) return this.fail('RecursionError', `'${name}' refers to itself (a cycle of top-level values)`, file, loc);
+    if (pkg.busy.has(name))
+      return this.fail('RecursionError', `'${name}' refers to itself (a cycle of top-level values)`, file, loc);
     pkg.busy.add(name);
     let value: Value = UNDEFINED;
     let bound = false;
@@ -186,7 +200,13 @@ export class Evaluator {
     const out = new KDict();
     for (const name of pkg.order) {
       const v = this.global(pkg, name);
-      if (v === UNDEFINED || v instanceof SchemaType || v instanceof KFunc || v instanceof KModule || v instanceof TypeAlias)
+      if (
+        v === UNDEFINED ||
+        v instanceof SchemaType ||
+        v instanceof KFunc ||
+        v instanceof KModule ||
+        v instanceof TypeAlias
+      )
         continue;
       out.map.set(name, v);
     }
@@ -306,7 +326,8 @@ export class Evaluator {
         const out = new KDict();
         this.comprehend(e.clauses, 0, env, (inner) => {
           const k = this.eval(e.key, inner);
-          if (typeof k !== 'string') this.fail('TypeError', `dict key must be str, got ${typeName(k)}`, env.file, e.key);
+          if (typeof k !== 'string')
+            this.fail('TypeError', `dict key must be str, got ${typeName(k)}`, env.file, e.key);
           this.mergeEntry(out, k, this.eval(e.value, inner), e.op, env.file, e);
         });
         return out;
@@ -367,7 +388,8 @@ export class Evaluator {
         if (v === null || v === UNDEFINED) continue;
         if (Array.isArray(v)) out.push(...v);
         else if (v instanceof KDict) out.push(...v.map.keys());
-        else this.fail('TypeError', `only list and dict can be unpacked with *, got ${typeName(v)}`, env.file, it.value);
+        else
+          this.fail('TypeError', `only list and dict can be unpacked with *, got ${typeName(v)}`, env.file, it.value);
       } else {
         const b = it.branches.find((br) => !br.test || truthy(this.eval(br.test, env)));
         if (b) this.evalList(b.items, env, out);
@@ -453,7 +475,8 @@ export class Evaluator {
       if (en.kind === 'unpack') {
         const v = this.eval(en.value, env);
         if (v === null || v === UNDEFINED) continue;
-        if (!(v instanceof KDict)) this.fail('TypeError', `only dict can be unpacked with **, got ${typeName(v)}`, env.file, en.loc);
+        if (!(v instanceof KDict))
+          this.fail('TypeError', `only dict can be unpacked with **, got ${typeName(v)}`, env.file, en.loc);
         for (const [k, x] of v.map) this.mergeEntry(out, k, x, 'union', env.file, en.loc, false);
         continue;
       }
@@ -462,7 +485,8 @@ export class Evaluator {
       if (en.path) path = en.path;
       else {
         const k = this.eval(en.keyExpr!, env);
-        if (typeof k !== 'string') this.fail('TypeError', `config key must be str, got ${typeName(k)}`, env.file, en.loc);
+        if (typeof k !== 'string')
+          this.fail('TypeError', `config key must be str, got ${typeName(k)}`, env.file, en.loc);
         path = [k];
       }
       let v = value;
@@ -494,8 +518,18 @@ export class Evaluator {
       out.setOp(k, 'override');
     } else if (op === 'insert') out.map.set(k, this.concat(prev, v, file, loc));
     else {
-      if (idempotent && !(prev instanceof KDict && v instanceof KDict) && !valuesEqual(prev, v) && out.opOf(k) === 'union')
-        this.fail('EvaluationError', `conflicting values on the attribute '${k}' between ${repr(prev)} and ${repr(v)}`, file, loc);
+      if (
+        idempotent &&
+        !(prev instanceof KDict && v instanceof KDict) &&
+        !valuesEqual(prev, v) &&
+        out.opOf(k) === 'union'
+      )
+        this.fail(
+          'EvaluationError',
+          `conflicting values on the attribute '${k}' between ${repr(prev)} and ${repr(v)}`,
+          file,
+          loc,
+        );
       out.map.set(k, this.union(prev, v, file, loc, idempotent));
     }
   }
@@ -511,8 +545,15 @@ export class Evaluator {
   union(a: Value, b: Value, file: FileUnit, loc: Loc, idempotent = false): Value {
     if (b === UNDEFINED) return a;
     if (a instanceof KDict && b instanceof KDict) {
-      if (a.schema) return this.instantiate(a.schema, this.mergeConfig(a.config ?? a, b.config ?? b, file, loc, idempotent), file, loc);
-      if (b.schema) return this.instantiate(b.schema, this.mergeConfig(a, b.config ?? b, file, loc, idempotent), file, loc);
+      if (a.schema)
+        return this.instantiate(
+          a.schema,
+          this.mergeConfig(a.config ?? a, b.config ?? b, file, loc, idempotent),
+          file,
+          loc,
+        );
+      if (b.schema)
+        return this.instantiate(b.schema, this.mergeConfig(a, b.config ?? b, file, loc, idempotent), file, loc);
       return this.mergeConfig(a, b, file, loc, idempotent);
     }
     return b;
@@ -532,7 +573,9 @@ export class Evaluator {
         out.setOp(k, 'override');
       } else if (op === 'insert') out.map.set(k, this.concat(out.map.get(k)!, v, file, loc));
       else {
-        const at = origin ? { file: origin.file as FileUnit, loc: { line: origin.line, col: origin.col } } : { file, loc };
+        const at = origin
+          ? { file: origin.file as FileUnit, loc: { line: origin.line, col: origin.col } }
+          : { file, loc };
         this.mergeEntry(out, k, v, 'union', at.file, at.loc, idempotent);
       }
     }
@@ -553,7 +596,13 @@ export class Evaluator {
     if (s.base) return s.base;
     const file = s.scope as FileUnit;
     const b = this.eval(s.def.base, { file });
-    if (!(b instanceof SchemaType)) return this.fail('TypeError', `the base of schema ${s.name} must be a schema, got ${typeName(b)}`, file, s.def.loc);
+    if (!(b instanceof SchemaType))
+      return this.fail(
+        'TypeError',
+        `the base of schema ${s.name} must be a schema, got ${typeName(b)}`,
+        file,
+        s.def.loc,
+      );
     s.base = b;
     return b;
   }
@@ -563,7 +612,8 @@ export class Evaluator {
     if (known) return known;
     const chain: SchemaType[] = [];
     for (let c: SchemaType | undefined = s; c; c = this.base(c)) {
-      if (chain.includes(c)) this.fail('TypeError', `schema ${s.name} inherits from itself`, s.scope as FileUnit, s.def.loc);
+      if (chain.includes(c))
+        this.fail('TypeError', `schema ${s.name} inherits from itself`, s.scope as FileUnit, s.def.loc);
       chain.unshift(c);
     }
     const l: Layout = { attrs: new Map(), privates: new Map(), checks: [] };
@@ -625,15 +675,22 @@ export class Evaluator {
         if (!hasCfg) v = dv;
         else if (op === 'override') v = cv!;
         else if (op === 'insert') v = this.concat(dv, cv!, file, loc);
-        else v = dv instanceof KDict && cv instanceof KDict ? this.union(dv, cv, file, loc) : cv === UNDEFINED ? dv : cv!;
+        else
+          v = dv instanceof KDict && cv instanceof KDict ? this.union(dv, cv, file, loc) : cv === UNDEFINED ? dv : cv!;
         const [efile, eloc] = where(name);
         if (a.type) v = this.convert(v, a.type, envOf(attr.owner), `${s.name}.${name}`, eloc, efile);
         if (!a.optional && (v === null || v === UNDEFINED))
-          this.fail('EvaluationError', `attribute '${name}' of ${s.name} is required and can't be None or Undefined`, efile, eloc);
+          this.fail(
+            'EvaluationError',
+            `attribute '${name}' of ${s.name} is required and can't be None or Undefined`,
+            efile,
+            eloc,
+          );
       } else if (priv && !hasCfg) v = this.eval(priv.value, envOf(priv.owner));
       else {
         v = cv!;
-        if (l.index && !name.startsWith('_')) v = this.convert(v, l.index.value, envOf(l.index.owner), `${s.name}.${name}`, ...swap(where(name)));
+        if (l.index && !name.startsWith('_'))
+          v = this.convert(v, l.index.value, envOf(l.index.owner), `${s.name}.${name}`, ...swap(where(name)));
       }
       busy.delete(name);
       values.set(name, v);
@@ -650,7 +707,12 @@ export class Evaluator {
       if (item.guard && !truthy(this.eval(item.guard, env))) continue;
       if (truthy(this.eval(item.test, env))) continue;
       const msg = item.message ? toStr(this.eval(item.message, env)) : '';
-      this.fail('EvaluationError', `Instance check failed${msg ? `: ${msg}` : ''} (schema ${s.name})`, owner.scope as FileUnit, item.loc);
+      this.fail(
+        'EvaluationError',
+        `Instance check failed${msg ? `: ${msg}` : ''} (schema ${s.name})`,
+        owner.scope as FileUnit,
+        item.loc,
+      );
     }
     return inst;
   }
@@ -660,10 +722,21 @@ export class Evaluator {
   convert(v: Value, t: TypeExpr, env: Env, what: string, loc: Loc, errFile: FileUnit = env.file): Value {
     const r = this.tryConvert(v, t, env, loc, errFile);
     if (r.ok) return r.value;
-    return this.fail('TypeError', `${what}: expect ${typeText(t)}, got ${typeName(v)}${r.why ? ` (${r.why})` : ''}`, errFile, loc);
+    return this.fail(
+      'TypeError',
+      `${what}: expect ${typeText(t)}, got ${typeName(v)}${r.why ? ` (${r.why})` : ''}`,
+      errFile,
+      loc,
+    );
   }
 
-  private tryConvert(v: Value, t: TypeExpr, env: Env, loc: Loc, errFile: FileUnit): { ok: true; value: Value } | { ok: false; why?: string } {
+  private tryConvert(
+    v: Value,
+    t: TypeExpr,
+    env: Env,
+    loc: Loc,
+    errFile: FileUnit,
+  ): { ok: true; value: Value } | { ok: false; why?: string } {
     if (v === null || v === UNDEFINED) return { ok: true, value: v };
     switch (t.t) {
       case 'any':
@@ -748,7 +821,8 @@ export class Evaluator {
     }
     if (v instanceof KModule) {
       const x = v.get(attr);
-      if (x === undefined) return this.fail('AttributeError', `module '${v.name}' has no attribute '${attr}'`, file, loc);
+      if (x === undefined)
+        return this.fail('AttributeError', `module '${v.name}' has no attribute '${attr}'`, file, loc);
       return x;
     }
     if (typeof v === 'string') return new KFunc(attr, (a) => callMethod(this, v, attr, a, file, loc));
@@ -759,7 +833,8 @@ export class Evaluator {
 
   private index(v: Value, i: Value, file: FileUnit, loc: Loc): Value {
     if (Array.isArray(v) || typeof v === 'string') {
-      if (typeof i !== 'number') return this.fail('TypeError', `${typeName(v)} indices must be int, got ${typeName(i)}`, file, loc);
+      if (typeof i !== 'number')
+        return this.fail('TypeError', `${typeName(v)} indices must be int, got ${typeName(i)}`, file, loc);
       const n = v.length;
       const j = i < 0 ? n + i : i;
       if (j < 0 || j >= n) return this.fail('EvaluationError', `${typeName(v)} index out of range: ${i}`, file, loc);
@@ -781,7 +856,8 @@ export class Evaluator {
     const num = (x: Expr | undefined): number | undefined => {
       if (!x) return undefined;
       const r = this.eval(x, env);
-      if (typeof r !== 'number') return this.fail('TypeError', `slice indices must be int, got ${typeName(r)}`, env.file, x);
+      if (typeof r !== 'number')
+        return this.fail('TypeError', `slice indices must be int, got ${typeName(r)}`, env.file, x);
       return r;
     };
     const step = num(e.step) ?? 1;
@@ -818,7 +894,11 @@ export class Evaluator {
     return new KFunc(
       'lambda',
       ({ args, kwargs }) => {
-        if (args.length > e.params.length) throw new CallError('TypeError', `expected at most ${e.params.length} positional arguments, found ${args.length}`);
+        if (args.length > e.params.length)
+          throw new CallError(
+            'TypeError',
+            `expected at most ${e.params.length} positional arguments, found ${args.length}`,
+          );
         const vars: Scope = new Map();
         const env: Env = { file: closure.file, vars, parent: closure };
         e.params.forEach((p, i) => {
@@ -831,7 +911,8 @@ export class Evaluator {
           vars.set(p.name, v);
         });
         for (const k of kwargs.keys())
-          if (!e.params.some((p) => p.name === k)) throw new CallError('TypeError', `got an unexpected keyword argument '${k}'`);
+          if (!e.params.some((p) => p.name === k))
+            throw new CallError('TypeError', `got an unexpected keyword argument '${k}'`);
         let result = this.execBody(e.body, env);
         if (e.ret) result = this.convert(result, e.ret, env, 'the lambda result', e);
         return result;
@@ -879,7 +960,8 @@ export class Evaluator {
   }
 
   binary(op: string, a: Value, b: Value, file: FileUnit, loc: Loc): Value {
-    const bad = (): never => this.fail('TypeError', `unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`, file, loc);
+    const bad = (): never =>
+      this.fail('TypeError', `unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`, file, loc);
     if (op === '|') {
       if (typeof a === 'number' && typeof b === 'number') return a | b;
       if (a === null || a === UNDEFINED) return b;
@@ -947,7 +1029,8 @@ export class Evaluator {
         else if (b instanceof KDict) r = typeof a === 'string' && b.map.has(a) && b.map.get(a) !== UNDEFINED;
         else if (typeof b === 'string' && typeof a === 'string') r = b.includes(a);
         else if (b === null || b === UNDEFINED) r = false;
-        else return this.fail('TypeError', `'in' needs a list, dict or str on its right, got ${typeName(b)}`, file, loc);
+        else
+          return this.fail('TypeError', `'in' needs a list, dict or str on its right, got ${typeName(b)}`, file, loc);
         return op === 'in' ? r : !r;
       }
     }
@@ -976,7 +1059,12 @@ export class Evaluator {
       }
       return a.length - b.length;
     }
-    return this.fail('TypeError', `'<' not supported between instances of '${typeName(a)}' and '${typeName(b)}'`, file, loc);
+    return this.fail(
+      'TypeError',
+      `'<' not supported between instances of '${typeName(a)}' and '${typeName(b)}'`,
+      file,
+      loc,
+    );
   }
 }
 

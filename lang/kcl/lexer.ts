@@ -8,17 +8,7 @@
  */
 import { KclError } from './errors.js';
 
-export type TokenKind =
-  | 'name'
-  | 'int'
-  | 'float'
-  | 'string'
-  | 'op'
-  | 'newline'
-  | 'nl'
-  | 'indent'
-  | 'dedent'
-  | 'eof';
+export type TokenKind = 'name' | 'int' | 'float' | 'string' | 'op' | 'newline' | 'nl' | 'indent' | 'dedent' | 'eof';
 
 export interface Token {
   readonly kind: TokenKind;
@@ -255,7 +245,8 @@ export function tokenize(file: string, text: string): Token[] {
           }
         }
       }
-      if (isIdentStart(text[j] ?? '')) fail(`invalid number suffix '${text[j]}': unit suffixes are outside the subset`, j);
+      if (isIdentStart(text[j] ?? ''))
+        fail(`invalid number suffix '${text[j]}': unit suffixes are outside the subset`, j);
       push(kind, text.slice(i, j).replace(/_/g, ''), i);
       i = j;
       continue;

@@ -186,7 +186,10 @@ class Parser {
             this.pos++;
             path += '.' + this.expectName('module path');
           }
-          let asName = path.split('.').filter((x) => x !== '').pop()!;
+          let asName = path
+            .split('.')
+            .filter((x) => x !== '')
+            .pop()!;
           if (this.isName('as')) {
             this.pos++;
             asName = this.expectName();
@@ -592,7 +595,8 @@ class Parser {
         body.push({ s: 'expr', expr: this.parseExpr(), ...loc });
       }
       if (this.isOp(';')) this.pos++;
-      if (!this.isOp('}') && this.peek().kind !== 'nl') this.fail(`expected a newline, got ${this.describe(this.peek())}`);
+      if (!this.isOp('}') && this.peek().kind !== 'nl')
+        this.fail(`expected a newline, got ${this.describe(this.peek())}`);
       this.skipNL();
     }
     return body;
@@ -643,7 +647,13 @@ class Parser {
       ) {
         const op = this.peek(1).value;
         this.pos += 2;
-        out.push({ s: 'assign', target: t.value, value: this.parseExpr(), ...(op !== '=' ? { op: op.slice(0, -1) } : {}), ...loc });
+        out.push({
+          s: 'assign',
+          target: t.value,
+          value: this.parseExpr(),
+          ...(op !== '=' ? { op: op.slice(0, -1) } : {}),
+          ...loc,
+        });
       } else out.push({ s: 'expr', expr: this.parseExpr(), ...loc });
       if (this.peek().kind !== 'nl') break;
       const save = this.pos;
@@ -760,7 +770,13 @@ class Parser {
       if (t.value === '.' || t.value === '?.') {
         this.pos++;
         const a = this.peek();
-        e = { k: 'select', value: e, attr: this.expectName('attribute name'), optional: t.value === '?.', ...this.loc(a) };
+        e = {
+          k: 'select',
+          value: e,
+          attr: this.expectName('attribute name'),
+          optional: t.value === '?.',
+          ...this.loc(a),
+        };
       } else if (t.value === '[' || t.value === '?[') {
         this.pos++;
         this.skipNL();
@@ -835,7 +851,8 @@ class Parser {
         this.pos++;
         const v = t.value;
         const num = /^0[oO]/.test(v) ? parseInt(v.slice(2), 8) : /^0[bB]/.test(v) ? parseInt(v.slice(2), 2) : Number(v);
-        if (!Number.isSafeInteger(num)) this.fail(`integer literal ${v} is outside the 64-bit range this engine computes exactly`, t);
+        if (!Number.isSafeInteger(num))
+          this.fail(`integer literal ${v} is outside the 64-bit range this engine computes exactly`, t);
         return { k: 'lit', value: num, ...loc };
       }
       case 'float':
@@ -846,7 +863,8 @@ class Parser {
         const parts = this.stringParts(t);
         // adjacent literals concatenate
         const more: StringPart[] = [...parts];
-        while (this.peek().kind === 'string' && this.peek().line === t.line) more.push(...this.stringParts(this.next()));
+        while (this.peek().kind === 'string' && this.peek().line === t.line)
+          more.push(...this.stringParts(this.next()));
         return { k: 'str', parts: more, ...loc };
       }
       case 'name': {
@@ -867,7 +885,8 @@ class Parser {
           case 'any':
           case 'filter':
           case 'map':
-            if (this.peek(1).kind === 'name' && (this.isName('in', 2) || this.isOp(',', 2))) return this.parseQuantifier();
+            if (this.peek(1).kind === 'name' && (this.isName('in', 2) || this.isOp(',', 2)))
+              return this.parseQuantifier();
             break;
         }
         if (KEYWORDS.has(t.value)) this.fail(`unexpected keyword '${t.value}'`);
@@ -968,7 +987,10 @@ class Parser {
 
   private prevKindIsSeparator(): boolean {
     const prev = this.toks[this.pos - 1];
-    return prev !== undefined && (prev.kind === 'nl' || (prev.kind === 'op' && (prev.value === ',' || prev.value === '[' || prev.value === '{')));
+    return (
+      prev !== undefined &&
+      (prev.kind === 'nl' || (prev.kind === 'op' && (prev.value === ',' || prev.value === '[' || prev.value === '{')))
+    );
   }
 
   private parseListItem(col: number): ListItem {
@@ -987,7 +1009,11 @@ class Parser {
             if (this.isOp(',')) this.pos++;
             const save = this.pos;
             this.skipNL();
-            if (this.isOp(']') || this.peek().col <= ifCol || (this.peek().line === this.toks[save - 1]!.line && !this.isOp(','))) {
+            if (
+              this.isOp(']') ||
+              this.peek().col <= ifCol ||
+              (this.peek().line === this.toks[save - 1]!.line && !this.isOp(','))
+            ) {
               this.pos = save;
               return items;
             }
@@ -1061,7 +1087,10 @@ class Parser {
     if (this.isName('if')) return this.parseConfigIf();
     let path: string[] | undefined;
     let keyExpr: Expr | undefined;
-    if (t.kind === 'name' && !KEYWORDS.has(t.value) || (t.kind === 'name' && (t.value === 'type' || t.value === 'check' || t.value === 'rule'))) {
+    if (
+      (t.kind === 'name' && !KEYWORDS.has(t.value)) ||
+      (t.kind === 'name' && (t.value === 'type' || t.value === 'check' || t.value === 'rule'))
+    ) {
       // identifier key, possibly dotted; if it turns out to be an expression (comprehension key), reparse
       const save = this.pos;
       path = [this.next().value];

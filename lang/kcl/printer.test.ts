@@ -59,10 +59,31 @@ test('floats print as Rust prints them', () => {
 });
 
 test('keys are quoted by the same rules', () => {
-  assert.equal(encodeYaml(KDict.of([['1', 1], ['a b', 2], ['true', 3], ['x: y', 4]])), "'1': 1\na b: 2\n'true': 3\n'x: y': 4\n");
+  assert.equal(
+    encodeYaml(
+      KDict.of([
+        ['1', 1],
+        ['a b', 2],
+        ['true', 3],
+        ['x: y', 4],
+      ]),
+    ),
+    "'1': 1\na b: 2\n'true': 3\n'x: y': 4\n",
+  );
 });
 
 test('a multi-line string inside a list and a nested mapping', () => {
-  const v = KDict.of([['l', ['a\nb\n', KDict.of([['m', 'c\nd'], ['n', 1]])]]]);
+  const v = KDict.of([
+    [
+      'l',
+      [
+        'a\nb\n',
+        KDict.of([
+          ['m', 'c\nd'],
+          ['n', 1],
+        ]),
+      ],
+    ],
+  ]);
   assert.equal(encodeYaml(v), 'l:\n- |\n  a\n  b\n- m: |-\n    c\n    d\n  n: 1\n');
 });

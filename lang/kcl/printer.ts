@@ -70,7 +70,8 @@ export function encodeJson(v: Value, o: PrintOptions = {}): string {
 }
 
 // ---- YAML ----
-const NUMBERISH = /^[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|0x[0-9a-fA-F]+|0o[0-7]+|0b[01]+|\.inf|\.Inf|\.INF|\.nan|\.NaN|\.NAN)$/;
+const NUMBERISH =
+  /^[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|0x[0-9a-fA-F]+|0o[0-7]+|0b[01]+|\.inf|\.Inf|\.INF|\.nan|\.NaN|\.NAN)$/;
 const RESERVED = new Set(['', '~', 'null', 'Null', 'NULL', 'true', 'True', 'TRUE', 'false', 'False', 'FALSE']);
 
 /** A string serde_yaml single-quotes because it would read back as null, a bool or a number. */
@@ -82,7 +83,14 @@ function hasSpecial(s: string): boolean {
   for (const ch of s) {
     const c = ch.codePointAt(0)!;
     if (c === 0x0a) continue;
-    if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c === 0xfeff || (c >= 0xd800 && c <= 0xdfff) || c === 0xfffe || c === 0xffff)
+    if (
+      c < 0x20 ||
+      (c >= 0x7f && c <= 0x9f) ||
+      c === 0xfeff ||
+      (c >= 0xd800 && c <= 0xdfff) ||
+      c === 0xfffe ||
+      c === 0xffff
+    )
       return true;
   }
   return false;

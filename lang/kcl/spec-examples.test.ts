@@ -64,7 +64,8 @@ test('the application accumulator of an app-<name>.k file, folded by myks.with_a
   const out = runTree({
     '/r/main.k': 'import envs.dev\n\nenvironments = {"dev" = dev.level}\n',
     '/r/prototypes/forwarder/proto.k': FORWARDER_PROTO,
-    '/r/envs/dev/env.k': 'import myks\n\n_level = {environment.id = "dev"}\nlevel = myks.finalize(myks.with_apps(_level, _apps))\n',
+    '/r/envs/dev/env.k':
+      'import myks\n\n_level = {environment.id = "dev"}\nlevel = myks.finalize(myks.with_apps(_level, _apps))\n',
     '/r/envs/dev/app-forwarder.k': `import myks
 import prototypes.forwarder
 
@@ -87,11 +88,13 @@ test('a dotted key merges into the defaults exactly as the nested union would', 
   const base = { '/r/prototypes/forwarder/proto.k': FORWARDER_PROTO };
   const dotted = runTree({
     ...base,
-    '/r/main.k': 'import prototypes.forwarder\n\na = forwarder.Forwarder {\n    application.storage.media.size = "1Gi"\n}\n',
+    '/r/main.k':
+      'import prototypes.forwarder\n\na = forwarder.Forwarder {\n    application.storage.media.size = "1Gi"\n}\n',
   });
   const nested = runTree({
     ...base,
-    '/r/main.k': 'import prototypes.forwarder\n\na = forwarder.Forwarder {\n    application: {storage: {media: {size = "1Gi"}}}\n}\n',
+    '/r/main.k':
+      'import prototypes.forwarder\n\na = forwarder.Forwarder {\n    application: {storage: {media: {size = "1Gi"}}}\n}\n',
   });
   assert.equal(dotted, nested);
   assert.match(dotted, /size: 1Gi\n {8}class: standard\n/);
@@ -99,7 +102,8 @@ test('a dotted key merges into the defaults exactly as the nested union would', 
 
 test('the later block of a level wins: frozen values override the declaration above them', () => {
   const out = runTree({
-    '/r/main.k': 'import myks\nimport prototypes.forwarder\n\n' +
+    '/r/main.k':
+      'import myks\nimport prototypes.forwarder\n\n' +
       '_apps: myks.Apps {\n    forwarder = forwarder.Forwarder {\n        application.logLevel = "debug"\n    }\n}\n\n' +
       '# TODO(myks migrate): frozen from the legacy-resolved output\n_apps: myks.Apps {\n    forwarder.application.logLevel = "trace"\n}\n\nout = _apps\n',
     '/r/prototypes/forwarder/proto.k': FORWARDER_PROTO,
@@ -147,7 +151,8 @@ test('values an application derives from its environment read _level', () => {
     '/r/main.k': 'import envs.prod\n\nout = prod.level.applications.traefik.application\n',
     '/r/prototypes/traefik/proto.k':
       'import myks\n\nschema Traefik(myks.App):\n    proto: str = "traefik"\n    application: {str:any} = {}\n',
-    '/r/envs/prod/env.k': 'import myks\n\n_level = {environment.hosts = ["a.example", "b.example"]}\nlevel = myks.with_apps(_level, _apps)\n',
+    '/r/envs/prod/env.k':
+      'import myks\n\n_level = {environment.hosts = ["a.example", "b.example"]}\nlevel = myks.with_apps(_level, _apps)\n',
     '/r/envs/prod/app-traefik.k': `import myks
 import prototypes.traefik
 
@@ -161,7 +166,10 @@ _apps: myks.Apps {
 }
 `,
   });
-  assert.equal(out, 'out:\n  tls:\n    baseDomains:\n    - a.example\n    - b.example\n    issuer: cloudflare-zerossl\n');
+  assert.equal(
+    out,
+    'out:\n  tls:\n    baseDomains:\n    - a.example\n    - b.example\n    issuer: cloudflare-zerossl\n',
+  );
 });
 
 test('prototype schemas: defaults, the optional image and its guarded check, element schemas filled in', () => {
@@ -175,17 +183,26 @@ test('prototype schemas: defaults, the optional image and its guarded check, ele
     'w:\n  proto: webapp\n  application:\n    containerPort: 80\n    ingress: true\n    clients:\n    - host: h\n      port: 5001\n      routes: []\n',
   );
   const empty = kclError(() =>
-    runTree({ ...files, '/r/main.k': 'import prototypes.webapp\n\nw = webapp.Webapp {\n    application.image = ""\n}\n' }),
+    runTree({
+      ...files,
+      '/r/main.k': 'import prototypes.webapp\n\nw = webapp.Webapp {\n    application.image = ""\n}\n',
+    }),
   );
   assert.equal(empty.kind, 'EvaluationError');
   assert.match(empty.detail, /application\.image must not be empty/);
   assert.equal(empty.pos?.file, '/r/prototypes/webapp/proto.k');
   const noneForRequired = kclError(() =>
-    runTree({ ...files, '/r/main.k': 'import prototypes.webapp\n\nw = webapp.Webapp {\n    application.containerPort = None\n}\n' }),
+    runTree({
+      ...files,
+      '/r/main.k': 'import prototypes.webapp\n\nw = webapp.Webapp {\n    application.containerPort = None\n}\n',
+    }),
   );
   assert.match(noneForRequired.detail, /attribute 'containerPort' of Application is required/);
   const noHost = kclError(() =>
-    runTree({ ...files, '/r/main.k': 'import prototypes.webapp\n\nw = webapp.Webapp {\n    application.clients = [{port = 1}]\n}\n' }),
+    runTree({
+      ...files,
+      '/r/main.k': 'import prototypes.webapp\n\nw = webapp.Webapp {\n    application.clients = [{port = 1}]\n}\n',
+    }),
   );
   assert.match(noHost.detail, /attribute 'host' of Client is required/);
 });
@@ -197,14 +214,18 @@ test('a closed schema catches the misspelled key ytt used to catch', () => {
       '/r/main.k': 'import prototypes.webapp\n\nw = webapp.Webapp {\n    application.contianerPort = 1\n}\n',
     }),
   );
-  assert.equal(err.message, "EvaluationError: /r/main.k:4:5: Cannot add member 'contianerPort' to schema 'Application'");
+  assert.equal(
+    err.message,
+    "EvaluationError: /r/main.k:4:5: Cannot add member 'contianerPort' to schema 'Application'",
+  );
 });
 
 test('a check runs again on every override of the instance', () => {
   const err = kclError(() =>
     runTree({
       '/r/prototypes/webapp/proto.k': WEBAPP_PROTO,
-      '/r/main.k': 'import prototypes.webapp\n\n_w = webapp.Webapp {application.image = "nginx"}\nw = _w {application.image = ""}\n',
+      '/r/main.k':
+        'import prototypes.webapp\n\n_w = webapp.Webapp {application.image = "nginx"}\nw = _w {application.image = ""}\n',
     }),
   );
   assert.match(err.detail, /application\.image must not be empty/);
@@ -213,9 +234,13 @@ test('a check runs again on every override of the instance', () => {
 test('engine scopes may be set on any application whatever its prototype says', () => {
   const out = runTree({
     '/r/prototypes/webapp/proto.k': WEBAPP_PROTO,
-    '/r/main.k': 'import prototypes.webapp\n\nw = webapp.Webapp {\n    application.image = "x"\n    argocd.app.prefix = "p-"\n    helm.namespace = "ns"\n    yttPkg.dirs = ["a"]\n}\n',
+    '/r/main.k':
+      'import prototypes.webapp\n\nw = webapp.Webapp {\n    application.image = "x"\n    argocd.app.prefix = "p-"\n    helm.namespace = "ns"\n    yttPkg.dirs = ["a"]\n}\n',
   });
-  assert.match(out, /argocd:\n {4}app:\n {6}prefix: p-\n {2}helm:\n {4}namespace: ns\n {2}yttPkg:\n {4}dirs:\n {4}- a\n/);
+  assert.match(
+    out,
+    /argocd:\n {4}app:\n {6}prefix: p-\n {2}helm:\n {4}namespace: ns\n {2}yttPkg:\n {4}dirs:\n {4}- a\n/,
+  );
 });
 
 test('a level is a package: its files share one namespace, and a name bound in two files reads as the last', () => {
@@ -234,11 +259,16 @@ test('an override at a lower level unions into the declaration above it', () => 
     '/r/main.k': 'import envs.prod\n\napps = prod.level.applications\n',
     '/r/prototypes/webapp/proto.k': WEBAPP_PROTO,
     '/r/envs/env.k': 'import myks\n\n_level = {environment.id = ""}\nlevel = myks.with_apps(_level, _apps)\n',
-    '/r/envs/apps.k': 'import myks\nimport prototypes.webapp\n\n_apps: myks.Apps {\n    web = webapp.Webapp {application.image = "nginx"}\n}\n',
-    '/r/envs/prod/env.k': 'import myks\nimport envs\n\n_level = envs.level | {environment.id = "prod"}\nlevel = myks.with_apps(_level, _apps)\n',
+    '/r/envs/apps.k':
+      'import myks\nimport prototypes.webapp\n\n_apps: myks.Apps {\n    web = webapp.Webapp {application.image = "nginx"}\n}\n',
+    '/r/envs/prod/env.k':
+      'import myks\nimport envs\n\n_level = envs.level | {environment.id = "prod"}\nlevel = myks.with_apps(_level, _apps)\n',
     '/r/envs/prod/app-web.k': 'import myks\n\n_apps: myks.Apps {\n    web.application.containerPort = 9090\n}\n',
   });
-  assert.equal(out, 'apps:\n  web:\n    proto: webapp\n    application:\n      containerPort: 9090\n      image: nginx\n      ingress: true\n      clients: []\n');
+  assert.equal(
+    out,
+    'apps:\n  web:\n    proto: webapp\n    application:\n      containerPort: 9090\n      image: nginx\n      ingress: true\n      clients: []\n',
+  );
 });
 
 test('mapping keys sorted with --sort-keys (the order myks reads)', () => {

@@ -6,7 +6,11 @@ import { KFunc, KModule, truthy, typeName, type CallArgs, type Value } from './v
 
 function strArg(a: CallArgs, i: number, name: string, fn: string): string {
   const v = i < a.args.length ? a.args[i] : a.kwargs.get(name);
-  if (typeof v !== 'string') throw new CallError('TypeError', `${fn}() argument '${name}' must be str, got ${v === undefined ? 'nothing' : typeName(v)}`);
+  if (typeof v !== 'string')
+    throw new CallError(
+      'TypeError',
+      `${fn}() argument '${name}' must be str, got ${v === undefined ? 'nothing' : typeName(v)}`,
+    );
   return v;
 }
 
@@ -14,7 +18,10 @@ function compile(pattern: string, fn: string): ReturnType<typeof compileGoRegexp
   try {
     return compileGoRegexp(pattern);
   } catch (err) {
-    throw new CallError('EvaluationError', `${fn}(): invalid regular expression '${pattern}': ${(err as Error).message}`);
+    throw new CallError(
+      'EvaluationError',
+      `${fn}(): invalid regular expression '${pattern}': ${(err as Error).message}`,
+    );
   }
 }
 

@@ -84,17 +84,7 @@ export class KModule {
 }
 
 export type Value =
-  | null
-  | Undefined
-  | boolean
-  | number
-  | KFloat
-  | string
-  | Value[]
-  | KDict
-  | SchemaType
-  | KFunc
-  | KModule;
+  null | Undefined | boolean | number | KFloat | string | Value[] | KDict | SchemaType | KFunc | KModule;
 
 export function isDict(v: Value): v is KDict {
   return v instanceof KDict;

@@ -26,7 +26,8 @@ export function kclParseCacheStats(): ReturnType<typeof parsed.stats> {
 /** A KclHost over the recorder: a missing file or directory is an answer (recorded), not an error. */
 export function recorderHost(recorder: DependencyRecorder): KclHost {
   const digests = new Map<string, string>();
-  const absent = (err: unknown, codes: readonly string[]): boolean => err instanceof CacheFileError && codes.includes(err.code);
+  const absent = (err: unknown, codes: readonly string[]): boolean =>
+    err instanceof CacheFileError && codes.includes(err.code);
   return {
     readFile: (path) => {
       try {
