@@ -12,7 +12,9 @@ export type TypeExpr =
   | { readonly t: 'dict'; readonly key: TypeExpr; readonly value: TypeExpr }
   | { readonly t: 'named'; readonly path: readonly string[]; readonly loc: Loc }
   | { readonly t: 'literal'; readonly value: string | number | boolean }
-  | { readonly t: 'union'; readonly types: readonly TypeExpr[] };
+  | { readonly t: 'union'; readonly types: readonly TypeExpr[] }
+  /** A function type `(A, B) -> R`: the value must be a function (parameter types are not checked). */
+  | { readonly t: 'func' };
 
 export type ConfigOp = 'union' | 'override' | 'insert';
 
@@ -114,12 +116,30 @@ export type Expr = (
 ) &
   Loc;
 
+/** A declared attribute (`name?: T`); its default is the first body statement that assigns it. */
 export interface SchemaAttr {
   readonly name: string;
   readonly optional: boolean;
   readonly type?: TypeExpr;
-  readonly default?: Expr;
-  /** `attr: T = v` (`=`) or `attr: T: v`-less union default (`|`): KCL writes defaults with `=`. */
+  readonly loc: Loc;
+}
+
+/** `if` conditions around a body statement: every earlier branch false, this one's test true. */
+export interface SchemaGuard {
+  readonly prior: readonly Expr[];
+  readonly test?: Expr;
+}
+
+/**
+ * A statement of a schema body that gives an attribute (or a `_private` name) its value:
+ * `a: T = v`, `a = v`, `a.b.c = v` (merged into a's value), `a += [..]`, possibly inside `if` blocks.
+ */
+export interface SchemaAssign {
+  readonly name: string;
+  readonly path: readonly string[];
+  readonly op: ConfigOp;
+  readonly value: Expr;
+  readonly guards: readonly SchemaGuard[];
   readonly loc: Loc;
 }
 
@@ -134,8 +154,8 @@ export interface SchemaDef {
   readonly name: string;
   readonly base?: Expr;
   readonly attrs: readonly SchemaAttr[];
-  /** `_x = expr` lines of the body: private to each instance. */
-  readonly privates: readonly { readonly name: string; readonly value: Expr; readonly loc: Loc }[];
+  /** Value statements of the body in order (defaults, overrides of base defaults, `_private` names). */
+  readonly body: readonly SchemaAssign[];
   readonly indexSignature?: {
     readonly keyName?: string;
     readonly key: TypeExpr;

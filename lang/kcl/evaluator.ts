@@ -14,6 +14,7 @@ import type {
   ListItem,
   Loc,
   Module,
+  SchemaAssign,
   SchemaAttr,
   Stmt,
   TypeExpr,
@@ -83,7 +84,9 @@ interface Env {
 
 interface Layout {
   attrs: Map<string, { attr: SchemaAttr; owner: SchemaType }>;
-  privates: Map<string, { value: Expr; owner: SchemaType; loc: Loc }>;
+  privates: Set<string>;
+  /** The body statements giving each name its value, base schemas first. */
+  values: Map<string, { stmt: SchemaAssign; owner: SchemaType }[]>;
   index?: { value: TypeExpr; owner: SchemaType; keyName?: string };
   checks: { item: CheckItem; owner: SchemaType }[];
 }
@@ -556,6 +559,12 @@ export class Evaluator {
         return this.instantiate(b.schema, this.mergeConfig(a, b.config ?? b, file, loc, idempotent), file, loc);
       return this.mergeConfig(a, b, file, loc, idempotent);
     }
+    // Lists union element by element; what the right list lacks is kept from the left.
+    if (Array.isArray(a) && Array.isArray(b)) {
+      const out = [...a];
+      b.forEach((x, i) => (out[i] = i < a.length ? this.union(a[i]!, x, file, loc, idempotent) : x));
+      return out;
+    }
     return b;
   }
 
@@ -616,15 +625,18 @@ export class Evaluator {
         this.fail('TypeError', `schema ${s.name} inherits from itself`, s.scope as FileUnit, s.def.loc);
       chain.unshift(c);
     }
-    const l: Layout = { attrs: new Map(), privates: new Map(), checks: [] };
+    const l: Layout = { attrs: new Map(), privates: new Set(), values: new Map(), checks: [] };
     for (const c of chain) {
-      for (const a of c.def.attrs) {
-        const prev = l.attrs.get(a.name);
-        // A subclass that only changes the default keeps the base's type.
-        const attr = prev && !a.type ? { ...a, type: prev.attr.type, optional: prev.attr.optional } : a;
-        l.attrs.set(a.name, { attr: attr as SchemaAttr, owner: c });
+      for (const a of c.def.attrs) l.attrs.set(a.name, { attr: a, owner: c });
+      for (const b of c.def.body) {
+        // `a = v` in a body without a declaration above declares `a` (untyped).
+        if (b.name.startsWith('_')) l.privates.add(b.name);
+        else if (!l.attrs.has(b.name))
+          l.attrs.set(b.name, { attr: { name: b.name, optional: false, loc: b.loc }, owner: c });
+        let list = l.values.get(b.name);
+        if (!list) l.values.set(b.name, (list = []));
+        list.push({ stmt: b, owner: c });
       }
-      for (const p of c.def.privates) l.privates.set(p.name, { value: p.value, owner: c, loc: p.loc });
       if (c.def.indexSignature)
         l.index = {
           value: c.def.indexSignature.value,
@@ -635,6 +647,36 @@ export class Evaluator {
     }
     this.layouts.set(s, l);
     return l;
+  }
+
+  /** An attribute's value from the schema bodies: each statement whose `if` guards hold, in order. */
+  private bodyValue(
+    stmts: readonly { stmt: SchemaAssign; owner: SchemaType }[],
+    envOf: (owner: SchemaType) => Env,
+    file: FileUnit,
+    loc: Loc,
+  ): Value {
+    let v: Value = UNDEFINED;
+    for (const { stmt, owner } of stmts) {
+      const env = envOf(owner);
+      const holds = stmt.guards.every(
+        (g) => g.prior.every((p) => !truthy(this.eval(p, env))) && (!g.test || truthy(this.eval(g.test, env))),
+      );
+      if (!holds) continue;
+      let x = this.eval(stmt.value, env);
+      let op = stmt.op;
+      for (let i = stmt.path.length - 1; i >= 0; i--) {
+        const d = new KDict();
+        d.map.set(stmt.path[i]!, x);
+        d.setOp(stmt.path[i]!, op);
+        x = d;
+        op = 'union';
+      }
+      if (op === 'override') v = x;
+      else if (op === 'insert') v = this.concat(v, x, owner.scope as FileUnit, stmt.loc);
+      else v = v === UNDEFINED || v === null ? x : this.union(v, x, file, loc);
+    }
+    return v;
   }
 
   isSubschema(s: SchemaType, of: SchemaType): boolean {
@@ -668,26 +710,24 @@ export class Evaluator {
       const cv = config.map.get(name);
       const op = config.opOf(name);
       const attr = l.attrs.get(name);
-      const priv = l.privates.get(name);
-      if (attr) {
-        const a = attr.attr;
-        const dv = (!hasCfg || op !== 'override') && a.default ? this.eval(a.default, envOf(attr.owner)) : UNDEFINED;
+      const body = l.values.get(name);
+      if (attr || l.privates.has(name)) {
+        const dv = !hasCfg || op !== 'override' ? this.bodyValue(body ?? [], envOf, file, loc) : UNDEFINED;
         if (!hasCfg) v = dv;
         else if (op === 'override') v = cv!;
         else if (op === 'insert') v = this.concat(dv, cv!, file, loc);
-        else
-          v = dv instanceof KDict && cv instanceof KDict ? this.union(dv, cv, file, loc) : cv === UNDEFINED ? dv : cv!;
+        else v = cv === UNDEFINED ? dv : dv === UNDEFINED || dv === null ? cv! : this.union(dv, cv!, file, loc);
         const [efile, eloc] = where(name);
-        if (a.type) v = this.convert(v, a.type, envOf(attr.owner), `${s.name}.${name}`, eloc, efile);
-        if (!a.optional && (v === null || v === UNDEFINED))
+        const a = attr?.attr;
+        if (a?.type) v = this.convert(v, a.type, envOf(attr!.owner), `${s.name}.${name}`, eloc, efile);
+        if (a && !a.optional && (v === null || v === UNDEFINED))
           this.fail(
             'EvaluationError',
             `attribute '${name}' of ${s.name} is required and can't be None or Undefined`,
             efile,
             eloc,
           );
-      } else if (priv && !hasCfg) v = this.eval(priv.value, envOf(priv.owner));
-      else {
+      } else {
         v = cv!;
         if (l.index && !name.startsWith('_'))
           v = this.convert(v, l.index.value, envOf(l.index.owner), `${s.name}.${name}`, ...swap(where(name)));
@@ -700,7 +740,7 @@ export class Evaluator {
       const v = get(name);
       if (v !== UNDEFINED) inst.map.set(name, v);
     }
-    for (const name of l.privates.keys()) inst.map.set(name, get(name));
+    for (const name of l.privates) inst.map.set(name, get(name));
     for (const name of config.map.keys()) if (!inst.map.has(name)) inst.map.set(name, get(name));
     for (const { item, owner } of l.checks) {
       const env = envOf(owner);
@@ -788,6 +828,8 @@ export class Evaluator {
         if (v.schema) return { ok: false };
         return { ok: true, value: this.instantiate(target, v, errFile, loc) };
       }
+      case 'func':
+        return v instanceof KFunc ? { ok: true, value: v } : { ok: false };
       case 'union': {
         let why: string | undefined;
         for (const alt of t.types) {
@@ -1106,5 +1148,7 @@ export function typeText(t: TypeExpr): string {
       return typeof t.value === 'string' ? JSON.stringify(t.value) : String(t.value);
     case 'union':
       return t.types.map(typeText).join(' | ');
+    case 'func':
+      return 'function';
   }
 }

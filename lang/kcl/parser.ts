@@ -13,8 +13,10 @@ import type {
   Loc,
   Module,
   Param,
+  SchemaAssign,
   SchemaAttr,
   SchemaDef,
+  SchemaGuard,
   Stmt,
   StringPart,
   TypeExpr,
@@ -59,6 +61,13 @@ export function parseModule(file: string, text: string): Module {
 export function parseExpression(file: string, text: string): Expr {
   const p = new Parser(file, text, tokenize(file, text));
   return p.parseStandaloneExpr();
+}
+
+interface SchemaParts {
+  attrs: SchemaAttr[];
+  body: SchemaAssign[];
+  indexSignature?: SchemaDef['indexSignature'];
+  checks: CheckItem[];
 }
 
 class Parser {
@@ -177,14 +186,17 @@ class Parser {
         case 'import': {
           this.pos++;
           let path = '';
+          while (this.isOp('.') || this.isOp('...')) path += this.next().value;
+          const segment = (): string => {
+            const n = this.peek();
+            if (n.kind !== 'name') this.fail(`expected module path, got ${this.describe(n)}`);
+            this.pos++;
+            return n.value;
+          };
+          path += segment();
           while (this.isOp('.')) {
             this.pos++;
-            path += '.';
-          }
-          path += this.expectName('module path');
-          while (this.isOp('.')) {
-            this.pos++;
-            path += '.' + this.expectName('module path');
+            path += '.' + segment();
           }
           let asName = path
             .split('.')
@@ -302,88 +314,139 @@ class Parser {
       this.expectOp(')');
     }
     this.expectOp(':');
-    const attrs: SchemaAttr[] = [];
-    const privates: { name: string; value: Expr; loc: Loc }[] = [];
-    const checks: CheckItem[] = [];
-    let indexSignature: SchemaDef['indexSignature'];
+    const out: SchemaParts = { attrs: [], body: [], checks: [] };
     if (this.peek().kind !== 'newline') this.fail('expected a newline and an indented schema body');
     this.pos++;
-    if (this.peek().kind !== 'indent') return { name, ...(base ? { base } : {}), attrs, privates, checks, loc };
-    this.pos++;
-    while (this.peek().kind !== 'dedent' && this.peek().kind !== 'eof') {
-      const t = this.peek();
-      if (t.kind === 'newline') {
-        this.pos++;
-        continue;
-      }
-      if (t.kind === 'string' && (this.peek(1).kind === 'newline' || this.peek(1).kind === 'dedent')) {
-        this.pos++; // docstring
-        this.endSimple();
-        continue;
-      }
-      if (t.kind === 'name' && t.value === 'mixin') this.fail('mixins are outside the supported KCL subset');
-      if (t.kind === 'name' && t.value === 'check' && this.isOp(':', 1)) {
-        this.pos += 2;
-        checks.push(...this.parseChecks());
-        continue;
-      }
-      if (t.kind === 'op' && t.value === '[') {
-        // index signature: [...str]: T, [name: str]: T, [str]: T
-        this.pos++;
-        let keyName: string | undefined;
-        let anyKeys = false;
-        if (this.isOp('...')) {
-          this.pos++;
-          anyKeys = true;
-        } else if (this.peek().kind === 'name' && this.isOp(':', 1)) {
-          keyName = this.expectName();
-          this.pos++;
-        }
-        const key = this.parseType();
-        this.expectOp(']');
-        this.expectOp(':');
-        const value = this.parseType();
-        if (this.isOp('=')) this.fail('index signature defaults are outside the supported KCL subset');
-        this.endSimple();
-        indexSignature = { ...(keyName ? { keyName } : {}), key, value, any: anyKeys };
-        continue;
-      }
-      if (t.kind === 'name' && !KEYWORDS.has(t.value)) {
-        const aloc = this.loc(t);
-        if (this.isOp('=', 1)) {
-          this.pos += 2;
-          const value = this.parseExpr();
-          this.endSimple();
-          if (t.value.startsWith('_')) privates.push({ name: t.value, value, loc: aloc });
-          else attrs.push({ name: t.value, optional: false, default: value, loc: aloc });
-          continue;
-        }
-        const optional = this.isOp('?', 1);
-        if (this.isOp(':', optional ? 2 : 1)) {
-          this.pos += optional ? 3 : 2;
-          const type = this.parseType();
-          let def: Expr | undefined;
-          if (this.isOp('=')) {
-            this.pos++;
-            def = this.parseExpr();
-          }
-          this.endSimple();
-          attrs.push({ name: t.value, optional, type, ...(def ? { default: def } : {}), loc: aloc });
-          continue;
-        }
-      }
-      this.fail(`unexpected ${this.describe(t)} in the body of schema ${name}`);
+    if (this.peek().kind === 'indent') {
+      this.pos++;
+      this.parseSchemaBlock(name, out, []);
     }
-    if (this.peek().kind === 'dedent') this.pos++;
     return {
       name,
       ...(base ? { base } : {}),
-      attrs,
-      privates,
-      ...(indexSignature ? { indexSignature } : {}),
-      checks,
+      attrs: out.attrs,
+      body: out.body,
+      ...(out.indexSignature ? { indexSignature: out.indexSignature } : {}),
+      checks: out.checks,
       loc,
     };
+  }
+
+  /** The statements of a schema body up to its DEDENT (the INDENT is consumed). */
+  private parseSchemaBlock(name: string, out: SchemaParts, guards: SchemaGuard[]): void {
+    while (this.peek().kind !== 'dedent' && this.peek().kind !== 'eof') {
+      if (this.peek().kind === 'newline') {
+        this.pos++;
+        continue;
+      }
+      this.parseSchemaStatement(name, out, guards);
+    }
+    if (this.peek().kind === 'dedent') this.pos++;
+  }
+
+  private parseSchemaStatement(name: string, out: SchemaParts, guards: SchemaGuard[]): void {
+    const t = this.peek();
+    const aloc = this.loc(t);
+    if (t.kind === 'string' && (this.peek(1).kind === 'newline' || this.peek(1).kind === 'dedent')) {
+      this.pos++; // docstring
+      this.endSimple();
+      return;
+    }
+    if (t.kind === 'op' && t.value === '@') this.fail('decorators are outside the supported KCL subset');
+    if (t.kind === 'name' && t.value === 'mixin') this.fail('mixins are outside the supported KCL subset');
+    if (t.kind === 'name' && t.value === 'check' && this.isOp(':', 1)) {
+      if (guards.length > 0) this.fail('a check block cannot be inside an if block');
+      this.pos += 2;
+      out.checks.push(...this.parseChecks());
+      return;
+    }
+    if (t.kind === 'name' && t.value === 'if') {
+      const prior: Expr[] = [];
+      let first = true;
+      for (;;) {
+        const kw = this.peek();
+        if (kw.kind !== 'name' || (first ? kw.value !== 'if' : kw.value !== 'elif' && kw.value !== 'else')) break;
+        this.pos++;
+        const test = kw.value === 'else' ? undefined : this.parseExpr();
+        this.expectOp(':');
+        if (this.peek().kind !== 'newline') this.fail('expected a newline and an indented block');
+        this.pos++;
+        if (this.peek().kind !== 'indent') this.fail('expected an indented block');
+        this.pos++;
+        this.parseSchemaBlock(name, out, [...guards, { prior: [...prior], ...(test ? { test } : {}) }]);
+        if (!test) break;
+        prior.push(test);
+        first = false;
+      }
+      return;
+    }
+    if (t.kind === 'op' && t.value === '[') {
+      if (guards.length > 0) this.fail('an index signature cannot be inside an if block');
+      // index signature: [...str]: T, [name: str]: T, [str]: T
+      this.pos++;
+      let keyName: string | undefined;
+      let anyKeys = false;
+      if (this.isOp('...')) {
+        this.pos++;
+        anyKeys = true;
+      } else if (this.peek().kind === 'name' && this.isOp(':', 1)) {
+        keyName = this.expectName();
+        this.pos++;
+      }
+      const key = this.parseType();
+      this.expectOp(']');
+      this.expectOp(':');
+      const value = this.parseType();
+      if (this.isOp('=')) this.fail('index signature defaults are outside the supported KCL subset');
+      this.endSimple();
+      out.indexSignature = { ...(keyName ? { keyName } : {}), key, value, any: anyKeys };
+      return;
+    }
+    if (t.kind === 'name' && !KEYWORDS.has(t.value)) {
+      // a.b.c = v, a += v, a = v
+      let k = 1;
+      const path: string[] = [];
+      while (this.isOp('.', k) && this.peek(k + 1).kind === 'name') {
+        path.push(this.peek(k + 1).value);
+        k += 2;
+      }
+      const opTok = this.peek(k);
+      if (opTok.kind === 'op' && (opTok.value === '=' || opTok.value === '+=')) {
+        this.pos += k + 1;
+        const value = this.parseExpr();
+        this.endSimple();
+        out.body.push({
+          name: t.value,
+          path,
+          op: opTok.value === '=' ? 'override' : 'insert',
+          value,
+          guards,
+          loc: aloc,
+        });
+        return;
+      }
+      const optional = path.length === 0 && this.isOp('?', 1);
+      if (path.length === 0 && this.isOp(':', optional ? 2 : 1)) {
+        if (guards.length > 0) this.fail('an attribute cannot be declared inside an if block');
+        this.pos += optional ? 3 : 2;
+        const save = this.pos;
+        const type = this.parseType();
+        let def: Expr | undefined;
+        if (this.isOp('=')) {
+          this.pos++;
+          def = this.parseExpr();
+        } else if (this.isOp('{') && type.t === 'named') {
+          // `attr: Schema {config}`: typed Schema, its default that instance
+          this.pos = save;
+          def = this.parseExpr();
+        }
+        this.endSimple();
+        out.attrs.push({ name: t.value, optional, type, loc: aloc });
+        if (def) out.body.push({ name: t.value, path: [], op: 'override', value: def, guards, loc: aloc });
+        return;
+      }
+    }
+    this.fail(`unexpected ${this.describe(t)} in the body of schema ${name}`);
   }
 
   private parseChecks(): CheckItem[] {
@@ -455,15 +518,27 @@ class Parser {
       }
       const key = this.parseType();
       this.expectOp(':');
-      const value = this.parseType();
+      const value = this.isOp('}') ? ({ t: 'any' } as TypeExpr) : this.parseType();
       this.expectOp('}');
       return { t: 'dict', key, value };
     }
     if (t.kind === 'op' && t.value === '(') {
+      // `(T)`, or a function type `(A, B) -> R`
       this.pos++;
-      const inner = this.parseType();
+      const params: TypeExpr[] = [];
+      while (!this.isOp(')')) {
+        params.push(this.parseType());
+        if (!this.isOp(',')) break;
+        this.pos++;
+      }
       this.expectOp(')');
-      return inner;
+      if (this.isOp('->')) {
+        this.pos++;
+        this.parseType();
+        return { t: 'func' };
+      }
+      if (params.length !== 1) return { t: 'func' };
+      return params[0]!;
     }
     if (t.kind === 'string') {
       this.pos++;
@@ -499,7 +574,6 @@ class Parser {
 
   // ---- expressions ----
   parseExpr(): Expr {
-    if (this.isName('lambda')) return this.parseLambda();
     const t = this.peek();
     const e = this.parseOrTest();
     if (this.isName('if') && this.peek().line === t.line) {
