@@ -41,7 +41,7 @@ const CASES: [string, Record<string, string>, string, string][] = [
     'public variable bound twice',
     { '/m/main.k': 'a = 1\na = 2\n' },
     'ImmutableError',
-    "/m/main.k:2:1: Immutable variable 'a' is modified",
+    "/m/main.k:2:1: Can not change the value of 'a', because it was declared immutable; /m/main.k:1:1: The variable 'a' is declared here",
   ],
   ['undefined name', { '/m/main.k': 'a = b\n' }, 'CompileError', "/m/main.k:1:5: name 'b' is not defined"],
   [
@@ -76,17 +76,17 @@ const CASES: [string, Record<string, string>, string, string][] = [
   ],
   [
     'unknown member',
-    { '/m/main.k': 'schema S:\n    a: int = 1\ns = S {\n    b = 2\n}\n' },
-    'EvaluationError',
+    { '/m/main.k': 'schema S:\n    replicas: int = 1\ns = S {\n    b = 2\n}\n' },
+    'CompileError',
     "/m/main.k:4:5: Cannot add member 'b' to schema 'S'",
   ],
   [
     'type mismatch',
     { '/m/main.k': 'schema S:\n    n: int = 1\ns = S {\n    n = "x"\n}\n' },
     'TypeError',
-    '/m/main.k:4:5: S.n: expect int, got str',
+    '/m/main.k:4:5: expected int, got str(x)',
   ],
-  ['typed variable', { '/m/main.k': 'a: [str] = [1]\n' }, 'TypeError', '/m/main.k:1:1: a: expect [str], got list'],
+  ['typed variable', { '/m/main.k': 'a: [str] = [1]\n' }, 'TypeError', '/m/main.k:1:1: expected [str], got [int(1)]'],
   [
     'check failure',
     {
@@ -94,12 +94,12 @@ const CASES: [string, Record<string, string>, string, string][] = [
         'schema S:\n    image: str = ""\n    check:\n        len(image) >= 1, "image must not be empty"\ns = S {}\n',
     },
     'EvaluationError',
-    '/m/main.k:4:9: Instance check failed: image must not be empty (schema S)',
+    '/m/main.k:5:5: Instance check failed; /m/main.k:4:1: Check failed on the condition: image must not be empty',
   ],
   [
     'assert',
     { '/m/main.k': 'a = 1\nassert a > 1, "a is too small"\n' },
-    'AssertionError',
+    'EvaluationError',
     '/m/main.k:2:1: a is too small',
   ],
   [
@@ -130,7 +130,7 @@ const CASES: [string, Record<string, string>, string, string][] = [
     'lambda arguments',
     { '/m/main.k': 'f = lambda x: int { x }\na = f("s")\n' },
     'TypeError',
-    "/m/main.k:1:5: argument 'x': expect int, got str",
+    '/m/main.k:1:5: expected int, got str(s)',
   ],
   [
     'required option',
@@ -154,15 +154,54 @@ for (const [name, files, kind, where] of CASES)
   });
 
 test('the rendered error shows the kind, the place and the source line with a caret', () => {
-  const err = fail({ '/m/main.k': 'schema S:\n    a: int = 1\ns = S {\n    b = 2\n}\n' });
+  const err = fail({ '/m/main.k': 'schema S:\n    image: str = "x"\ns = S {\n    imgae = "y"\n}\n' });
+  assert.equal(
+    err.render(),
+    'error[E2L23]: CompileError\n' +
+      ' --> /m/main.k:4:5\n' +
+      '  |\n' +
+      '4 |     imgae = "y"\n' +
+      `  |     ^ Cannot add member 'imgae' to schema 'S', did you mean '["image"]'?\n` +
+      '  |\n',
+  );
+});
+
+test('a failed check points at the instance and at the condition, as kcl does', () => {
+  const err = fail({
+    '/m/main.k': 'schema S:\n    n: int = 0\n    check:\n        n > 0, "n must be positive"\n\ns = S {}\n',
+  });
   assert.equal(
     err.render(),
     'error[E3M38]: EvaluationError\n' +
-      ' --> /m/main.k:4:5\n' +
+      ' --> /m/main.k:6:5\n' +
       '  |\n' +
-      '4 |     b = 2\n' +
-      "  |     ^ Cannot add member 'b' to schema 'S'\n" +
+      '6 | s = S {}\n' +
+      '  |     ^ Instance check failed\n' +
+      '  |\n' +
+      ' --> /m/main.k:4:1\n' +
+      '  |\n' +
+      '4 |         n > 0, "n must be positive"\n' +
+      '  |  Check failed on the condition: n must be positive\n' +
       '  |\n',
+  );
+});
+
+test('rebinding a public variable says where it was declared and how to make it mutable', () => {
+  const err = fail({ '/m/main.k': 'a = 1\na = 2\n' });
+  assert.equal(
+    err.render(),
+    'error[E1001]: ImmutableError\n' +
+      ' --> /m/main.k:2:1\n' +
+      '  |\n' +
+      '2 | a = 2\n' +
+      "  | ^ Can not change the value of 'a', because it was declared immutable\n" +
+      '  |\n' +
+      ' --> /m/main.k:1:1\n' +
+      '  |\n' +
+      '1 | a = 1\n' +
+      "  | ^ The variable 'a' is declared here\n" +
+      '  |\n' +
+      "note: change the variable name to '_a' to make it mutable\n",
   );
 });
 

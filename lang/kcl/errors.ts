@@ -22,7 +22,7 @@ const CODES: Record<KclErrorKind, string> = {
   CannotFindModule: 'E2F04',
   TypeError: 'E2G22',
   EvaluationError: 'E3M38',
-  ImmutableError: 'E3M41',
+  ImmutableError: 'E1001',
   AttributeError: 'E2A31',
   AssertionError: 'E3M40',
   RecursionError: 'E3M42',
@@ -34,6 +34,15 @@ export interface KclPos {
   readonly col: number;
 }
 
+/** A second place an error points at (where a check is, where a variable was declared). */
+export interface KclRelated {
+  readonly pos: KclPos;
+  readonly sourceLine: string;
+  readonly text: string;
+  /** Draw a caret under the column (KCL leaves it out for a failed check condition). */
+  readonly caret: boolean;
+}
+
 export class KclError extends Error {
   constructor(
     readonly kind: KclErrorKind,
@@ -41,23 +50,36 @@ export class KclError extends Error {
     readonly pos?: KclPos,
     /** The text of the source line at pos, for the caret display. */
     readonly sourceLine?: string,
+    readonly related: readonly KclRelated[] = [],
+    readonly notes: readonly string[] = [],
+    /** kcl draws no caret under errors raised while running (a failed assert, a missing required value). */
+    readonly caret = true,
   ) {
-    super(`${kind}: ${pos ? `${pos.file}:${pos.line}:${pos.col}: ` : ''}${detail}`);
+    super(
+      `${kind}: ${pos ? `${pos.file}:${pos.line}:${pos.col}: ` : ''}${detail}` +
+        related.map((r) => `; ${r.pos.file}:${r.pos.line}:${r.pos.col}: ${r.text}`).join(''),
+    );
   }
 
   /** The multi-line form `kcl run` prints on stderr. */
   render(): string {
-    const head = `error[${CODES[this.kind]}]: ${this.kind}\n`;
-    if (!this.pos) return `${head}${this.detail}\n`;
-    const { file, line, col } = this.pos;
-    const gutter = ' '.repeat(String(line).length);
-    const src = this.sourceLine ?? '';
-    return (
-      `${head}${gutter}--> ${file}:${line}:${col}\n` +
-      `${gutter} |\n` +
-      `${line} | ${src}\n` +
-      `${gutter} | ${' '.repeat(Math.max(0, col - 1))}^ ${this.detail}\n` +
-      `${gutter} |\n`
-    );
+    let out = `error[${CODES[this.kind]}]: ${this.kind}\n`;
+    if (!this.pos) return `${out}${this.detail}\n`;
+    out += block(this.pos, this.sourceLine ?? '', this.detail, this.caret);
+    for (const r of this.related) out += block(r.pos, r.sourceLine, r.text, r.caret);
+    for (const n of this.notes) out += `note: ${n}\n`;
+    return out;
   }
+}
+
+function block(pos: KclPos, src: string, text: string, caret: boolean): string {
+  const gutter = ' '.repeat(String(pos.line).length);
+  const mark = caret ? `${' '.repeat(Math.max(0, pos.col - 1))}^ ${text}` : ` ${text}`;
+  return (
+    `${gutter}--> ${pos.file}:${pos.line}:${pos.col}\n` +
+    `${gutter} |\n` +
+    `${pos.line} | ${src}\n` +
+    `${gutter} | ${mark}\n` +
+    `${gutter} |\n`
+  );
 }

@@ -19,7 +19,7 @@ import type {
   Stmt,
   TypeExpr,
 } from './ast.js';
-import { KclError, type KclErrorKind } from './errors.js';
+import { KclError, type KclErrorKind, type KclRelated } from './errors.js';
 import { callMethod, makeBuiltins } from './builtins.js';
 import { repr, toStr } from './text.js';
 import {
@@ -107,10 +107,18 @@ export class Evaluator {
   }
 
   // ---- errors ----
-  fail(kind: KclErrorKind, detail: string, file?: FileUnit, loc?: Loc): never {
+  fail(
+    kind: KclErrorKind,
+    detail: string,
+    file?: FileUnit,
+    loc?: Loc,
+    related: readonly KclRelated[] = [],
+    notes: readonly string[] = [],
+    caret = true,
+  ): never {
     if (!file || !loc) throw new KclError(kind, detail);
-    const line = file.module.text.split('\n')[loc.line - 1];
-    throw new KclError(kind, detail, { file: file.fileKey, line: loc.line, col: loc.col }, line);
+    const pos = { file: file.fileKey, line: loc.line, col: loc.col };
+    throw new KclError(kind, detail, pos, lineOf(file, loc), related, notes, caret);
   }
 
   // ---- packages ----
@@ -168,6 +176,7 @@ export class Evaluator {
     pkg.busy.add(name);
     let value: Value = UNDEFINED;
     let bound = false;
+    let first: Setter | undefined;
     try {
       for (const s of setters) {
         if (!s.guards.every((g) => this.ifBranch(pkg, g.stmt, g.file) === g.branch)) continue;
@@ -181,13 +190,21 @@ export class Evaluator {
             if (!bound) this.fail('EvaluationError', `name '${name}' is not defined before '${st.op}='`, s.file, st);
             v = this.binary(st.op, value, v, s.file, st);
           } else if (bound && !name.startsWith('_'))
-            this.fail('ImmutableError', `Immutable variable '${name}' is modified`, s.file, st);
+            this.fail(
+              'ImmutableError',
+              `Can not change the value of '${name}', because it was declared immutable`,
+              s.file,
+              st,
+              [related(first!.file, first!.stmt, `The variable '${name}' is declared here`, true)],
+              [`change the variable name to '_${name}' to make it mutable`],
+            );
           if (st.type) v = this.convert(v, st.type, env, name, st);
           value = v;
         } else if (st.s === 'unify') {
           const v = this.eval(st.value, env);
           value = bound ? this.union(value, v, s.file, st) : v;
         }
+        first ??= s;
         bound = true;
       }
     } finally {
@@ -244,7 +261,7 @@ export class Evaluator {
     if (st.guard && !truthy(this.eval(st.guard, env))) return;
     if (truthy(this.eval(st.test, env))) return;
     const msg = st.message ? toStr(this.eval(st.message, env)) : '';
-    this.fail('AssertionError', msg || 'assertion failed', env.file, st);
+    this.fail('EvaluationError', msg, env.file, st, [], [], false);
   }
 
   // ---- names ----
@@ -692,7 +709,11 @@ export class Evaluator {
     };
     for (const k of config.map.keys())
       if (!l.attrs.has(k) && !l.privates.has(k) && !l.index)
-        this.fail('EvaluationError', `Cannot add member '${k}' to schema '${s.name}'`, ...where(k));
+        this.fail(
+          'CompileError',
+          `Cannot add member '${k}' to schema '${s.name}'${suggest(k, [...l.attrs.keys()])}`,
+          ...where(k),
+        );
     const inst = new KDict();
     inst.schema = s;
     inst.config = config;
@@ -726,6 +747,9 @@ export class Evaluator {
             `attribute '${name}' of ${s.name} is required and can't be None or Undefined`,
             efile,
             eloc,
+            [],
+            [],
+            false,
           );
       } else {
         v = cv!;
@@ -747,24 +771,27 @@ export class Evaluator {
       if (item.guard && !truthy(this.eval(item.guard, env))) continue;
       if (truthy(this.eval(item.test, env))) continue;
       const msg = item.message ? toStr(this.eval(item.message, env)) : '';
-      this.fail(
-        'EvaluationError',
-        `Instance check failed${msg ? `: ${msg}` : ''} (schema ${s.name})`,
-        owner.scope as FileUnit,
-        item.loc,
-      );
+      const ownerFile = owner.scope as FileUnit;
+      this.fail('EvaluationError', 'Instance check failed', file, loc, [
+        related(
+          ownerFile,
+          { line: item.loc.line, col: 1 },
+          `Check failed on the condition${msg ? `: ${msg}` : ''}`,
+          false,
+        ),
+      ]);
     }
     return inst;
   }
 
   // ---- types ----
   /** Checks `v` against `t`, converting dicts to schema instances and ints to floats as KCL does. */
-  convert(v: Value, t: TypeExpr, env: Env, what: string, loc: Loc, errFile: FileUnit = env.file): Value {
+  convert(v: Value, t: TypeExpr, env: Env, _what: string, loc: Loc, errFile: FileUnit = env.file): Value {
     const r = this.tryConvert(v, t, env, loc, errFile);
     if (r.ok) return r.value;
     return this.fail(
       'TypeError',
-      `${what}: expect ${typeText(t)}, got ${typeName(v)}${r.why ? ` (${r.why})` : ''}`,
+      `expected ${typeText(t)}, got ${describeValue(v)}${r.why ? ` (${r.why})` : ''}`,
       errFile,
       loc,
     );
@@ -924,7 +951,7 @@ export class Evaluator {
       try {
         return fn.impl({ args, kwargs });
       } catch (err) {
-        if (err instanceof CallError) return this.fail(err.kind, err.message, env.file, e);
+        if (err instanceof CallError) return this.fail(err.kind, err.message, env.file, e, [], [], err.caret);
         throw err;
       }
     }
@@ -1110,6 +1137,47 @@ export class Evaluator {
   }
 }
 
+/** kcl's "did you mean" for a misspelled member: the names within two edits. */
+function suggest(name: string, names: readonly string[]): string {
+  const close = names.filter((n) => editDistance(n, name) <= Math.min(2, Math.max(1, Math.floor(name.length / 3))));
+  return close.length ? `, did you mean '${JSON.stringify(close).replace(/,/g, ', ')}'?` : '';
+}
+
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  return d[a.length]![b.length]!;
+}
+
+function lineOf(file: FileUnit, loc: Loc): string {
+  return file.module.text.split('\n')[loc.line - 1] ?? '';
+}
+
+function related(file: FileUnit, loc: Loc, text: string, caret: boolean): KclRelated {
+  return { pos: { file: file.fileKey, line: loc.line, col: loc.col }, sourceLine: lineOf(file, loc), text, caret };
+}
+
+/** How KCL names a value in a type error: `str(x)`, `int(1)`, `[str(a) | int(1)]`, a schema's name. */
+function describeValue(v: Value): string {
+  if (v === null) return 'NoneType';
+  if (v === UNDEFINED) return 'UndefinedType';
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || v instanceof KFloat)
+    return `${typeName(v)}(${toStr(v)})`;
+  if (Array.isArray(v)) return `[${[...new Set(v.map(describeValue))].join(' | ')}]`;
+  if (v instanceof KDict && !v.schema) {
+    const vals = [...new Set([...v.map.values()].map(describeValue))];
+    return vals.length ? `{str:${vals.join(' | ')}}` : '{}';
+  }
+  return typeName(v);
+}
+
 function swap([f, l]: [FileUnit, Loc]): [Loc, FileUnit] {
   return [l, f];
 }
@@ -1127,6 +1195,7 @@ export class CallError extends Error {
   constructor(
     readonly kind: KclErrorKind,
     message: string,
+    readonly caret = true,
   ) {
     super(message);
   }

@@ -472,8 +472,15 @@ class Parser {
         this.pos++;
         message = this.parseExpr();
       }
+      // kcl reports a failed check at the line the item ends on (its message)
+      const last = this.toks[this.pos - 1]!;
       this.endSimple();
-      items.push({ test, ...(guard ? { guard } : {}), ...(message ? { message } : {}), loc });
+      items.push({
+        test,
+        ...(guard ? { guard } : {}),
+        ...(message ? { message } : {}),
+        loc: { line: this.loc(last).line, col: loc.col },
+      });
     }
     if (this.peek().kind === 'dedent') this.pos++;
     return items;

@@ -189,8 +189,10 @@ test('prototype schemas: defaults, the optional image and its guarded check, ele
     }),
   );
   assert.equal(empty.kind, 'EvaluationError');
-  assert.match(empty.detail, /application\.image must not be empty/);
-  assert.equal(empty.pos?.file, '/r/prototypes/webapp/proto.k');
+  assert.equal(empty.detail, 'Instance check failed');
+  assert.equal(empty.pos?.file, '/r/main.k');
+  assert.equal(empty.related[0]?.text, 'Check failed on the condition: application.image must not be empty');
+  assert.equal(empty.related[0]?.pos.file, '/r/prototypes/webapp/proto.k');
   const noneForRequired = kclError(() =>
     runTree({
       ...files,
@@ -216,7 +218,7 @@ test('a closed schema catches the misspelled key ytt used to catch', () => {
   );
   assert.equal(
     err.message,
-    "EvaluationError: /r/main.k:4:5: Cannot add member 'contianerPort' to schema 'Application'",
+    `CompileError: /r/main.k:4:5: Cannot add member 'contianerPort' to schema 'Application', did you mean '["containerPort"]'?`,
   );
 });
 
@@ -228,7 +230,7 @@ test('a check runs again on every override of the instance', () => {
         'import prototypes.webapp\n\n_w = webapp.Webapp {application.image = "nginx"}\nw = _w {application.image = ""}\n',
     }),
   );
-  assert.match(err.detail, /application\.image must not be empty/);
+  assert.match(err.message, /application\.image must not be empty/);
 });
 
 test('engine scopes may be set on any application whatever its prototype says', () => {

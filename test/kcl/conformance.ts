@@ -41,6 +41,8 @@ function cases(dir: string, out: string[] = []): string[] {
 }
 
 const tally = new Map<string, [number, number]>();
+let stderrExact = 0;
+let stderrTotal = 0;
 for (const dir of cases(root)) {
   const rel = relative(root, dir);
   if (filter && !rel.includes(filter)) continue;
@@ -76,6 +78,13 @@ for (const dir of cases(root)) {
   }
   const ok =
     wantOut === undefined ? failed && !got.startsWith('CRASH') : !failed && got.trimEnd() === wantOut.trimEnd();
+  const errGolden = join(dir, 'stderr.golden');
+  if (wantOut === undefined && existsSync(errGolden)) {
+    stderrTotal++;
+    const want = readFileSync(errGolden, 'utf8').replaceAll('${CWD}', dir).trimEnd();
+    if (got.trimEnd() === want) stderrExact++;
+    else if (verbose && ok) console.log(`--- ${rel} (stderr)\n${got.trimEnd()}\n+++ want\n${want}`);
+  }
   if (ok) t[0]++;
   else if (verbose) {
     console.log(`--- ${rel}`);
@@ -91,3 +100,4 @@ for (const [g, [p, n]] of [...tally].sort()) {
   total += n;
 }
 console.log(`${'total'.padEnd(28)} ${pass}/${total}`);
+console.log(`${'stderr byte-identical'.padEnd(28)} ${stderrExact}/${stderrTotal}`);

@@ -75,7 +75,7 @@ describe('kcl run in process', () => {
     assert.equal(o.stdout, '');
     assert.equal(
       o.stderr,
-      `error[E2G22]: TypeError\n --> ${join(dir, 'bad.k')}:4:5\n  |\n4 |     n = "x"\n  |     ^ S.n: expect int, got str\n  |\n`,
+      `error[E2G22]: TypeError\n --> ${join(dir, 'bad.k')}:4:5\n  |\n4 |     n = "x"\n  |     ^ expected int, got str(x)\n  |\n`,
     );
   });
 
