@@ -12,6 +12,7 @@ const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 const suites = [
   'jsonnet/run',
   'yakl/run',
+  'kcl/run',
   'daemon/run',
   'cleat/run',
   'helm/run',

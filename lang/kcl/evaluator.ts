@@ -74,6 +74,15 @@ export interface PackageResolver {
 
 type Scope = Map<string, Value>;
 
+interface PendingUnify {
+  schema: SchemaType;
+  config: KDict;
+  file: FileUnit;
+  loc: Loc;
+  /** The value bound before these statements, unioned with their instance. */
+  base: Value | undefined;
+}
+
 interface Env {
   readonly file: FileUnit;
   readonly vars?: Scope;
@@ -177,11 +186,16 @@ export class Evaluator {
     let value: Value = UNDEFINED;
     let bound = false;
     let first: Setter | undefined;
+    let pending: PendingUnify | undefined;
     try {
       for (const s of setters) {
         if (!s.guards.every((g) => this.ifBranch(pkg, g.stmt, g.file) === g.branch)) continue;
         const st = s.stmt;
         const env: Env = { file: s.file };
+        if (pending && st.s !== 'unify') {
+          value = this.finishUnify(value, pending);
+          pending = undefined;
+        }
         if (st.s === 'schema') value = new SchemaType(st.def, pkg.path, s.file);
         else if (st.s === 'type') value = new TypeAlias(st.type, s.file) as unknown as Value;
         else if (st.s === 'assign') {
@@ -201,17 +215,35 @@ export class Evaluator {
           if (st.type) v = this.convert(v, st.type, env, name, st);
           value = v;
         } else if (st.s === 'unify') {
-          const v = this.eval(st.value, env);
-          value = bound ? this.union(value, v, s.file, st) : v;
+          // The configs of every `name: S {...}` statement merge first and S is instantiated once
+          // at the end: the same value as unioning instance after instance, without rebuilding it
+          // (and converting every entry again) once per statement.
+          const sx = st.value as Expr & { k: 'schema' };
+          const target = this.eval(sx.target, env);
+          const config = this.eval(sx.config, env) as KDict;
+          if (!(target instanceof SchemaType))
+            value = bound ? this.union(value, config, s.file, st) : this.schemaExpr(sx, env);
+          else if (pending && pending.schema === target)
+            pending.config = this.mergeConfig(pending.config, config, s.file, st, false);
+          else {
+            if (pending) value = this.finishUnify(value, pending);
+            pending = { schema: target, config, file: s.file, loc: st, base: bound ? value : undefined };
+          }
         }
         first ??= s;
         bound = true;
       }
+      if (pending) value = this.finishUnify(value, pending);
     } finally {
       pkg.busy.delete(name);
     }
     pkg.values.set(name, value);
     return value;
+  }
+
+  private finishUnify(value: Value, p: PendingUnify): Value {
+    const inst = this.instantiate(p.schema, p.config, p.file, p.loc);
+    return p.base === undefined ? inst : this.union(p.base, inst, p.file, p.loc);
   }
 
   /** Runs a package the way `kcl run` does: every statement in order, then the values of its public names. */

@@ -77,6 +77,14 @@ const OPERATORS = [
   '!',
 ];
 
+/** Operators by first character, longest first. */
+const OPS_BY_CHAR = new Map<string, string[]>();
+for (const o of OPERATORS) {
+  const list = OPS_BY_CHAR.get(o[0]!) ?? [];
+  list.push(o);
+  OPS_BY_CHAR.set(o[0]!, list);
+}
+
 function isIdentStart(c: string): boolean {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_' || c === '$' || c > '\u007f';
 }
@@ -251,7 +259,7 @@ export function tokenize(file: string, text: string): Token[] {
       i = j;
       continue;
     }
-    const op = OPERATORS.find((o) => text.startsWith(o, i));
+    const op = OPS_BY_CHAR.get(c)?.find((o) => text.startsWith(o, i));
     if (!op) fail(`invalid character '${c}' in source`, i);
     const o = op!;
     if (o === '(' || o === '[' || o === '{' || o === '?[') brackets.push(o === '?[' ? '[' : o);

@@ -64,7 +64,18 @@ export class PackageLoader {
       .map((n) => join(dir, n));
   }
 
+  private readonly resolved = new Map<string, Package | KModule | undefined>();
+
   resolve(importPath: string, from: FileUnit): Package | KModule | undefined {
+    // Absolute imports resolve the same from every file; relative ones per directory.
+    const key = importPath.startsWith('.') ? `${dirname(from.fileKey)}\u0000${importPath}` : importPath;
+    if (this.resolved.has(key)) return this.resolved.get(key);
+    const r = this.resolveUncached(importPath, from);
+    this.resolved.set(key, r);
+    return r;
+  }
+
+  private resolveUncached(importPath: string, from: FileUnit): Package | KModule | undefined {
     let base: string;
     let rel: string;
     const m = /^(\.+)(.*)$/.exec(importPath);

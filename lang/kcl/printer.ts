@@ -30,6 +30,7 @@ function entries(d: KDict, o: PrintOptions): [string, Value][] {
 }
 
 function listItems(l: Value[], o: PrintOptions): Value[] {
+  if (!l.some((v) => v === UNDEFINED || (o.ignoreNone && v === null))) return l;
   return l.filter((v) => v !== UNDEFINED && !(o.ignoreNone && v === null));
 }
 
@@ -96,7 +97,11 @@ function hasSpecial(s: string): boolean {
   return false;
 }
 
+/** Words, paths and image references: plain unless they read as another type. */
+const SIMPLE = /^[A-Za-z_/][A-Za-z0-9_./-]*$/;
+
 function plainAllowed(s: string): boolean {
+  if (SIMPLE.test(s)) return !RESERVED.has(s);
   if (s === '' || readsAsOther(s)) return false;
   if (s.startsWith('---') || s.startsWith('...')) return false;
   if (/^\s|\s$/.test(s)) return false;
@@ -205,11 +210,16 @@ export function encodeYaml(v: Value, o: PrintOptions = {}): string {
       const lead = first && inline ? `${prefix} ` : pad;
       first = false;
       const key = `${lead}${scalarString(k)}:`;
-      if (isBlock(x)) {
-        if (Array.isArray(x)) {
+      if (x instanceof KDict) {
+        const inner = entries(x, o);
+        if (inner.length > 0) mapping(inner, indent + 2, key);
+        else out.push(`${key} {}`);
+      } else if (Array.isArray(x)) {
+        const items = listItems(x, o);
+        if (items.length > 0) {
           out.push(key);
-          seq(listItems(x, o), indent, '');
-        } else mapping(entries(x as KDict, o), indent + 2, key);
+          seq(items, indent, '');
+        } else out.push(`${key} []`);
       } else value(key, x, indent);
     }
   };
@@ -221,9 +231,15 @@ export function encodeYaml(v: Value, o: PrintOptions = {}): string {
     for (const x of items) {
       const dash = first && inline ? `${prefix} -` : `${pad}-`;
       first = false;
-      if (x instanceof KDict && entries(x, o).length > 0) mapping(entries(x, o), indent + 2, dash);
-      else if (Array.isArray(x) && listItems(x, o).length > 0) seq(listItems(x, o), indent + 2, dash);
-      else value(dash, x, indent);
+      if (x instanceof KDict) {
+        const inner = entries(x, o);
+        if (inner.length > 0) mapping(inner, indent + 2, dash);
+        else out.push(`${dash} {}`);
+      } else if (Array.isArray(x)) {
+        const inner = listItems(x, o);
+        if (inner.length > 0) seq(inner, indent + 2, dash);
+        else out.push(`${dash} []`);
+      } else value(dash, x, indent);
     }
   };
   if (isBlock(v)) {
