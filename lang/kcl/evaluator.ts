@@ -100,7 +100,7 @@ interface Layout {
   checks: { item: CheckItem; owner: SchemaType }[];
 }
 
-const MAX_DEPTH = 400;
+const MAX_DEPTH = 4000;
 
 export class Evaluator {
   private readonly builtins: Map<string, Value>;

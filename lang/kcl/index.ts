@@ -40,16 +40,23 @@ export interface KclEvaluation {
 /** Evaluates a package tree: the entry package and everything it imports. */
 export function evaluateKcl(host: KclHost, opts: Pick<KclRunOptions, 'paths' | 'defines'>): KclEvaluation {
   if (opts.paths.length === 0) throw new KclError('CompileError', 'no input file');
-  const first = opts.paths[0]!;
-  const asDir = opts.paths.length === 1 && host.listDir(first) !== undefined;
-  const entryDir = asDir ? first : dirname(first);
-  const loader = new PackageLoader(host, entryDir);
-  const files = asDir ? (loader.kFiles(first) ?? []) : [...opts.paths];
-  if (files.length === 0) throw new KclError('CompileError', `no KCL file in ${first}`);
-  const pkg = loader.entry(files);
-  const ev = new Evaluator((path, from) => loader.resolve(path, from), parseDefines(opts.defines ?? []));
-  const value = ev.run(pkg);
-  return { value, printed: ev.printed.join('') };
+  try {
+    const first = opts.paths[0]!;
+    const asDir = opts.paths.length === 1 && host.listDir(first) !== undefined;
+    const entryDir = asDir ? first : dirname(first);
+    const loader = new PackageLoader(host, entryDir);
+    const files = asDir ? (loader.kFiles(first) ?? []) : [...opts.paths];
+    if (files.length === 0) throw new KclError('CompileError', `no KCL file in ${first}`);
+    const pkg = loader.entry(files);
+    const ev = new Evaluator((path, from) => loader.resolve(path, from), parseDefines(opts.defines ?? []));
+    const value = ev.run(pkg);
+    return { value, printed: ev.printed.join('') };
+  } catch (err) {
+    // A program nesting deeper than the JS stack allows is the program's error, not a crash.
+    if (err instanceof RangeError && /call stack/.test(err.message))
+      throw new KclError('RecursionError', 'maximum recursion depth exceeded');
+    throw err;
+  }
 }
 
 /** `kcl run`: what it prints on stdout. Throws KclError (print it with its render()). */

@@ -77,6 +77,9 @@ const OPERATORS = [
   '!',
 ];
 
+/** Deeper nesting is refused here rather than overflowing the parser's stack. */
+const MAX_NESTING = 200;
+
 /** Operators by first character, longest first. */
 const OPS_BY_CHAR = new Map<string, string[]>();
 for (const o of OPERATORS) {
@@ -262,7 +265,10 @@ export function tokenize(file: string, text: string): Token[] {
     const op = OPS_BY_CHAR.get(c)?.find((o) => text.startsWith(o, i));
     if (!op) fail(`invalid character '${c}' in source`, i);
     const o = op!;
-    if (o === '(' || o === '[' || o === '{' || o === '?[') brackets.push(o === '?[' ? '[' : o);
+    if (o === '(' || o === '[' || o === '{' || o === '?[') {
+      if (brackets.length >= MAX_NESTING) fail(`brackets nested deeper than ${MAX_NESTING}`, i);
+      brackets.push(o === '?[' ? '[' : o);
+    }
     if (o === ')' || o === ']' || o === '}') {
       const want = o === ')' ? '(' : o === ']' ? '[' : '{';
       if (brackets.pop() !== want) fail(`unmatched '${o}'`, i);
