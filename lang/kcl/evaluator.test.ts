@@ -180,6 +180,30 @@ test('JSON output is indented by four spaces', () => {
   );
 });
 
+test('system modules: regex (RE2), math, json, yaml, base64', () => {
+  const src = [
+    'import regex',
+    'import math',
+    'import json',
+    'import yaml',
+    'import base64',
+    'a = regex.match("v1.2.3", r"v\\d+")',
+    'b = regex.match("xv1", r"v\\d+")',
+    'c = regex.replace("a-b-c", "-", "_")',
+    'd = regex.findall("a1b22", r"\\d+")',
+    'e = math.sqrt(16)',
+    'f = math.floor(2.7)',
+    'g = json.encode({x = [1, "y"]})',
+    'h = yaml.encode({x = 1})',
+    'i = base64.encode("kcl")',
+    '',
+  ].join('\n');
+  assert.equal(
+    run(src),
+    "a: true\nb: false\nc: a_b_c\nd:\n- '1'\n- '22'\ne: 4.0\nf: 2\ng: '{\"x\": [1, \"y\"]}'\nh: |\n  x: 1\ni: a2Ns\n",
+  );
+});
+
 test('a program binding no public name prints nothing', () => {
   assert.equal(run('_x = 1\n'), '');
 });
