@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { runKcl } from './index.js';
+import { evaluateKcl, fromJson, runKcl, toPlain } from './index.js';
 import { memoryHost } from './testkit.js';
 
 function run(src: string, opts: { sortKeys?: boolean; defines?: string[]; format?: 'json' | 'yaml' } = {}): string {
@@ -206,4 +206,12 @@ test('system modules: regex (RE2), math, json, yaml, base64', () => {
 
 test('a program binding no public name prints nothing', () => {
   assert.equal(run('_x = 1\n'), '');
+});
+
+test('the API a caller compares values with: evaluateKcl, toPlain, fromJson', () => {
+  const { value } = evaluateKcl(memoryHost({ '/m/main.k': 'a = {x = 1.0, _p = 1, l = [None]}\nb = "s"\n' }), {
+    paths: ['/m/main.k'],
+  });
+  assert.deepEqual(toPlain(value), { a: { x: 1, l: [null] }, b: 's' });
+  assert.deepEqual(toPlain(fromJson({ n: 2, f: 1.5, l: [true, null] })), { n: 2, f: 1.5, l: [true, null] });
 });

@@ -16,7 +16,7 @@ export type { KclErrorKind, KclPos } from './errors.js';
 export { parseModule, parseExpression } from './parser.js';
 export type { Module } from './ast.js';
 export type { KclHost } from './loader.js';
-export { encodeJson, encodeYaml, type PrintOptions } from './printer.js';
+export { encodeJson, encodeYaml, toPlain, type PrintOptions } from './printer.js';
 export { KDict, KFloat, UNDEFINED, type Value } from './value.js';
 
 export interface KclRunOptions {
@@ -98,7 +98,8 @@ function literalValue(text: string): Value {
   return text;
 }
 
-function fromJson(j: unknown): Value {
+/** Plain JSON data as a KCL value (ints stay ints, other numbers become floats). */
+export function fromJson(j: unknown): Value {
   if (j === null || typeof j === 'boolean' || typeof j === 'string') return j;
   if (typeof j === 'number') return Number.isInteger(j) ? j : new KFloat(j);
   if (Array.isArray(j)) return j.map(fromJson);

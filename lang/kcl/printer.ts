@@ -43,6 +43,24 @@ function numberText(v: number): string {
   return floatText(v);
 }
 
+/**
+ * A value as plain JSON data, by the printing rules (private keys, Undefined and functions
+ * left out; None as null unless ignoreNone): what a caller compares with values from elsewhere.
+ * Floats become numbers, so 1.0 and 1 compare equal.
+ */
+export function toPlain(v: Value, o: PrintOptions = {}): unknown {
+  if (v === null || v === UNDEFINED) return null;
+  if (v instanceof KFloat) return v.v;
+  if (Array.isArray(v)) return listItems(v, o).map((x) => toPlain(x, o));
+  if (v instanceof KDict) {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of entries(v, o)) out[k] = toPlain(x, o);
+    return out;
+  }
+  if (typeof v === 'boolean' || typeof v === 'number' || typeof v === 'string') return v;
+  return null;
+}
+
 // ---- JSON ----
 export function encodeJson(v: Value, o: PrintOptions = {}): string {
   const indent = o.indent ?? 4;
