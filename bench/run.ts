@@ -13,6 +13,7 @@ const suites = [
   'jsonnet/run',
   'startup/run',
   'yakl/run',
+  'kcl/run',
   'daemon/run',
   'cleat/run',
   'helm/run',

@@ -813,6 +813,34 @@ export const COMMANDS: readonly CommandSpec[] = [
       },
     ],
   },
+  // KCL (docs/kcl.md): what a KCL program or package tree evaluates to, as `kcl run` prints it.
+  {
+    name: 'kcl',
+    summary: 'Evaluate KCL configuration trees',
+    usage: 'kubecfg kcl run [flags] PATH...',
+    args: 'none',
+    flags: [],
+    subcommands: [
+      {
+        name: 'run',
+        summary: 'Print what KCL files, or the package in a directory, evaluate to, as kcl run does',
+        usage: 'kubecfg kcl run [flags] FILE.k...|DIR',
+        args: 'atLeastOne',
+        method: 'render/kcl-run',
+        flags: [
+          {
+            name: 'argument',
+            short: 'D',
+            kind: 'stringArray',
+            help: 'Top-level argument name=value, read with option("name"). May be repeated.',
+          },
+          formatFlag,
+          { name: 'sort-keys', short: 'k', kind: 'bool', help: 'Sort the keys of every mapping in the output' },
+          { name: 'disable-none', short: 'd', kind: 'bool', help: 'Leave out attributes whose value is None' },
+        ],
+      },
+    ],
+  },
   { name: 'version', summary: 'Print version information', usage: 'kubecfg version', args: 'none', flags: [] },
   {
     name: 'completion',

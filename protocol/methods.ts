@@ -298,6 +298,7 @@ export const Methods = {
     true,
     commandParams(commandSpec('kubocd-dump-package')),
   ),
+  kclRun: method<CommandParams, CommandResult>('render/kcl-run', true, commandParams(commandSpec('kcl-run'))),
   diff: method<CommandParams, CommandResult>('cluster/diff', true, commandParams(commandSpec('diff'))),
   update: method<CommandParams, CommandResult>('cluster/update', true, commandParams(commandSpec('update'))),
   delete: method<CommandParams, CommandResult>('cluster/delete', true, commandParams(commandSpec('delete'))),

@@ -22,6 +22,7 @@ import {
 import { renderClusterObjects } from './cluster-render.js';
 import { planPack } from './pack.js';
 import { runKubocdDumpPackage, runKubocdRender } from './kubocd.js';
+import { runKclRun } from './kcl.js';
 import { describeError } from './errors.js';
 import { runEval } from './eval.js';
 import { runFeatures } from './features.js';
@@ -75,6 +76,8 @@ function dispatch(command: CommandName, params: CommandParams, ctx: RunContext):
       return runKubocdRender(params, ctx);
     case 'kubocd-dump-package':
       return runKubocdDumpPackage(params, ctx);
+    case 'kcl-run':
+      return runKclRun(params, ctx);
     case 'traceback':
       return runTraceback(params, ctx);
     case 'httpd':

@@ -23,6 +23,7 @@ export type CommandName =
   | 'pack'
   | 'kubocd-render'
   | 'kubocd-dump-package'
+  | 'kcl-run'
   | 'traceback'
   | 'httpd'
   | ClusterCommandName;
