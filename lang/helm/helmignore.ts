@@ -12,7 +12,7 @@
  * Invariant: pure; a malformed pattern never matches (Helm logs and skips it).
  */
 
-import { compileGoRegexp, type GoRegexp } from '../common/re2/go-regexp.js';
+import { compileGoRegexp, type GoRegexp } from '../go/regexp/go-regexp.js';
 import { ChartError } from './chart.js';
 
 interface Rule {

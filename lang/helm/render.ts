@@ -12,7 +12,7 @@
 import { parseAllDocuments } from 'yaml';
 import type { JsonValue } from '../common/json.js';
 import { jsonObject } from '../common/json.js';
-import { compileGoRegexp, type GoRegexp } from '../common/re2/go-regexp.js';
+import { compileGoRegexp, type GoRegexp } from '../go/regexp/go-regexp.js';
 import {
   goYamlTags,
   helmErrorMessage,

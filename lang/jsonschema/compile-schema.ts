@@ -11,9 +11,9 @@
  * Schema locations are JSON pointers into the document ("" is the root).
  */
 
-import type { JsonValue } from '../json.js';
-import { compileGoRegexp } from '../re2/go-regexp.js';
-import { quote as goQuote } from '../../gotemplate/fmt/quote.js';
+import type { JsonValue } from '../common/json.js';
+import { compileGoRegexp } from '../go/regexp/go-regexp.js';
+import { quote as goQuote } from '../go/strconv.js';
 import { pointerToken, quoteSingle } from './go-text.js';
 
 export const MAX_SCHEMA_DEPTH = 1000;

@@ -5,12 +5,11 @@
  * as encoding/json (UseNumber) would have decoded it.
  */
 
-import type { JsonValue } from '../json.js';
+import type { JsonValue } from '../common/json.js';
 // Go's strconv/fmt/encoding-json text lives in the template engine; lang/common
 // has no Go formatting of its own, and the engine never imports this folder.
-import { quote as goQuote } from '../../gotemplate/fmt/quote.js';
-import { formatFloat } from '../../gotemplate/fmt/float.js';
-import { jsonFloat as formatJsonNumber } from '../../gotemplate/sprig/encoding.js';
+import { formatFloat, quote as goQuote } from '../go/strconv.js';
+import { formatNumber as formatJsonNumber } from '../go/encoding-json.js';
 
 /** The library's quote(): Go's %q, then `\"` unescaped and `'` escaped, in single quotes. */
 export function quoteSingle(s: string): string {

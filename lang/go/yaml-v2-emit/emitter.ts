@@ -17,7 +17,7 @@
 
 import { resolvesToNonString, isBase60Float } from './resolve.js';
 import { sortYamlKeys } from './key-order.js';
-import { wellFormed } from '../well-formed.js';
+import { wellFormed } from '../../common/well-formed.js';
 import { analyzeScalar, codePointCount, isBreak, isPrintable, LF, SPACE, toCodePoints, utf8Length } from './scalar.js';
 import type { ScalarAnalysis } from './scalar.js';
 

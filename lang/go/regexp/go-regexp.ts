@@ -17,7 +17,7 @@
 import { RE2JS } from 're2js';
 import { parseRe2, Re2SyntaxError } from './re2-parse.js';
 import { toRe2Source } from './re2-source.js';
-import { wellFormed } from '../well-formed.js';
+import { wellFormed } from '../../common/well-formed.js';
 
 /** [start, end] of the match then of each group, -1 for a group that did not take part. */
 export type GoMatch = number[];

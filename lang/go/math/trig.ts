@@ -1,7 +1,7 @@
 /**
  * The few math functions whose last bit differs between V8 (fdlibm) and Go's
  * math package, which go-jsonnet (so kubecfg) uses: sin, cos, tan, asin,
- * acos, atan and atan2 (pow: pure/go-number.ts). Go computes them with the
+ * acos, atan and atan2 (pow: pow.ts). Go computes them with the
  * Cephes algorithms (S. L. Moshier's Cephes Math Library 2.8, "may be used
  * freely"); this module does the same so std.cos(5) prints the digits go-jsonnet prints. Arguments of
  * trigonometric functions at or above 2^29 need Payne–Hanek reduction, which

@@ -8,10 +8,10 @@
  * nesting plus schema nesting); past it a ValidationDepthError is thrown.
  */
 
-import type { JsonValue } from '../json.js';
-import { compareCodepoints } from '../json.js';
-import { compileGoRegexp } from '../re2/go-regexp.js';
-import { wellFormed } from '../well-formed.js';
+import type { JsonValue } from '../common/json.js';
+import { compareCodepoints } from '../common/json.js';
+import { compileGoRegexp } from '../go/regexp/go-regexp.js';
+import { wellFormed } from '../common/well-formed.js';
 import type { CompiledSchema } from './compile-schema.js';
 import { draftKnows, jsonTypeName, schemaUrl } from './compile-schema.js';
 import { compareDecimal, isMultipleOf } from './decimal.js';

@@ -43,7 +43,8 @@ function underscoreOK(s: string): boolean {
   return saw !== '_';
 }
 
-export function goParseFloatOk(s: string): boolean {
+/** Whether strconv.ParseFloat(s, 64) succeeds. */
+export function parseFloatOk(s: string): boolean {
   if (s.length === 0) return false;
   let i = 0;
   if (s[0] === '+' || s[0] === '-') i = 1;

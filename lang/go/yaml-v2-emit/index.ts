@@ -6,4 +6,4 @@
 
 export { marshalYaml, type YamlEmitOptions, type YamlValue } from './emitter.js';
 export { goYamlKeyLess, sortYamlKeys } from './key-order.js';
-export { isBase60Float, isGoYamlTimestamp, parseGoInteger, resolvesToNonString } from './resolve.js';
+export { isBase60Float, isGoYamlTimestamp, resolvesToNonString } from './resolve.js';

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { goAcos, goAsin, goAtan, goAtan2, goCos, goSin, goTan } from './go-math.js';
-import { goPow } from './pure/go-number.js';
+import { frexp, goAcos, goAsin, goAtan, goAtan2, goCos, goSin, goTan, goPow } from './math.js';
 
 // Expected digits are what go-jsonnet prints (its math package), where V8's
 // fdlibm answer differs in the last place.
@@ -48,4 +47,27 @@ test('arguments at or beyond 2^29 and non-finite ones keep IEEE answers', () => 
   assert.equal(goCos(2 ** 40), Math.cos(2 ** 40));
   assert.ok(Number.isNaN(goSin(Infinity)));
   assert.ok(Number.isNaN(goAsin(1.5)));
+});
+
+test('goPow follows Go math.Pow, not V8 Math.pow', () => {
+  assert.equal(goPow(10, -5), 0.00001); // V8: 0.000009999999999999999
+  assert.equal(goPow(10, -20), 1e-20);
+  assert.equal(goPow(10, 22), 1e22);
+  assert.equal(goPow(2, -1074), 5e-324);
+  assert.equal(goPow(10, 309), Infinity);
+  assert.equal(goPow(-2, 3), -8);
+  assert.ok(Number.isNaN(goPow(-2, 0.5)));
+  assert.equal(goPow(4, 0.5), 2);
+});
+
+// Values from Go's math.Frexp; subnormals used to hang std.mantissa.
+test('math.Frexp, subnormals included (go-jsonnet std.mantissa/std.exponent)', () => {
+  const cases: [number, number, number][] = [
+    [8, 0.5, 4],
+    [-3, -0.75, 2],
+    [5e-324, 0.5, -1073],
+    [1e-310, 0.5752618031559393, -1029],
+    [0, 0, 0],
+  ];
+  for (const [x, m, e] of cases) assert.deepEqual(frexp(x), [m, e], String(x));
 });

@@ -12,11 +12,22 @@ interface Digits {
   dp: number;
 }
 
-function shortestDigits(v: number): Digits {
+function shortestDigits(v: number, bitSize: 32 | 64): Digits {
   if (v === 0) return { d: '', dp: 0 };
-  const [mant, exp] = Math.abs(v).toExponential().split('e') as [string, string];
+  const [mant, exp] = shortestExponential(Math.abs(v), bitSize).split('e') as [string, string];
   const d = mant.replace('.', '').replace(/0+$/, '');
   return { d, dp: Number(exp) + 1 };
+}
+
+/** JS's toExponential gives float64's shortest round-trip digits; float32's are the fewest that survive Math.fround. */
+function shortestExponential(a: number, bitSize: 32 | 64): string {
+  if (bitSize === 64) return a.toExponential();
+  let t = '';
+  for (let p = 1; p <= 9; p++) {
+    t = a.toExponential(p - 1);
+    if (Math.fround(Number(t)) === a) break;
+  }
+  return t;
 }
 
 /** The exact decimal expansion of a finite double. */
@@ -93,8 +104,13 @@ function fmtF(neg: boolean, x: Digits, prec: number): string {
   return out;
 }
 
-/** strconv.FormatFloat(v, fmt, prec, 64) for fmt in e E f F g G x X b. */
-export function formatFloat(v: number, fmt: string, prec: number): string {
+/**
+ * strconv.FormatFloat(v, fmt, prec, bitSize) for fmt in e E f F g G x X b.
+ * With bitSize 32, v is rounded to float32 first and the shortest digits are
+ * float32's (go-yaml's float map keys); 'b' and 'x' always show float64 bits.
+ */
+export function formatFloat(v: number, fmt: string, prec: number, bitSize: 32 | 64 = 64): string {
+  if (bitSize === 32) v = Math.fround(v);
   if (Number.isNaN(v)) return 'NaN';
   if (v === Infinity) return '+Inf';
   if (v === -Infinity) return '-Inf';
@@ -104,7 +120,7 @@ export function formatFloat(v: number, fmt: string, prec: number): string {
   const shortest = prec < 0;
   let x: Digits;
   if (shortest) {
-    x = shortestDigits(v);
+    x = shortestDigits(v, bitSize);
   } else {
     const exact = exactDigits(v);
     switch (fmt) {
