@@ -13,7 +13,7 @@
  */
 
 import { compileGoRegexp, type GoRegexp } from '../go/regexp/go-regexp.js';
-import { ChartError } from './chart.js';
+import { ChartError } from './chart-error.js';
 
 interface Rule {
   negate: boolean;

@@ -22,7 +22,8 @@ import {
   TemplateSet,
 } from '../gotemplate/index.js';
 import { GoObject, isMap, mapSet } from '../gotemplate/value.js';
-import { type Chart, ChartError, type ChartFile } from './chart.js';
+import { type Chart, type ChartFile } from './chart.js';
+import { ChartError } from './chart-error.js';
 import { processDependencies, coalesceChartValues, type Values } from './values.js';
 import { validateValuesSchemas } from './schema.js';
 import { marshalYaml } from '../gotemplate/index.js';

@@ -26,7 +26,8 @@ import {
   type SchemaViolation,
 } from '../jsonschema/index.js';
 import { GoFloat, GoObject, isMap } from '../gotemplate/value.js';
-import { type Chart, ChartError } from './chart.js';
+import type { Chart } from './chart.js';
+import { ChartError } from './chart-error.js';
 import type { Values } from './values.js';
 
 const text = new TextDecoder();

@@ -20,11 +20,11 @@ import { writeTar, type TarEntry } from '../../oci/tar-writer.js';
 import type { CommandParams, FlagValue } from '../../protocol/index.js';
 import { registrySkipReason, startTestRegistry, type TestRegistry } from '../../test/oci/registry-fixture.js';
 import { repoRoot } from '../../test/support/repo-root.js';
-import { RemoteInputs } from '../remote-inputs/remote-fetcher.js';
-import type { CommandOutcome } from '../worker/messages.js';
+import { RemoteInputs } from './remote-fetcher.js';
+import type { CommandOutcome } from '../commands/outcome.js';
 import { KUBOCD_PACKAGE_CONFIG, KUBOCD_PACKAGE_CONTENT } from './kubocd-fetch.js';
-import { readKubocdPackageArchive } from './kubocd-package-archive.js';
-import { runCommand } from './run.js';
+import { readKubocdPackageArchive } from '../commands/kubocd-package-archive.js';
+import { runCommand } from '../commands/run.js';
 
 const fixtures = join(repoRoot(import.meta.url), 'test/kubocd/fixtures');
 const enc = new TextEncoder();

@@ -14,14 +14,14 @@
 import { DependencyRecorder } from '../../cache/index.js';
 import { topLevelShape, type Module } from '../../lang/jsonnet/index.js';
 import type { CommandParams } from '../../protocol/index.js';
-import type { CommandOutcome } from '../worker/messages.js';
-import { createEngine, type Engine } from '../commands/engine.js';
-import { describeError } from '../commands/errors.js';
-import { gatesFor } from '../commands/features.js';
-import { Flags } from '../commands/flags.js';
-import { CommandOutput } from '../commands/output.js';
-import type { RunContext } from '../commands/run-context.js';
-import { isYaklFile } from '../commands/yakl-overlay.js';
+import type { CommandOutcome } from './outcome.js';
+import { createEngine, type Engine } from './engine.js';
+import { describeError } from './errors.js';
+import { gatesFor } from './features.js';
+import { Flags } from './flags.js';
+import { CommandOutput } from './output.js';
+import type { RunContext } from './run-context.js';
+import { isYaklFile } from './yakl-overlay.js';
 import type { Gates } from '../../render/features/gates.js';
 
 /** Worker-only key of params.flags carrying the canonical JSON body (never on the wire: not in the catalog). */
