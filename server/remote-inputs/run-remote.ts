@@ -9,7 +9,7 @@
  * root) is a normal exit-1 outcome naming the flag or path, never a throw.
  */
 import { join, resolve } from 'node:path';
-import { parseGoDuration } from '../../lang/gotemplate/sprig/gotime.js';
+import { parseGoDuration } from '../../lang/go/time.js';
 import type { CommandParams, FlagValue } from '../../protocol/index.js';
 import type { Gates } from '../../render/features/gates.js';
 import { isRemoteLocation } from './remote-location.js';
