@@ -8,8 +8,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** dist/, found from this file's place in it. */
-export const distRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/** dist/, found from this file's place in it (or beside the sources when run with tsx). */
+const here = dirname(fileURLToPath(import.meta.url));
+export const distRoot = import.meta.url.endsWith('.ts') ? resolve(here, '../../dist') : resolve(here, '../..');
 
 const SPECIFIER =
   /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
@@ -77,7 +78,7 @@ export function cycles(graph: Map<string, string[]>): string[][] {
   return out;
 }
 
-/** The graph with each module replaced by its folder (cut at `depth` path segments below dist/). */
+/** The graph with each module replaced by its folder (as folderOf names it), edges inside one folder dropped. */
 export function folderGraph(graph: Map<string, string[]>, folderOf: (module: string) => string): Map<string, string[]> {
   const out = new Map<string, Set<string>>();
   for (const [from, deps] of graph) {

@@ -18,7 +18,8 @@
 import { resolvesToNonString, isBase60Float } from './resolve.js';
 import { sortYamlKeys } from './key-order.js';
 import { wellFormed } from '../../common/well-formed.js';
-import { analyzeScalar, codePointCount, isBreak, isPrintable, LF, SPACE, toCodePoints, utf8Length } from './scalar.js';
+import { analyzeScalar, codePointCount, isBreak, isPrintable, LF, SPACE, utf8Length } from './scalar.js';
+import { runes } from '../strconv.js';
 import type { ScalarAnalysis } from './scalar.js';
 
 /**
@@ -191,7 +192,7 @@ class Emitter {
       if (value.includes('\n')) requested = 'literal';
       else requested = canUsePlain ? 'plain' : 'double';
     }
-    const cps = toCodePoints(text);
+    const cps = runes(text);
     return { text: wellFormed(text), value: cps, requested, analysis: analyzeScalar(cps) };
   }
 

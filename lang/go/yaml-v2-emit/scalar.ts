@@ -32,16 +32,6 @@ export function isPrintable(cp: number): boolean {
   );
 }
 
-/** Code points of s, with lone surrogates replaced by U+FFFD. */
-export function toCodePoints(s: string): number[] {
-  const out: number[] = [];
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    out.push(cp >= 0xd800 && cp <= 0xdfff ? 0xfffd : cp);
-  }
-  return out;
-}
-
 /** Code points in a well-formed string (surrogate pairs count once). */
 export function codePointCount(s: string): number {
   let n = s.length;
