@@ -281,4 +281,3 @@ export function unmarshal(text: string): JsonValue {
   if (rangeError !== undefined) throw new GoJsonSyntaxError(rangeError);
   return value;
 }
-

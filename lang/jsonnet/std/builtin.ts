@@ -49,4 +49,3 @@ export function intArg(ev: Evaluator, v: Value): number {
   if ((v | 0) !== v) throw ev.error(`Expected an integer, but got ${formatFloat(v, 'g', -1)}`);
   return v;
 }
-

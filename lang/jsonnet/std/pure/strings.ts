@@ -45,10 +45,13 @@ export function substr(strV: JsonValue, fromV: JsonValue, lenV: JsonValue): stri
   if (typeof strV !== 'string') throw new StdError(`substr first parameter should be a string, got ${typeName(strV)}`);
   if (typeof fromV !== 'number')
     throw new StdError(`substr second parameter should be a number, got ${typeName(fromV)}`);
-  if (fromV % 1 !== 0) throw new StdError(`substr second parameter should be an integer, got ${formatFloat(fromV, 'f', 6)}`);
-  if (fromV < 0) throw new StdError(`substr second parameter should be greater than zero, got ${formatFloat(fromV, 'f', 6)}`);
+  if (fromV % 1 !== 0)
+    throw new StdError(`substr second parameter should be an integer, got ${formatFloat(fromV, 'f', 6)}`);
+  if (fromV < 0)
+    throw new StdError(`substr second parameter should be greater than zero, got ${formatFloat(fromV, 'f', 6)}`);
   if (typeof lenV !== 'number') throw new StdError(`substr third parameter should be a number, got ${typeName(lenV)}`);
-  if (!isInt32(lenV)) throw new StdError(`substr third parameter should be an integer, got ${formatFloat(lenV, 'f', 6)}`);
+  if (!isInt32(lenV))
+    throw new StdError(`substr third parameter should be an integer, got ${formatFloat(lenV, 'f', 6)}`);
   if (lenV < 0) throw new StdError(`substr third parameter should be greater than zero, got ${lenV}`);
   const cps = codePoints(strV);
   if (fromV > cps.length) return '';
