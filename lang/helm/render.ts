@@ -12,7 +12,7 @@
 import { parseAllDocuments } from 'yaml';
 import type { JsonValue } from '../common/json.js';
 import { jsonObject } from '../common/json.js';
-import { compileGoRegexp, type GoRegexp } from '../common/re2/go-regexp.js';
+import { compileGoRegexp, type GoRegexp } from '../go/regexp/go-regexp.js';
 import {
   goYamlTags,
   helmErrorMessage,
@@ -22,7 +22,8 @@ import {
   TemplateSet,
 } from '../gotemplate/index.js';
 import { GoObject, isMap, mapSet } from '../gotemplate/value.js';
-import { type Chart, ChartError, type ChartFile } from './chart.js';
+import { type Chart, type ChartFile } from './chart.js';
+import { ChartError } from './chart-error.js';
 import { processDependencies, coalesceChartValues, type Values } from './values.js';
 import { validateValuesSchemas } from './schema.js';
 import { marshalYaml } from '../gotemplate/index.js';

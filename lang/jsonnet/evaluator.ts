@@ -19,7 +19,7 @@ import { ImportError, JsonnetError, type TraceFrame } from './errors.js';
 import { cachedField, withCachedField, type FieldCache } from './field-cache.js';
 import { TextSink } from './text-sink.js';
 import { formatNumberJson, quoteString, serializeCompact } from './manifest.js';
-import { goNumber } from './std/builtin.js';
+import { formatFloat } from '../go/strconv.js';
 import type { Module, RuntimeOptions } from './module.js';
 import { moduleAst, parseSnippet, parseSourceFile } from './module.js';
 import { TailCall, codeOf, tailCodeOf } from './compile.js';
@@ -417,7 +417,7 @@ export class Evaluator implements ValidationHost {
     for (const x of [a, b]) {
       if (x < -lim - 1 || x > lim) {
         throw this.error(
-          `Bitwise operator argument ${goNumber(x)} outside of range [-9223372036854775808, 9223372036854775807]`,
+          `Bitwise operator argument ${formatFloat(x, 'g', -1)} outside of range [-9223372036854775808, 9223372036854775807]`,
         );
       }
     }

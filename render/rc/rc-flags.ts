@@ -13,6 +13,7 @@
  */
 import type { JsonValue, JsonObject } from '../../lang/common/json.js';
 import { isJsonObject } from '../../lang/common/json.js';
+import { KubecfgError } from '../../lang/common/errors.js';
 
 export type FlagKind = 'string' | 'bool' | 'int' | 'stringArray';
 
@@ -34,7 +35,7 @@ export interface RcResult {
   alpha?: boolean;
 }
 
-export class RcError extends Error {
+export class RcError extends KubecfgError {
   readonly code = 'RC_FLAGS';
 }
 

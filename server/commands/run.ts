@@ -38,7 +38,7 @@ import { Flags } from './flags.js';
 import { isRemoteFlagError, openRemoteSession, withRemoteReport } from '../remote-inputs/run-remote.js';
 import { withRemoteSession, type RemoteSession } from '../remote-inputs/remote-session.js';
 import { runTraceback } from './traceback.js';
-import { runHttpdHook } from '../httpd/hook-command.js';
+import { runHttpdHook } from './httpd-hook.js';
 
 export type { RunContext };
 

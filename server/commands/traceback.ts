@@ -14,7 +14,7 @@ import { DependencyRecorder } from '../../cache/index.js';
 import { evaluate } from '../../lang/jsonnet/index.js';
 import { TraceError, traceValuePath, type PathStep } from '../../lang/jsonnet/trace.js';
 import type { CommandParams } from '../../protocol/index.js';
-import { goQuote } from '../../render/go/go-text.js';
+import { quote as goQuote } from '../../lang/go/strconv.js';
 import {
   formatValuePath,
   listItemIndex,

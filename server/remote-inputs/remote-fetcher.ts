@@ -31,8 +31,8 @@ import { DockerConfigCredentials } from '../../oci/docker-config.js';
 import { apiHost, formatReference, parseReference, pinnedReference, type Reference } from '../../oci/reference.js';
 import { BundleStore } from '../../oci/store.js';
 import type { Agent } from 'undici';
-import type { CommandOutcome } from '../worker/messages.js';
-import { fetchKubocdPackageContent } from '../commands/kubocd-fetch.js';
+import type { CommandOutcome } from '../commands/outcome.js';
+import { fetchKubocdPackageContent } from './kubocd-fetch.js';
 import { createHttpFetcher, guardedAgent, strictHostRefusal } from './http-fetch.js';
 import {
   keyOf,
@@ -298,7 +298,7 @@ export class RemoteInputs {
     }
   }
 
-  /** A KuboCD package image's content layer (server/commands/kubocd-fetch.ts), by the tag's current digest. */
+  /** A KuboCD package image's content layer (kubocd-fetch.ts), by the tag's current digest. */
   private async fetchKubocdPackage(reference: string, policy: FetchPolicy): Promise<RemoteEntry> {
     try {
       const ref = parseReference(reference);

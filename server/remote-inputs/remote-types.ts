@@ -41,7 +41,7 @@ export type OciEntry =
 export type ImageEntry =
   { kind: 'image'; status: 'ok'; resolved: string } | { kind: 'image'; status: 'error'; message: string };
 
-/** The package's content layer (server/commands/kubocd-fetch.ts), base64 so JSON snapshot codecs carry it as is. */
+/** The package's content layer (kubocd-fetch.ts), base64 so JSON snapshot codecs carry it as is. */
 export type KubocdPackageEntry =
   | { kind: 'kubocd-package'; status: 'ok'; pinned: string; contentBase64: string }
   | { kind: 'kubocd-package'; status: 'error'; message: string };

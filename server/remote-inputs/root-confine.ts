@@ -12,7 +12,7 @@ import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { isInsideRoot } from '../../lang/cleat/index.js';
 import { UNREADABLE_LINK, type DependencyRecorder } from '../../cache/index.js';
-import { walkInside } from '../commands/cleat-loader.js';
+import { walkInside } from './walk-inside.js';
 
 export class OutsideRootError extends Error {}
 

@@ -9,12 +9,13 @@
  * root) is a normal exit-1 outcome naming the flag or path, never a throw.
  */
 import { join, resolve } from 'node:path';
-import { parseGoDuration } from '../../lang/gotemplate/sprig/gotime.js';
+import { parseGoDuration } from '../../lang/go/time.js';
 import type { DependencyRecorder } from '../../cache/index.js';
 import type { CommandParams, FlagValue } from '../../protocol/index.js';
 import type { Gates } from '../../render/features/gates.js';
-import { isRemoteLocation } from '../commands/importer.js';
-import type { CommandName, CommandOutcome } from '../worker/messages.js';
+import { isRemoteLocation } from './remote-location.js';
+import type { CommandName } from '../worker/messages.js';
+import type { CommandOutcome } from '../commands/outcome.js';
 import { confine, OutsideRootError, realRoot } from './root-confine.js';
 import { RemoteSession } from './remote-session.js';
 import type { RemoteSnapshot } from './remote-types.js';

@@ -17,9 +17,9 @@
  * (the client hung up) kills its child at once; the child is not reused.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { RenderChildReply, RenderChildRequest } from './render-child.js';
+import { CHILD_STARTED, type RenderChildReply, type RenderChildRequest } from './child-protocol.js';
 
 export interface ChildLimits {
   /** Wall-clock deadline of one render; then SIGTERM, and SIGKILL after graceMs. */
@@ -54,12 +54,14 @@ export interface RunOptions {
   signal?: AbortSignal;
 }
 
-/** How to start the child entry: the compiled .js beside us, or the .ts source through tsx (tests from sources). */
+/**
+ * How to start the child entry: compiled code starts the compiled child beside it and
+ * nothing else; only when this module itself runs from the TypeScript sources (tests
+ * under tsx) is the child started through tsx too, a devDependency production never loads.
+ */
 export function childCommand(): string[] {
-  const js = new URL('./render-child.js', import.meta.url);
-  if (existsSync(fileURLToPath(js))) return [fileURLToPath(js)];
-  const ts = new URL('./render-child.ts', import.meta.url);
-  return ['--import', import.meta.resolve('tsx'), fileURLToPath(ts)];
+  if (import.meta.url.endsWith('.js')) return [fileURLToPath(new URL('./render-child.js', import.meta.url))];
+  return ['--import', import.meta.resolve('tsx'), fileURLToPath(new URL('./render-child.ts', import.meta.url))];
 }
 
 const STDERR_KEEP = 16 * 1024;
@@ -67,8 +69,6 @@ const STARTUP_MS = 30_000;
 /** Renders one child serves before it is replaced (bounds slow leaks and cache growth). */
 const RENDERS_PER_CHILD = 200;
 const IDLE_CHILD_MS = 10 * 60_000;
-/** The child's first stderr line once its modules are loaded. */
-export const CHILD_STARTED = 'kubecfg-render-child: started\n';
 
 /** Exported for its table test: which limit a dead child's signal and last stderr point at. */
 export function classify(signal: NodeJS.Signals | null, stderr: string, addressSpaceMb: number): KillReason {
