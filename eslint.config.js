@@ -21,7 +21,7 @@ const OLD_GO_COPIES = [
   '**/sprig/gotime.js',
 ];
 
-const LANGS = ['common', 'go', 'jsonschema', 'jsonnet', 'gotemplate', 'cleat', 'yakl', 'helm', 'kubocd'];
+const LANGS = ['common', 'go', 'jsonschema', 'jsonnet', 'gotemplate', 'cleat', 'yakl', 'helm', 'kubocd', 'kcl', 'ytt'];
 const TOP = ['protocol', 'client-cli', 'server', 'render', 'cache', 'kube', 'oci'];
 const langsExcept = (...allowed) => LANGS.filter((l) => !allowed.includes(l)).map((l) => `**/lang/${l}/**`);
 // Inside lang/, a sibling is reached as ../NAME/...; outside, through lang/NAME.
@@ -37,7 +37,7 @@ const ARROWS = [
     files: ['lang/go/**/*.ts'],
     forbid: [...topExcept(), ...siblingsExcept('common', 'go'), ...langsExcept('common', 'go')],
   },
-  ...['jsonschema', 'jsonnet', 'gotemplate', 'cleat'].map((l) => ({
+  ...['jsonschema', 'jsonnet', 'gotemplate', 'cleat', 'kcl', 'ytt'].map((l) => ({
     files: [`lang/${l}/**/*.ts`],
     forbid: [...topExcept(), ...siblingsExcept('common', 'go', l), ...langsExcept('common', 'go', l)],
   })),
