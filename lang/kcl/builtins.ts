@@ -1,5 +1,6 @@
 /** KCL's built-in functions and string methods used by the subset (docs/kcl.md lists them). */
-import { CallError, type Evaluator } from './evaluator.js';
+import type { Evaluator } from './evaluator.js';
+import { CallError } from './errors.js';
 import type { FileUnit } from './evaluator.js';
 import type { Loc } from './ast.js';
 import { toStr } from './text.js';

@@ -83,3 +83,14 @@ function block(pos: KclPos, src: string, text: string, caret: boolean): string {
     `${gutter} |\n`
   );
 }
+
+/** Thrown by built-ins and calls; the evaluator turns it into a KclError at the call site. */
+export class CallError extends Error {
+  constructor(
+    readonly kind: KclErrorKind,
+    message: string,
+    readonly caret = true,
+  ) {
+    super(message);
+  }
+}

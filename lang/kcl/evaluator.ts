@@ -19,7 +19,7 @@ import type {
   Stmt,
   TypeExpr,
 } from './ast.js';
-import { KclError, type KclErrorKind, type KclRelated } from './errors.js';
+import { CallError, KclError, type KclErrorKind, type KclRelated } from './errors.js';
 import { callMethod, makeBuiltins } from './builtins.js';
 import { repr, toStr } from './text.js';
 import {
@@ -1223,15 +1223,6 @@ export class TypeAlias {
 }
 
 /** An error raised by a builtin or lambda; the call site adds the position. */
-export class CallError extends Error {
-  constructor(
-    readonly kind: KclErrorKind,
-    message: string,
-    readonly caret = true,
-  ) {
-    super(message);
-  }
-}
 
 export function typeText(t: TypeExpr): string {
   switch (t.t) {

@@ -1,6 +1,6 @@
 /** The system modules of the subset: `regex` (on the RE2 engine), `json`, `yaml`, `base64`. */
 import { compileGoRegexp, goFindAll, goReplaceAllString, goSplit } from '../go/regexp/go-regexp.js';
-import { CallError } from './evaluator.js';
+import { CallError } from './errors.js';
 import { encodeJson, encodeYaml } from './printer.js';
 import { KFloat, KFunc, KModule, numeric, truthy, typeName, type CallArgs, type Value } from './value.js';
 
