@@ -6,7 +6,7 @@
  * because the daemon's environment is not the user's.
  */
 import { envNameOf, GLOBAL_FLAGS, type FlagSpec, type FlagValue } from '../protocol/index.js';
-import { parseBoolWord, UsageError } from './args.js';
+import { parseBoolWord, parseGoFloat, UsageError } from './args.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -42,6 +42,12 @@ export function applyEnvFlags(
       case 'int': {
         if (!/^\d+$/.test(raw)) throw new UsageError(`invalid value "${raw}" in ${envName}: expected a number`);
         out[spec.name] = Number(raw);
+        break;
+      }
+      case 'float': {
+        const n = parseGoFloat(raw);
+        if (n === undefined) throw new UsageError(`invalid value "${raw}" in ${envName}: expected a number`);
+        out[spec.name] = n;
         break;
       }
       case 'string':
