@@ -85,7 +85,7 @@ const CLIENT_ENV = new Set([
   'KUBECONFIG',
   'HOME',
   'KUBERNETES_SERVICE_HOST',
-  // Exec credential plugins are found on the user's PATH; proxies for the cluster (kube/http-proxy.ts).
+  // Exec credential plugins are found on the user's PATH; proxies for the cluster, registries and imports (net/proxy.ts).
   'PATH',
   'HTTPS_PROXY',
   'https_proxy',
