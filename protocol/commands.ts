@@ -336,7 +336,9 @@ export const COMMANDS: readonly CommandSpec[] = [
     usage: 'kubecfg --features=traceback traceback <filename.yaml>:<line>',
     args: 'exactlyOne',
     method: 'render/traceback',
-    flags: [],
+    // kubecfg: "Do not hide non file:// urls"; here it also prints every field the value passed
+    // through (ursonnet's list) instead of the one defining line (docs/traceback.md).
+    flags: [{ name: 'all', kind: 'bool', help: 'Do not hide non file:// urls' }],
   },
   {
     name: 'httpd',
