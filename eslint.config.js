@@ -22,7 +22,7 @@ const OLD_GO_COPIES = [
 ];
 
 const LANGS = ['common', 'go', 'jsonschema', 'jsonnet', 'gotemplate', 'cleat', 'yakl', 'helm', 'kubocd', 'kcl', 'ytt'];
-const TOP = ['protocol', 'client-cli', 'server', 'render', 'cache', 'kube', 'oci'];
+const TOP = ['protocol', 'client-cli', 'server', 'render', 'cache', 'kube', 'oci', 'net'];
 const langsExcept = (...allowed) => LANGS.filter((l) => !allowed.includes(l)).map((l) => `**/lang/${l}/**`);
 // Inside lang/, a sibling is reached as ../NAME/...; outside, through lang/NAME.
 const siblingsExcept = (...allowed) => LANGS.filter((l) => !allowed.includes(l)).map((l) => `../${l}/**`);
@@ -66,8 +66,9 @@ const ARROWS = [
     ],
   },
   { files: ['render/**/*.ts'], forbid: topExcept('render') },
-  { files: ['cache/**/*.ts', 'oci/**/*.ts'], forbid: [...topExcept('cache', 'oci'), ...langsExcept('common')] },
-  { files: ['kube/**/*.ts'], forbid: [...topExcept('kube', 'render'), ...langsExcept('common', 'go')] },
+  { files: ['net/**/*.ts'], forbid: [...topExcept('net'), '**/lang/**'] },
+  { files: ['cache/**/*.ts', 'oci/**/*.ts'], forbid: [...topExcept('cache', 'oci', 'net'), ...langsExcept('common')] },
+  { files: ['kube/**/*.ts'], forbid: [...topExcept('kube', 'render', 'net'), ...langsExcept('common', 'go')] },
   // The worker side: commands never call back into the daemon's transport or worker machinery.
   {
     files: ['server/commands/**/*.ts'],

@@ -11,7 +11,8 @@
  * `--jpath` help says).
  */
 
-export type FlagKind = 'bool' | 'string' | 'stringArray' | 'count' | 'int';
+/** `float` is pflag's Float32: a decimal number (kubecfg's --qps-limit). */
+export type FlagKind = 'bool' | 'string' | 'stringArray' | 'count' | 'int' | 'float';
 
 export interface FlagSpec {
   readonly name: string;
@@ -149,6 +150,16 @@ export const GLOBAL_FLAGS: readonly FlagSpec[] = [
     help: 'The length of time to wait before giving up on a single server request',
   },
   { name: 'tls-server-name', kind: 'string', help: 'Server name to use for server certificate validation' },
+  {
+    name: 'disable-compression',
+    kind: 'bool',
+    help: 'If true, opt-out of response compression for all requests to the server',
+  },
+  {
+    name: 'qps-limit',
+    kind: 'float',
+    help: 'Override k8s REST client-side rate limiting; library default is 5 QPS; a negative value disables.',
+  },
   // Ours: remote and confined inputs (docs/imports.md).
   {
     name: 'root',
@@ -325,7 +336,9 @@ export const COMMANDS: readonly CommandSpec[] = [
     usage: 'kubecfg --features=traceback traceback <filename.yaml>:<line>',
     args: 'exactlyOne',
     method: 'render/traceback',
-    flags: [],
+    // kubecfg: "Do not hide non file:// urls"; here it also prints every field the value passed
+    // through (ursonnet's list) instead of the one defining line (docs/traceback.md).
+    flags: [{ name: 'all', kind: 'bool', help: 'Do not hide non file:// urls' }],
   },
   {
     name: 'httpd',

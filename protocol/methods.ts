@@ -202,6 +202,11 @@ function flagsFor(command: CommandSpec): Validator<Record<string, FlagValue>> {
         case 'int':
           out[name] = int(value, field);
           break;
+        case 'float':
+          if (typeof value !== 'number' || !Number.isFinite(value))
+            throw new ParamsError(field, 'expected a finite number');
+          out[name] = value;
+          break;
         case 'string': {
           const s = str(value, field);
           if (spec.values && !spec.values.includes(s))

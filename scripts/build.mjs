@@ -60,7 +60,8 @@ function walk(dir) {
     else if (p.endsWith('.js') && !p.endsWith('.test.js')) hash.update(p).update(readFileSync(p));
   }
 }
-for (const d of ['protocol', 'client-cli', 'server', 'render', 'lang', 'cache', 'kube', 'oci']) walk(`dist/${d}`);
+for (const d of ['protocol', 'client-cli', 'server', 'render', 'lang', 'cache', 'kube', 'oci', 'net'])
+  walk(`dist/${d}`);
 const buildId = hash.digest('hex').slice(0, 16);
 mkdirSync('dist/bin', { recursive: true });
 writeFileSync('dist/build-id.json', JSON.stringify({ buildId }) + '\n');

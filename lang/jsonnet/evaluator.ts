@@ -603,6 +603,7 @@ export class Evaluator implements ValidationHost {
     const env = def.env === null ? this.sharedLayerEnv(obj, li, layer) : this.layerEnv(obj, li, layer, def.env);
     this.enterFrame();
     let v = this.evaluate(def.body!, env);
+    this.fieldBodyEvaluated(layer, def);
     if (def.plus) {
       const below = obj.findLayer(name, li);
       if (below >= 0) {
@@ -614,6 +615,12 @@ export class Evaluator implements ValidationHost {
     this.exitFrame();
     return v;
   }
+
+  /**
+   * Called when a field's body has been evaluated, before a `+:` merges it with super's value
+   * (go-jsonnet's order for PlusSuper fields): a no-op; lang/jsonnet/trace.ts notes the field.
+   */
+  protected fieldBodyEvaluated(_layer: Layer, _def: FieldDef): void {}
 
   /** The env a field body defined in layer `li` of `obj` is evaluated in (lang/jsonnet/trace.ts reads it). */
   fieldBodyEnv(obj: ObjectValue, li: number, def: FieldDef): Env {

@@ -69,6 +69,7 @@ function connectionFlags(flags: Flags): ConnectionFlags {
     asUid: plain('as-uid'),
     username: plain('username'),
     password: plain('password'),
+    disableCompression: flags.bool('disable-compression'),
   };
 }
 
@@ -112,6 +113,7 @@ export async function runClusterStage(
       environment: clientEnvironment(params),
       // A plugin's login prompt must reach the user's terminal, not the daemon's log.
       execStderr: (text) => out.write('stderr', text),
+      qps: flags.float('qps-limit'),
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     });
     switch (command) {

@@ -66,6 +66,11 @@ export interface FetchPolicy {
    * the address it resolves to). Without it, allowHosts only lifts the private-address rule.
    */
   onlyAllowedHosts?: boolean;
+  /**
+   * The client's HTTP(S)_PROXY / NO_PROXY (net/proxy.ts) for http(s) imports and registries;
+   * absent when none is set, and always under onlyAllowedHosts (the service uses no client proxy).
+   */
+  proxy?: { httpProxy: string; httpsProxy: string; noProxy: string };
 }
 
 /** What a render reports besides its output: what it still needs, and the remote facts it used. */

@@ -11,6 +11,7 @@
 import { join, resolve } from 'node:path';
 import { parseGoDuration } from '../../lang/go/time.js';
 import type { DependencyRecorder } from '../../cache/index.js';
+import { activeProxySettings } from '../../net/proxy.js';
 import type { CommandParams, FlagValue } from '../../protocol/index.js';
 import type { Gates } from '../../render/features/gates.js';
 import { isRemoteLocation } from './remote-location.js';
@@ -113,11 +114,13 @@ export function openRemoteSession(
     ttlMs = Number(ns / 1_000_000n);
   }
   const dockerConfig = dockerConfigPath(params.env);
+  const proxy = activeProxySettings(params.env);
   const session = new RemoteSession(snapshot ?? {}, {
     allowHosts: items(flags['allow-import-host']),
     insecureRegistries: items(flags['insecure-registry']),
     ociTagTtlMs: ttlMs,
     ...(dockerConfig !== undefined ? { dockerConfig } : {}),
+    ...(proxy !== undefined ? { proxy: { ...proxy } } : {}),
   });
   if (!RENDER_COMMANDS.has(command)) return session;
   session.jurl = searchUrls(list(flags['jurl']));
