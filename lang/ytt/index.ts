@@ -17,6 +17,7 @@ export {
   DataValuesError,
   invalidationsText,
   resolveDataValues,
+  resolveSchema,
   type DataValuesDoc,
   type ResolveInput,
   type Resolved,

@@ -43,23 +43,35 @@ export function dataValuesYaml(values: YValue): string {
   return toYamlText(forEmitter(values));
 }
 
-function jsonText(v: YValue, indent: string): string {
-  const next = indent + '  ';
+/** Go's encoding/json of the values: compact, map keys sorted bytewise (ytt turns maps into Go maps first). */
+function jsonText(v: YValue): string {
   if (v instanceof YMap) {
-    if (!v.items.length) return '{}';
-    return '{\n' + v.items.map((i) => `${next}${JSON.stringify(String(i.key instanceof SFloat ? i.key.v : i.key))}: ${jsonText(i.value, next)}`).join(',\n') + `\n${indent}}`;
+    const entries = v.items.map((i) => [String(i.key instanceof SFloat ? i.key.v : i.key), i.value] as const);
+    entries.sort((a, b) => byteCompare(a[0], b[0]));
+    return '{' + entries.map(([k, x]) => `${goJsonString(k)}:${jsonText(x)}`).join(',') + '}';
   }
-  if (v instanceof YArray) {
-    if (!v.items.length) return '[]';
-    return '[\n' + v.items.map((i) => next + jsonText(i.value, next)).join(',\n') + `\n${indent}]`;
-  }
+  if (v instanceof YArray) return '[' + v.items.map((i) => jsonText(i.value)).join(',') + ']';
   if (v instanceof SFloat) return JSON.stringify(v.v);
+  if (typeof v === 'string') return goJsonString(v);
   return JSON.stringify(v);
 }
 
-/** `ytt --data-values-inspect -o json` */
+const utf8 = new TextEncoder();
+function byteCompare(a: string, b: string): number {
+  const x = utf8.encode(a);
+  const y = utf8.encode(b);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
+  return x.length - y.length;
+}
+
+/** encoding/json escapes <, > and & as \u003c, \u003e, \u0026 */
+function goJsonString(s: string): string {
+  return JSON.stringify(s).replace(/[<>&\u2028\u2029]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+}
+
+/** `ytt --data-values-inspect -o json` (no trailing newline, as ytt prints it) */
 export function dataValuesJson(values: YValue): string {
-  return jsonText(values, '') + '\n';
+  return jsonText(values);
 }
 
 const PROP_ORDER = ['title', 'type', 'additionalProperties', 'format', 'nullable', 'deprecated', 'description', 'x-example-description', 'example', 'items', 'properties', 'default'];

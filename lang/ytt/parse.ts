@@ -142,6 +142,8 @@ export function parseTemplate(path: string, text: string): TemplateFile {
     }
   };
   let di = 0;
+  // a document without `---` begins where the file begins: before any code line
+  const implicitDocs = new Set<number>();
   for (const d of docs) {
     const contentStart = d.contents?.range?.[0];
     // the `---` of this document, when it has one
@@ -149,6 +151,7 @@ export function parseTemplate(path: string, text: string): TemplateFile {
     let start = range[0];
     while (di < docStarts.length && docStarts[di] <= (contentStart ?? range[1])) start = docStarts[di++];
     const doc = mk({ kind: 'doc', parent: -1, where: pos(start), span: [start, range[2]] });
+    if (!docStarts.includes(start)) implicitDocs.add(doc.id);
     fill(doc, d.contents as YNode | null);
   }
 
@@ -176,7 +179,10 @@ export function parseTemplate(path: string, text: string): TemplateFile {
     const where = w;
     if (src.startsWith('#@')) hasCode = true;
     if (!src.startsWith('#@') && !src.startsWith('#!')) {
-      throw new YttError(where, `Failed to parse line ${w.line}: '${src}': Expected ytt-formatted string (use '#@' for annotations or code, '#!' for comments)`);
+      throw new YttError(where, "Expected ytt-formatted string (use '#@' for annotations or code, '#!' for comments)", [
+        `Compiling YAML template '${path}':`,
+        `Failed to parse line ${w.line}: '${src}':`,
+      ]);
     }
     const inlineOwner = !fullLine || lineText.trim().startsWith('- ') ? (byLine.get(w.line) ?? []).at(-1) : undefined;
     events.push({
@@ -210,7 +216,7 @@ export function parseTemplate(path: string, text: string): TemplateFile {
   let lastContentLine = 0;
   for (const n of sortedNodes) {
     events.push({
-      line: n.where.line,
+      line: implicitDocs.has(n.id) ? 0 : n.where.line,
       order: 1,
       run: () => {
         n.anns.push(...pendingAnns);

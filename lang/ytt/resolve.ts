@@ -6,7 +6,7 @@
  * type-checked (which fills defaults); finally the validations run.
  * Pure: files come through the injected reader, loads through the library map.
  */
-import { YttError, type Where } from './errors.js';
+import { YttError, nestedText, whereText, type Where } from './errors.js';
 import { SFloat, YArray, YDoc, YMap, emptyMeta, type NodeMeta, type YValue } from './nodes.js';
 import { encodeStruct, builtinModule, fromPlain } from './modules.js';
 import { OverlayError, overlayDocument, setToYaml, stripOverlayAnns } from './overlay.js';
@@ -59,7 +59,13 @@ export interface Resolved {
 }
 
 /** A resolution failure: ytt's message, several lines. */
-export class DataValuesError extends YttError {}
+export class DataValuesError extends YttError {
+  constructor(where: Where | undefined, text: string) {
+    super(where, text);
+    // the text is ytt's whole message, positions included
+    this.message = text;
+  }
+}
 
 function baseName(p: string): string {
   return p.slice(p.lastIndexOf('/') + 1);
@@ -131,7 +137,8 @@ class Loader implements ModuleLoader {
   private runStar(path: string, text: string): Map<string, unknown> {
     const file = this.display(path);
     const lines = text.split('\n').map((t, i) => ({ text: t, file, line: i + 1, column: 1 }));
-    const stmts = new Parser(tokenize(lines, true), false).parseFile();
+    // ytt's Starlark closes blocks with `end`, in .star files too
+    const stmts = new Parser(tokenize(lines, false), true).parseFile();
     const globals = new Map<string, unknown>();
     const interp = new Interp({ load: (s, w) => this.load(s, path, w), node: () => undefined });
     interp.exec(stmts, new Scope(globals, undefined, true));
@@ -149,65 +156,94 @@ function hasAnn(meta: NodeMeta, name: string): boolean {
 
 setToYaml((v, meta) => toYaml(v, meta.where));
 
-/** Resolves the data values of the files, as `ytt --data-values-inspect` does. */
-export function resolveDataValues(input: ResolveInput): Resolved {
+interface Loaded {
+  loader: Loader;
+  schemaDocs: DataValuesDoc[];
+  valueDocs: DataValuesDoc[];
+  templates: TemplateFile[];
+  valuesOrder: string;
+}
+
+/** Runs every file as a template and sorts its documents into schema and values documents. */
+function loadDocuments(input: ResolveInput): Loaded {
   const loader = new Loader(input, () => new SStruct(new Map()));
   const schemaDocs: DataValuesDoc[] = [];
   const valueDocs: DataValuesDoc[] = [];
   const templates: TemplateFile[] = [];
-  for (const path of input.files) {
-    const text = input.reader.read(path);
+  const texts = input.files.map((path) => input.reader.read(path));
+  // ytt names the data-values files (those stating `#@data/values`) in its messages
+  const valuesOrder = input.files
+    .filter((_, i) => /#@data\/values(?!-schema)/.test(texts[i] ?? ''))
+    .map((p) => loader.display(p))
+    .join(', ');
+  input.files.forEach((path, i) => {
+    const text = texts[i];
     const name = loader.display(path);
-    if (text === undefined) throw new DataValuesError({ file: name, line: 1, column: 1 }, `file not found: ${path}`);
-    const t = parseTemplate(name, text);
-    templates.push(t);
-    let docs: YDoc[];
     try {
-      docs = runTemplate(t, { load: (s, _f, w) => loader.load(s, path, w) }).docs;
-    } catch (e) {
-      if (e instanceof YttError) throw new DataValuesError(e.where, `Templating file '${name}': ${e.reason}`);
-      throw e;
-    }
-    for (const d of docs) {
-      const isSchema = hasAnn(d.meta, 'data/values-schema');
-      const isValues = hasAnn(d.meta, 'data/values');
-      if (isSchema && isValues) throw new DataValuesError(d.meta.where, "Expected a document to have only one of '@data/values' and '@data/values-schema'");
-      if (isSchema) schemaDocs.push({ file: name, doc: d });
-      else if (isValues) valueDocs.push({ file: name, doc: d });
-    }
-  }
-
-  // the schema: schema documents overlaid in order
-  let schema: SchemaType | undefined;
-  if (schemaDocs.length) {
-    const order = [...new Set(schemaDocs.map((d) => d.file))].join(', ');
-    try {
-      let merged: YDoc | undefined;
-      for (const { doc } of schemaDocs) {
-        merged = merged ? overlayDocument(merged, doc) : new YDoc(doc.value, doc.meta);
-        stripOverlayAnns(merged.value);
+      if (text === undefined) throw new YttError(undefined, `file not found: ${path}`);
+      const t = parseTemplate(name, text);
+      templates.push(t);
+      const docs = runTemplate(t, { load: (sp, _f, w) => loader.load(sp, path, w) }).docs;
+      let values = 0;
+      let others = 0;
+      for (const d of docs) {
+        const isSchema = hasAnn(d.meta, 'data/values-schema');
+        const isValues = hasAnn(d.meta, 'data/values');
+        if (isSchema && isValues) throw new YttError(d.meta.where, "Expected a document to have only one of '@data/values' and '@data/values-schema'");
+        if (isSchema) schemaDocs.push({ file: name, doc: d });
+        else if (isValues) {
+          valueDocs.push({ file: name, doc: d });
+          values++;
+        } else if (d.value !== null) others++;
       }
-      schema = schemaFromDoc(merged!, (v) => toYaml(v, merged!.meta.where));
+      if (values && others) throw new YttError(undefined, `Expected data values file '${name}' to only have data values documents`);
     } catch (e) {
-      throw wrapError(e, `Overlaying data values schema (in following order: ${order}): `, templates);
+      if (!(e instanceof YttError)) throw e;
+      const reason = e.context.length || !e.where ? e.reason : `${whereText(e.where)}: ${e.reason}`;
+      throw new DataValuesError(e.where, nestedText([`Overlaying data values (in following order: ${valuesOrder}):`, `Templating file '${name}':`, ...e.context, reason]));
     }
-  }
+  });
+  return { loader, schemaDocs, valueDocs, templates, valuesOrder };
+}
 
-  // the values: defaults, then each document
-  const order = [...new Set(valueDocs.map((d) => d.file))].join(', ');
+function mergeSchema(l: Loaded): SchemaType | undefined {
+  if (!l.schemaDocs.length) return undefined;
+  const order = [...new Set(l.schemaDocs.map((d) => d.file))].join(', ');
+  try {
+    let merged: YDoc | undefined;
+    for (const { doc } of l.schemaDocs) {
+      merged = merged ? overlayDocument(merged, doc) : new YDoc(doc.value, doc.meta);
+      stripOverlayAnns(merged.value);
+    }
+    return schemaFromDoc(merged!, (v) => toYaml(v, merged!.meta.where));
+  } catch (e) {
+    throw wrapError(e, `Overlaying data values schema (in following order: ${order}): `, l.templates);
+  }
+}
+
+/** The schema the files declare, as `ytt --data-values-schema-inspect` sees it (undefined: no schema document). */
+export function resolveSchema(input: ResolveInput): SchemaType | undefined {
+  return mergeSchema(loadDocuments(input));
+}
+
+/** Resolves the data values of the files, as `ytt --data-values-inspect` does. */
+export function resolveDataValues(input: ResolveInput): Resolved {
+  const l = loadDocuments(input);
+  const schema = mergeSchema(l);
   let current: YDoc | undefined = schema ? new YDoc(defaultOf(schema), emptyMeta({ file: '', line: 0, column: 0 })) : undefined;
   try {
-    for (const { doc } of valueDocs) {
+    if (current && schema) typeCheck(current, schema);
+    for (const { doc } of l.valueDocs) {
       current = current ? overlayDocument(current, doc) : new YDoc(doc.value, doc.meta);
       stripOverlayAnns(current.value);
       if (schema) typeCheck(current, schema);
     }
   } catch (e) {
-    throw wrapError(e, `Overlaying data values (in following order: ${order}): `, templates);
+    throw wrapError(e, `Overlaying data values (in following order: ${l.valuesOrder}): `, l.templates);
   }
   const values = current ? current.value : null;
   const invalidations = validate(values, schema, (v) => v);
-  return { values: values ?? new YMap(), schema, schemaDocs, valueDocs, templates, invalidations };
+  return { values: values ?? new YMap(), schema, schemaDocs: l.schemaDocs, valueDocs: l.valueDocs, templates: l.templates, invalidations };
 }
 
 function excerpt(templates: TemplateFile[], w: Where): string {

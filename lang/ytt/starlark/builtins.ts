@@ -18,10 +18,20 @@ export function iterate(v: unknown, where: Where): unknown[] {
 }
 
 export function len(v: unknown, where: Where): number {
-  if (typeof v === 'string') return [...v].length;
+  if (typeof v === 'string') return utf8Length(v);
   if (v instanceof SDict) return v.map.size;
   if (v instanceof SStruct) return v.fields.size;
   return iterate(v, where).length;
+}
+
+/** Starlark strings are byte strings: len() counts UTF-8 bytes */
+function utf8Length(s: string): number {
+  let n = 0;
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    n += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+  }
+  return n;
 }
 
 function kw(kwargs: [string, unknown][], name: string): unknown {
@@ -111,6 +121,11 @@ def('zip', (a, _k, w) => {
   const seqs = a.map((x) => iterate(x, w));
   const n = seqs.length ? Math.min(...seqs.map((s) => s.length)) : 0;
   return new SList(Array.from({ length: n }, (_, i) => new STuple(seqs.map((s) => s[i]))));
+});
+def('set', (a, _k, w) => {
+  const out: unknown[] = [];
+  for (const x of a.length ? iterate(a[0], w) : []) if (!out.some((y) => equal(x, y))) out.push(x);
+  return new SList(out);
 });
 def('reversed', (a, _k, w) => new SList(iterate(a[0], w).reverse()));
 def('sorted', (a, k, w) => {

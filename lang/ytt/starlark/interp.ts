@@ -67,7 +67,7 @@ export class Interp {
       }
       case 'def': {
         const defaults = s.params.map((p) => (p.def ? this.eval(p.def, scope) : undefined));
-        scope.vars.set(s.name, new SFunction(s.name, s.params, s.body, closureVars(scope), defaults, hasNodes(s.body)));
+        scope.vars.set(s.name, new SFunction(s.name, s.params, s.body, closureVars(scope), defaults, hasNodes(s.body) ? this.host : undefined));
         return;
       }
       case 'return':
@@ -248,7 +248,7 @@ export class Interp {
         return getAttr(this.eval(e.x, scope), e.name, e.where);
       case 'lambda': {
         const defaults = e.params.map((p) => (p.def ? this.eval(p.def, scope) : undefined));
-        return new SFunction('lambda', e.params, e.body, closureVars(scope), defaults, false);
+        return new SFunction('lambda', e.params, e.body, closureVars(scope), defaults, undefined);
       }
     }
   }
@@ -271,19 +271,22 @@ export class Interp {
       const locals = bindParams(fn, args, kwargs, where);
       const scope = new Scope(locals, new Scope(fn.globals, undefined, true), false);
       if (!Array.isArray(fn.body)) return this.eval(fn.body, scope);
-      const isTemplate = fn.owner === true && this.host.beginFragment;
-      if (isTemplate) this.host.beginFragment!();
+      // a template function emits the YAML nodes of the file that defined it
+      const owner = fn.owner as Host | undefined;
+      const isTemplate = owner !== undefined && owner.beginFragment !== undefined;
+      const runner = owner && owner !== this.host ? new Interp(owner) : this;
+      if (isTemplate) owner.beginFragment!();
       let result: unknown = null;
       let returned = false;
       try {
-        this.exec(fn.body, scope);
+        runner.exec(fn.body, scope);
       } catch (e) {
         if (!(e instanceof Return)) throw e;
         result = e.value;
         returned = true;
       } finally {
         if (isTemplate) {
-          const frag = this.host.endFragment!();
+          const frag = owner.endFragment!();
           if (!returned) result = frag;
         }
       }
