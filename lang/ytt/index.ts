@@ -25,3 +25,4 @@ export {
 } from './resolve.js';
 export { type Invalidation, type SchemaDocs, type SchemaType, type Validation } from './schema.js';
 export { dataValuesJson, dataValuesYaml, openApiDocument, openApiYaml } from './output.js';
+export { envLevels, myksAppFiles, myksLeafFiles, type MyksAppFiles, type MyksLayout, type MyksLeafFiles, type MyksTree } from './myks.js';

@@ -367,9 +367,6 @@ function mergeMapItem(left: YMap, item: YMapItem, defaults: ChildDefaults): void
 export function overlayDocument(left: YDoc, right: YDoc): YDoc {
   const result = new YDoc(deepCopy(left.value), left.meta);
   try {
-    if (ann(right.meta, 'overlay/match')) {
-      // a document-level match in data values selects the single left document
-    }
     const op = whichOp({ ...right.meta, anns: right.meta.anns.filter((a) => a.name !== 'data/values' && a.name !== 'data/values-schema') });
     if (op === 'overlay/replace') {
       result.value = deepCopy(right.value);
@@ -380,7 +377,7 @@ export function overlayDocument(left: YDoc, right: YDoc): YDoc {
       result.value = deepCopy(right.value);
       return result;
     }
-    if (apply(result.value, right.value, {})) result.value = deepCopy(right.value);
+    if (apply(result.value, right.value, childDefaults(right.meta, {}))) result.value = deepCopy(right.value);
   } catch (e) {
     if (e instanceof OverlayError) throw e.wrap(`Document on ${pos(right.meta)}:`);
     throw e;
