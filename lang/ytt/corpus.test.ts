@@ -14,7 +14,15 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../test/support/repo-root.js';
-import { dataValuesJson, dataValuesYaml, invalidationsText, openApiYaml, resolveDataValues, resolveSchema, type ResolveInput } from './index.js';
+import {
+  dataValuesJson,
+  dataValuesYaml,
+  invalidationsText,
+  openApiYaml,
+  resolveDataValues,
+  resolveSchema,
+  type ResolveInput,
+} from './index.js';
 
 const CORPUS = join(repoRoot(import.meta.url), 'lang/ytt/testdata/corpus');
 const cases = readdirSync(CORPUS)
@@ -79,7 +87,8 @@ test('the corpus has at least 40 cases', () => {
 for (const name of cases) {
   test(`corpus ${name}: agrees with the goldens ytt v0.45.9 wrote`, () => {
     const c = loadCase(name);
-    const golden = (f: string): string | undefined => (existsSync(join(c.dir, f)) ? readFileSync(join(c.dir, f), 'utf8') : undefined);
+    const golden = (f: string): string | undefined =>
+      existsSync(join(c.dir, f)) ? readFileSync(join(c.dir, f), 'utf8') : undefined;
     const json = golden('expected.json');
     const err = golden('expected.err');
     if (json !== undefined) {
@@ -109,7 +118,10 @@ for (const name of cases) {
     else assert.equal(mine.err?.trimEnd(), j.err.trimEnd(), 'error');
     if (j.ok) assert.equal(ours(c, 'yaml').out, run(['--data-values-inspect']).out, 'yaml');
     if (existsSync(join(c.dir, 'expected.openapi.yaml'))) {
-      const o = execFileSync(YTT, [...yttArgs(c), '--data-values-schema-inspect', '-o', 'openapi-v3'], { cwd: c.dir, encoding: 'utf8' });
+      const o = execFileSync(YTT, [...yttArgs(c), '--data-values-schema-inspect', '-o', 'openapi-v3'], {
+        cwd: c.dir,
+        encoding: 'utf8',
+      });
       assert.equal(openApiYaml(resolveSchema(c.input)), o, 'openapi');
     }
   });

@@ -70,7 +70,10 @@ test('for/if blocks and def with a single return, in code lines', () => {
 
 test('load() of a repo-local .star file through the library map', () => {
   const got = resolve(
-    { 'v.yaml': '#@ load("helpers.star", "sops")\n#@data/values\n---\ntoken: #@ sops("0", "api")\n', 'lib/helpers.star': 'def sops(i, k):\n  return "ref+sops://s.yaml#/" + i + "/" + k\nend\n' },
+    {
+      'v.yaml': '#@ load("helpers.star", "sops")\n#@data/values\n---\ntoken: #@ sops("0", "api")\n',
+      'lib/helpers.star': 'def sops(i, k):\n  return "ref+sops://s.yaml#/" + i + "/" + k\nend\n',
+    },
     { library: { 'helpers.star': 'lib/helpers.star' } },
   );
   assert.deepEqual(got, { token: 'ref+sops://s.yaml#/0/api' });
@@ -78,14 +81,20 @@ test('load() of a repo-local .star file through the library map', () => {
 
 test('@myks:data.lib.yaml given as a module: env_data is a struct of the environment data', () => {
   const got = resolve(
-    { 'app-data.yaml': '#@ load("@myks:data.lib.yaml", "env_data")\n#@data/values\n---\nbaseDomains: #@ env_data.environment.hosts\nid: #@ env_data.environment.id\n' },
+    {
+      'app-data.yaml':
+        '#@ load("@myks:data.lib.yaml", "env_data")\n#@data/values\n---\nbaseDomains: #@ env_data.environment.hosts\nid: #@ env_data.environment.id\n',
+    },
     { modules: { '@myks:data.lib.yaml': { env_data: { environment: { id: 'dev', hosts: ['a.example'] } } } } },
   );
   assert.deepEqual(got, { baseDomains: ['a.example'], id: 'dev' });
 });
 
 test('@ytt:data in a data-values file sees no data values (ytt evaluates it before any are known)', () => {
-  const got = resolve({ 'a.yaml': '#@data/values\n---\na: 1\n', 'b.yaml': '#@ load("@ytt:data", "data")\n#@data/values\n---\na: #@ len(data.values)\n' });
+  const got = resolve({
+    'a.yaml': '#@data/values\n---\na: 1\n',
+    'b.yaml': '#@ load("@ytt:data", "data")\n#@data/values\n---\na: #@ len(data.values)\n',
+  });
   assert.deepEqual(got, { a: 0 });
 });
 
@@ -141,7 +150,11 @@ const BAD: [string, Record<string, string>, RegExp][] = [
   ['load of a missing file', { 'v.yaml': '#@ load("x.star", "f")\n#@data/values\n---\na: 1\n' }, /cannot load x\.star/],
   ['fail()', { 'v.yaml': '#@data/values\n---\na: #@ fail("boom")\n' }, /fail: boom/],
   ['function as a value', { 'v.yaml': '#@data/values\n---\na: #@ len\n' }, /Unable to convert value/],
-  ['recursion', { 'v.yaml': '#@ def f(x):\n#@   return f(x)\n#@ end\n#@data/values\n---\na: #@ f(1)\n' }, /called recursively/],
+  [
+    'recursion',
+    { 'v.yaml': '#@ def f(x):\n#@   return f(x)\n#@ end\n#@data/values\n---\na: #@ f(1)\n' },
+    /called recursively/,
+  ],
   ['missing file', {}, /file not found/],
 ];
 for (const [name, files, re] of BAD) {
@@ -149,7 +162,11 @@ for (const [name, files, re] of BAD) {
     const list = Object.keys(files).length ? Object.keys(files) : ['missing.yaml'];
     assert.throws(
       () => resolveDataValues({ files: list, reader: { read: (p) => files[p] } }),
-      (e: unknown) => e instanceof DataValuesError && e instanceof YttError && re.test(e.message) && /Overlaying data values|Templating file/.test(e.message),
+      (e: unknown) =>
+        e instanceof DataValuesError &&
+        e instanceof YttError &&
+        re.test(e.message) &&
+        /Overlaying data values|Templating file/.test(e.message),
     );
   });
 }

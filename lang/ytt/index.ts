@@ -11,7 +11,20 @@
  * Every failure is a YttError (DataValuesError for resolution) saying where and why.
  */
 export { YttError, whereText, type Where } from './errors.js';
-export { SFloat, YArray, YArrayItem, YDoc, YMap, YMapItem, toPlain, type Annotation, type Comment, type NodeMeta, type YScalar, type YValue } from './nodes.js';
+export {
+  SFloat,
+  YArray,
+  YArrayItem,
+  YDoc,
+  YMap,
+  YMapItem,
+  toPlain,
+  type Annotation,
+  type Comment,
+  type NodeMeta,
+  type YScalar,
+  type YValue,
+} from './nodes.js';
 export { parseTemplate, type RawAnnotation, type TemplateFile, type TemplateNode } from './parse.js';
 export {
   DataValuesError,
@@ -25,4 +38,12 @@ export {
 } from './resolve.js';
 export { type Invalidation, type SchemaDocs, type SchemaType, type Validation } from './schema.js';
 export { dataValuesJson, dataValuesYaml, openApiDocument, openApiYaml } from './output.js';
-export { envLevels, myksAppFiles, myksLeafFiles, type MyksAppFiles, type MyksLayout, type MyksLeafFiles, type MyksTree } from './myks.js';
+export {
+  envLevels,
+  myksAppFiles,
+  myksLeafFiles,
+  type MyksAppFiles,
+  type MyksLayout,
+  type MyksLeafFiles,
+  type MyksTree,
+} from './myks.js';

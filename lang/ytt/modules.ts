@@ -11,7 +11,8 @@ import { toYaml } from './template.js';
 
 function mod(name: string, fns: Record<string, BuiltinFn | unknown>): SStruct {
   const m = new Map<string, unknown>();
-  for (const [k, f] of Object.entries(fns)) m.set(k, typeof f === 'function' ? new SBuiltin(`${name}.${k}`, f as BuiltinFn) : f);
+  for (const [k, f] of Object.entries(fns))
+    m.set(k, typeof f === 'function' ? new SBuiltin(`${name}.${k}`, f as BuiltinFn) : f);
   return new SStruct(m, name);
 }
 
@@ -70,7 +71,11 @@ export function builtinModule(spec: string, dataValues: () => unknown): Map<stri
               throw new YttError(undefined, `fail: ${String(a[0])}`);
             },
             equals: (a: unknown[]) => {
-              if (repr(a[0]) !== repr(a[1])) throw new YttError(undefined, `fail: Not equal:\n(expected type: ${sType(a[0])})\n${repr(a[0])}\n\n(was type: ${sType(a[1])})\n${repr(a[1])}`);
+              if (repr(a[0]) !== repr(a[1]))
+                throw new YttError(
+                  undefined,
+                  `fail: Not equal:\n(expected type: ${sType(a[0])})\n${repr(a[0])}\n\n(was type: ${sType(a[1])})\n${repr(a[1])}`,
+                );
               return null;
             },
           }),

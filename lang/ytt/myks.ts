@@ -75,11 +75,21 @@ export function myksLeafFiles(tree: MyksTree, envDir: string, layout: MyksLayout
 }
 
 /** The files of one application of an environment leaf. */
-export function myksAppFiles(tree: MyksTree, envDir: string, proto: string, app: string, layout: MyksLayout = {}): MyksAppFiles {
+export function myksAppFiles(
+  tree: MyksTree,
+  envDir: string,
+  proto: string,
+  app: string,
+  layout: MyksLayout = {},
+): MyksAppFiles {
   const leaf = myksLeafFiles(tree, envDir, layout);
   const protoDir = join(layout.prototypesDir ?? 'prototypes', proto);
   const levels = envLevels(envDir);
-  const libs = [join(protoDir, 'lib'), ...levels.map((l) => join(l, '_proto', proto, 'lib')), ...levels.map((l) => join(l, '_apps', app, 'lib'))];
+  const libs = [
+    join(protoDir, 'lib'),
+    ...levels.map((l) => join(l, '_proto', proto, 'lib')),
+    ...levels.map((l) => join(l, '_apps', app, 'lib')),
+  ];
   for (const d of libs) if (tree.isDir(d)) addLibraryDir(tree, d, leaf.library);
   const pat = layout.appDataGlob ?? APP_DATA;
   const appData = [

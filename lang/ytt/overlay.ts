@@ -6,7 +6,18 @@
  * "Map item (key 'a') on line f:3:" / the reason), one level per line.
  */
 import { YttError } from './errors.js';
-import { YArray, YArrayItem, YDoc, YMap, YMapItem, deepCopy, typeName, type Annotation, type NodeMeta, type YValue } from './nodes.js';
+import {
+  YArray,
+  YArrayItem,
+  YDoc,
+  YMap,
+  YMapItem,
+  deepCopy,
+  typeName,
+  type Annotation,
+  type NodeMeta,
+  type YValue,
+} from './nodes.js';
 import { callStarlark } from './starlark/builtins.js';
 import { SFunction, SBuiltin, SList, equal, sType, truthy } from './starlark/values.js';
 
@@ -28,7 +39,14 @@ function fail(msg: string): never {
   throw new OverlayError([msg]);
 }
 
-const OPS = ['overlay/merge', 'overlay/remove', 'overlay/replace', 'overlay/insert', 'overlay/append', 'overlay/assert'];
+const OPS = [
+  'overlay/merge',
+  'overlay/remove',
+  'overlay/replace',
+  'overlay/insert',
+  'overlay/append',
+  'overlay/assert',
+];
 
 function ann(meta: NodeMeta, name: string): Annotation | undefined {
   return meta.anns.find((a) => a.name === name);
@@ -82,17 +100,30 @@ interface Expects {
 }
 
 function checkExpects(e: Expects, matches: NodeMeta[]): void {
-  const positions = matches.length ? ` (lines: ${matches.map((m) => `${m.where.file}:${m.where.line}`).sort().join(', ')})` : '';
+  const positions = matches.length
+    ? ` (lines: ${matches
+        .map((m) => `${m.where.file}:${m.where.line}`)
+        .sort()
+        .join(', ')})`
+    : '';
   const n = matches.length;
   const check = (val: unknown, kw: string): void => {
     if (typeof val === 'number') {
-      if (val !== n) throw new NumMatchError(`Expected number of matched nodes to be ${val}, but was ${n}${positions}`, e.when !== undefined);
+      if (val !== n)
+        throw new NumMatchError(
+          `Expected number of matched nodes to be ${val}, but was ${n}${positions}`,
+          e.when !== undefined,
+        );
       return;
     }
     if (typeof val === 'string') {
       const m = /^(\d+)\+$/.exec(val);
       if (!m) fail(`Expected '${val}' to be in format 'i+' where i is an integer`);
-      if (n < Number(m[1])) throw new NumMatchError(`Expected number of matched nodes to be >= ${m[1]}, but was ${n}${positions}`, e.when !== undefined);
+      if (n < Number(m[1]))
+        throw new NumMatchError(
+          `Expected number of matched nodes to be >= ${m[1]}, but was ${n}${positions}`,
+          e.when !== undefined,
+        );
       return;
     }
     if (val instanceof SList) {
@@ -113,12 +144,16 @@ function checkExpects(e: Expects, matches: NodeMeta[]): void {
       if (!r) throw new NumMatchError('Expectation of number of matched nodes failed', e.when !== undefined);
       return;
     }
-    fail(`Expected 'overlay/match' annotation keyword argument '${kw}' to be either int, string or function, but was ${sType(val)}`);
+    fail(
+      `Expected 'overlay/match' annotation keyword argument '${kw}' to be either int, string or function, but was ${sType(val)}`,
+    );
   };
   const set = [e.expects, e.missingOK, e.when].filter((x) => x !== undefined).length;
   if (set > 1) {
-    if (e.expects !== undefined && e.missingOK !== undefined) fail("Expected only one of keyword arguments ('expects', 'missing_ok') specified");
-    if (e.missingOK !== undefined && e.when !== undefined) fail("Expected only one of keyword arguments ('missing_ok', 'when') specified");
+    if (e.expects !== undefined && e.missingOK !== undefined)
+      fail("Expected only one of keyword arguments ('expects', 'missing_ok') specified");
+    if (e.missingOK !== undefined && e.when !== undefined)
+      fail("Expected only one of keyword arguments ('missing_ok', 'when') specified");
     fail("Expected only one of keyword arguments ('when', 'expects') specified");
   }
   if (e.missingOK !== undefined) {
@@ -133,7 +168,8 @@ function checkExpects(e: Expects, matches: NodeMeta[]): void {
 function matchAnn(meta: NodeMeta, defaults: ChildDefaults): { by?: unknown; expects: Expects; annotated: boolean } {
   const a = ann(meta, 'overlay/match');
   if (!a) return { expects: { ...defaults }, annotated: false };
-  if (a.kwargs.length === 0) fail("Expected 'overlay/match' annotation to have at least one keyword argument (by=..., expects=...)");
+  if (a.kwargs.length === 0)
+    fail("Expected 'overlay/match' annotation to have at least one keyword argument (by=..., expects=...)");
   const out: { by?: unknown; expects: Expects; annotated: boolean } = { expects: {}, annotated: true };
   for (const [k, v] of a.kwargs) {
     if (k === 'by') out.by = v;
@@ -143,7 +179,8 @@ function matchAnn(meta: NodeMeta, defaults: ChildDefaults): { by?: unknown; expe
     else fail(`Unknown 'overlay/match' annotation keyword argument '${k}'`);
   }
   // child defaults fill in only when the annotation sets none of the three
-  if (out.expects.expects === undefined && out.expects.missingOK === undefined && out.expects.when === undefined) out.expects = { ...defaults };
+  if (out.expects.expects === undefined && out.expects.missingOK === undefined && out.expects.when === undefined)
+    out.expects = { ...defaults };
   return out;
 }
 
@@ -161,7 +198,9 @@ function mapKeyMatcher(key: string) {
 function callMatcher(by: unknown, idxOrKey: unknown, left: YValue, right: YValue): boolean {
   if (typeof by === 'string') return mapKeyMatcher(by)(idxOrKey, left, right);
   if (by instanceof SFunction || by instanceof SBuiltin) return truthy(callStarlark(by, [idxOrKey, left, right], []));
-  return fail(`Expected 'overlay/match' annotation keyword argument 'by' to be either string (for map key) or function, but was ${sType(by)}`);
+  return fail(
+    `Expected 'overlay/match' annotation keyword argument 'by' to be either string (for map key) or function, but was ${sType(by)}`,
+  );
 }
 
 function mapIndexes(left: YMap, item: YMapItem, defaults: ChildDefaults): number[] | undefined {
@@ -215,7 +254,8 @@ function replaceValue(meta: NodeMeta, left: YValue | undefined, right: YValue): 
   const a = ann(meta, 'overlay/replace');
   const via = kwarg(a, 'via');
   if (via !== undefined) {
-    if (!(via instanceof SFunction || via instanceof SBuiltin)) fail(`Expected 'overlay/replace' annotation keyword argument 'via' to be function, but was ${sType(via)}`);
+    if (!(via instanceof SFunction || via instanceof SBuiltin))
+      fail(`Expected 'overlay/replace' annotation keyword argument 'via' to be function, but was ${sType(via)}`);
     return toYamlLoose(callStarlark(via, [left ?? null, right], []), meta);
   }
   return deepCopy(right);
@@ -247,7 +287,12 @@ function apply(left: YValue, right: YValue, defaults: ChildDefaults): boolean {
           case 'overlay/replace': {
             const idxs = mapIndexes(left, item, defaults);
             if (!idxs) break;
-            for (const i of idxs) left.items[i] = new YMapItem(item.key, replaceValue(item.meta, left.items[i].value, item.value), item.meta);
+            for (const i of idxs)
+              left.items[i] = new YMapItem(
+                item.key,
+                replaceValue(item.meta, left.items[i].value, item.value),
+                item.meta,
+              );
             if (idxs.length === 0 && truthy(kwarg(ann(item.meta, 'overlay/replace'), 'or_add') ?? false))
               left.items.push(new YMapItem(item.key, replaceValue(item.meta, undefined, item.value), item.meta));
             break;
@@ -258,7 +303,9 @@ function apply(left: YValue, right: YValue, defaults: ChildDefaults): boolean {
             break;
           }
           default:
-            fail(`Found @${op} on map item (${item.meta.where.file}:${item.meta.where.line}); only array items can be annotated with @${op}`);
+            fail(
+              `Found @${op} on map item (${item.meta.where.file}:${item.meta.where.line}); only array items can be annotated with @${op}`,
+            );
         }
       } catch (e) {
         if (e instanceof OverlayError) throw e.wrap(`Map item (key '${String(item.key)}') on ${pos(item.meta)}:`);
@@ -301,7 +348,8 @@ function apply(left: YValue, right: YValue, defaults: ChildDefaults): boolean {
           case 'overlay/replace': {
             const idxs = arrayIndexes(left, item, defaults);
             if (!idxs) break;
-            for (const i of idxs) left.items[i] = new YArrayItem(replaceValue(item.meta, left.items[i].value, item.value), item.meta);
+            for (const i of idxs)
+              left.items[i] = new YArrayItem(replaceValue(item.meta, left.items[i].value, item.value), item.meta);
             if (idxs.length === 0 && truthy(kwarg(ann(item.meta, 'overlay/replace'), 'or_add') ?? false))
               left.items.push(new YArrayItem(replaceValue(item.meta, undefined, item.value), item.meta));
             break;
@@ -312,7 +360,8 @@ function apply(left: YValue, right: YValue, defaults: ChildDefaults): boolean {
             const a = ann(item.meta, 'overlay/insert')!;
             const before = truthy(kwarg(a, 'before') ?? false);
             const after = truthy(kwarg(a, 'after') ?? false);
-            if (before === after) fail("Expected 'overlay/insert' annotation to have 'before' or 'after' keyword argument set to true");
+            if (before === after)
+              fail("Expected 'overlay/insert' annotation to have 'before' or 'after' keyword argument set to true");
             const out: YArrayItem[] = [];
             left.items.forEach((li, i) => {
               if (idxs.includes(i)) {
@@ -358,7 +407,11 @@ function mergeMapItem(left: YMap, item: YMapItem, defaults: ChildDefaults): void
     if (li.value !== null) replace = apply(li.value, item.value, cd);
     if (replace) {
       li.value = item.value;
-      li.meta = { ...li.meta, where: item.meta.where, comments: item.meta.comments.length ? item.meta.comments : li.meta.comments };
+      li.meta = {
+        ...li.meta,
+        where: item.meta.where,
+        comments: item.meta.comments.length ? item.meta.comments : li.meta.comments,
+      };
     }
   }
 }
@@ -367,7 +420,10 @@ function mergeMapItem(left: YMap, item: YMapItem, defaults: ChildDefaults): void
 export function overlayDocument(left: YDoc, right: YDoc): YDoc {
   const result = new YDoc(deepCopy(left.value), left.meta);
   try {
-    const op = whichOp({ ...right.meta, anns: right.meta.anns.filter((a) => a.name !== 'data/values' && a.name !== 'data/values-schema') });
+    const op = whichOp({
+      ...right.meta,
+      anns: right.meta.anns.filter((a) => a.name !== 'data/values' && a.name !== 'data/values-schema'),
+    });
     if (op === 'overlay/replace') {
       result.value = deepCopy(right.value);
       return result;
@@ -389,7 +445,8 @@ export function overlayDocument(left: YDoc, right: YDoc): YDoc {
 export function stripOverlayAnns(v: YValue): void {
   const items = v instanceof YMap || v instanceof YArray ? v.items : [];
   for (const it of items) {
-    if (it.meta.anns.some((a) => a.name.startsWith('overlay/'))) it.meta = { ...it.meta, anns: it.meta.anns.filter((a) => !a.name.startsWith('overlay/')) };
+    if (it.meta.anns.some((a) => a.name.startsWith('overlay/')))
+      it.meta = { ...it.meta, anns: it.meta.anns.filter((a) => !a.name.startsWith('overlay/')) };
     stripOverlayAnns(it.value);
   }
 }

@@ -75,7 +75,10 @@ test('annotations, code and comments attach to the node ytt gives them to', () =
 });
 
 test('annotation arguments are kept as written (the converter reads not_null= from them)', () => {
-  const t = parseTemplate('s.yaml', '#@data/values-schema\n---\n#@schema/nullable\n#@schema/validation min_len=1, not_null=True\nid: ""\n');
+  const t = parseTemplate(
+    's.yaml',
+    '#@data/values-schema\n---\n#@schema/nullable\n#@schema/validation min_len=1, not_null=True\nid: ""\n',
+  );
   const id = t.nodes.find((n) => n.key === 'id')!;
   assert.deepEqual(
     id.anns.map((a) => [a.name, a.text]),
@@ -88,7 +91,11 @@ test('annotation arguments are kept as written (the converter reads not_null= fr
 
 const BAD: [string, string, RegExp][] = [
   ['plain comment', '#@data/values\n---\n# plain\na: 1\n', /Expected ytt-formatted string/],
-  ['annotation without node', '#@data/values\n---\na: 1\n#@overlay/remove\n', /Expected YAML node after annotation 'overlay\/remove'/],
+  [
+    'annotation without node',
+    '#@data/values\n---\na: 1\n#@overlay/remove\n',
+    /Expected YAML node after annotation 'overlay\/remove'/,
+  ],
   ['broken YAML', '#@data/values\n---\na: [1\n', /^f\.yaml:\d+:\d+: yaml: /],
   ['duplicate key', 'a: 1\na: 2\n', /yaml: /],
 ];

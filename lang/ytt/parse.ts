@@ -6,7 +6,20 @@
  * follows ytt: a comment line belongs to the next node below it, a comment
  * after content on a line to the innermost node of that line.
  */
-import { LineCounter, Parser, parseAllDocuments, isMap, isSeq, isScalar, isPair, type Node as YNode, type Document, type ParseOptions, type DocumentOptions, type SchemaOptions } from 'yaml';
+import {
+  LineCounter,
+  Parser,
+  parseAllDocuments,
+  isMap,
+  isSeq,
+  isScalar,
+  isPair,
+  type Node as YNode,
+  type Document,
+  type ParseOptions,
+  type DocumentOptions,
+  type SchemaOptions,
+} from 'yaml';
 import { YttError, type Where } from './errors.js';
 import { SFloat, type Comment, type YScalar } from './nodes.js';
 import type { SourceLine } from './starlark/lexer.js';
@@ -123,7 +136,13 @@ export function parseTemplate(path: string, text: string): TemplateFile {
         const start = keyNode?.range?.[0] ?? 0;
         const valNode = pair.value as YNode | null;
         const end = valNode?.range?.[1] ?? keyNode?.range?.[1] ?? start;
-        const item = mk({ kind: 'mapitem', parent: owner.id, key: scalarOf(keyNode), where: pos(start), span: [start, end] });
+        const item = mk({
+          kind: 'mapitem',
+          parent: owner.id,
+          key: scalarOf(keyNode),
+          where: pos(start),
+          span: [start, end],
+        });
         if (keyNode && !isScalar(keyNode)) throw new YttError(item.where, 'Expected map key to be a scalar');
         fill(item, valNode);
       }
@@ -134,7 +153,12 @@ export function parseTemplate(path: string, text: string): TemplateFile {
         const vstart = n?.range?.[0] ?? value.range![0];
         let dash = vstart;
         for (const d of dashes) if (d <= vstart && d >= value.range![0]) dash = d;
-        const item = mk({ kind: 'arrayitem', parent: owner.id, where: pos(dash), span: [dash, n?.range?.[1] ?? dash + 1] });
+        const item = mk({
+          kind: 'arrayitem',
+          parent: owner.id,
+          where: pos(dash),
+          span: [dash, n?.range?.[1] ?? dash + 1],
+        });
         fill(item, n);
       }
     } else {
@@ -222,7 +246,10 @@ export function parseTemplate(path: string, text: string): TemplateFile {
         n.anns.push(...pendingAnns);
         n.comments.push(...pendingComments);
         const firstLine = pendingComments[0]?.where.line ?? pendingAnns[0]?.where.line ?? n.where.line;
-        n.blankBefore = lastContentLine > 0 && firstLine - lastContentLine > 1 && lines.slice(lastContentLine, firstLine - 1).some((l) => l.trim() === '');
+        n.blankBefore =
+          lastContentLine > 0 &&
+          firstLine - lastContentLine > 1 &&
+          lines.slice(lastContentLine, firstLine - 1).some((l) => l.trim() === '');
         pendingAnns = [];
         pendingComments = [];
         lastContentLine = n.where.line;

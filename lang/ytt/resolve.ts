@@ -11,7 +11,15 @@ import { SFloat, YArray, YDoc, YMap, emptyMeta, type NodeMeta, type YValue } fro
 import { encodeStruct, builtinModule, fromPlain } from './modules.js';
 import { OverlayError, overlayDocument, setToYaml, stripOverlayAnns } from './overlay.js';
 import { parseTemplate, type TemplateFile } from './parse.js';
-import { SchemaError, defaultOf, schemaFromDoc, typeCheck, validate, type Invalidation, type SchemaType } from './schema.js';
+import {
+  SchemaError,
+  defaultOf,
+  schemaFromDoc,
+  typeCheck,
+  validate,
+  type Invalidation,
+  type SchemaType,
+} from './schema.js';
 import { Interp, Scope } from './starlark/interp.js';
 import { tokenize } from './starlark/lexer.js';
 import { Parser } from './starlark/parser.js';
@@ -110,9 +118,14 @@ class Loader implements ModuleLoader {
       const fromName = this.nameOf.get(from) ?? baseName(from);
       const name = joinPath(dirName(fromName), spec);
       path = lib[name] ?? lib[spec];
-      if (path === undefined && this.input.reader.read(joinPath(dirName(from), spec)) !== undefined) path = joinPath(dirName(from), spec);
+      if (path === undefined && this.input.reader.read(joinPath(dirName(from), spec)) !== undefined)
+        path = joinPath(dirName(from), spec);
     }
-    if (path === undefined) throw new YttError(where, `cannot load ${spec}: Expected to find file '${spec}' (hint: only files with .star, .lib.yaml extensions can be loaded; is it in the library?)`);
+    if (path === undefined)
+      throw new YttError(
+        where,
+        `cannot load ${spec}: Expected to find file '${spec}' (hint: only files with .star, .lib.yaml extensions can be loaded; is it in the library?)`,
+      );
     const cached = this.cache.get(path);
     if (cached) return cached;
     if (this.loading.has(path)) throw new YttError(where, `cannot load ${spec}: cycle in load graph`);
@@ -189,18 +202,31 @@ function loadDocuments(input: ResolveInput): Loaded {
       for (const d of docs) {
         const isSchema = hasAnn(d.meta, 'data/values-schema');
         const isValues = hasAnn(d.meta, 'data/values');
-        if (isSchema && isValues) throw new YttError(d.meta.where, "Expected a document to have only one of '@data/values' and '@data/values-schema'");
+        if (isSchema && isValues)
+          throw new YttError(
+            d.meta.where,
+            "Expected a document to have only one of '@data/values' and '@data/values-schema'",
+          );
         if (isSchema) schemaDocs.push({ file: name, doc: d });
         else if (isValues) {
           valueDocs.push({ file: name, doc: d });
           values++;
         } else if (d.value !== null) others++;
       }
-      if (values && others) throw new YttError(undefined, `Expected data values file '${name}' to only have data values documents`);
+      if (values && others)
+        throw new YttError(undefined, `Expected data values file '${name}' to only have data values documents`);
     } catch (e) {
       if (!(e instanceof YttError)) throw e;
       const reason = e.context.length || !e.where ? e.reason : `${whereText(e.where)}: ${e.reason}`;
-      throw new DataValuesError(e.where, nestedText([`Overlaying data values (in following order: ${valuesOrder}):`, `Templating file '${name}':`, ...e.context, reason]));
+      throw new DataValuesError(
+        e.where,
+        nestedText([
+          `Overlaying data values (in following order: ${valuesOrder}):`,
+          `Templating file '${name}':`,
+          ...e.context,
+          reason,
+        ]),
+      );
     }
   });
   return { loader, schemaDocs, valueDocs, templates, valuesOrder };
@@ -230,7 +256,9 @@ export function resolveSchema(input: ResolveInput): SchemaType | undefined {
 export function resolveDataValues(input: ResolveInput): Resolved {
   const l = loadDocuments(input);
   const schema = mergeSchema(l);
-  let current: YDoc | undefined = schema ? new YDoc(defaultOf(schema), emptyMeta({ file: '', line: 0, column: 0 })) : undefined;
+  let current: YDoc | undefined = schema
+    ? new YDoc(defaultOf(schema), emptyMeta({ file: '', line: 0, column: 0 }))
+    : undefined;
   try {
     if (current && schema) typeCheck(current, schema);
     for (const { doc } of l.valueDocs) {
@@ -243,7 +271,14 @@ export function resolveDataValues(input: ResolveInput): Resolved {
   }
   const values = current ? current.value : null;
   const invalidations = validate(values, schema, (v) => v);
-  return { values: values ?? new YMap(), schema, schemaDocs: l.schemaDocs, valueDocs: l.valueDocs, templates: l.templates, invalidations };
+  return {
+    values: values ?? new YMap(),
+    schema,
+    schemaDocs: l.schemaDocs,
+    valueDocs: l.valueDocs,
+    templates: l.templates,
+    invalidations,
+  };
 }
 
 function excerpt(templates: TemplateFile[], w: Where): string {

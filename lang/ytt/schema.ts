@@ -6,7 +6,20 @@
  * elements), and the `#@schema/validation` rules.
  */
 import { YttError, type Where } from './errors.js';
-import { SFloat, YArray, YArrayItem, YDoc, YMap, YMapItem, deepCopy, typeName, type Annotation, type NodeMeta, type YScalar, type YValue } from './nodes.js';
+import {
+  SFloat,
+  YArray,
+  YArrayItem,
+  YDoc,
+  YMap,
+  YMapItem,
+  deepCopy,
+  typeName,
+  type Annotation,
+  type NodeMeta,
+  type YScalar,
+  type YValue,
+} from './nodes.js';
 import { callStarlark } from './starlark/builtins.js';
 import { SBuiltin, SFunction, SList, repr } from './starlark/values.js';
 
@@ -85,7 +98,10 @@ function validationOf(meta: NodeMeta, toYaml: (v: unknown) => YValue): Validatio
   for (const arg of a.args) {
     const t = arg as { items?: unknown[] };
     if (!t || !Array.isArray(t.items) || t.items.length !== 2)
-      throw new YttError(a.where, `expected annotation to have 2-tuple as argument(s), but found: ${repr(arg)} (by ${a.where.file}:${a.where.line})`);
+      throw new YttError(
+        a.where,
+        `expected annotation to have 2-tuple as argument(s), but found: ${repr(arg)} (by ${a.where.file}:${a.where.line})`,
+      );
     v.rules.push({ message: String(t.items[0]), fn: t.items[1] });
   }
   for (const [k, val] of a.kwargs) {
@@ -123,7 +139,12 @@ export function schemaFromDoc(doc: YDoc, toYaml: (v: unknown) => YValue): Schema
 }
 
 function typeOf(value: YValue, meta: NodeMeta, toYaml: (v: unknown) => YValue): SchemaType {
-  const base: Base = { where: meta.where, docs: docsOf(meta), validation: validationOf(meta, toYaml), comments: meta.comments };
+  const base: Base = {
+    where: meta.where,
+    docs: docsOf(meta),
+    validation: validationOf(meta, toYaml),
+    comments: meta.comments,
+  };
   const typeAnn = annOf(meta, 'schema/type');
   const nullable = annOf(meta, 'schema/nullable');
   const defAnn = annOf(meta, 'schema/default');
@@ -150,7 +171,13 @@ function setDefault(t: SchemaType, d: YValue, where: Where): void {
   else if (t.kind === 'map') (t as SchemaType & { override?: YValue }).override = d;
 }
 
-function inferType(value: YValue, meta: NodeMeta, base: Base, nullable: boolean, toYaml: (v: unknown) => YValue): SchemaType {
+function inferType(
+  value: YValue,
+  meta: NodeMeta,
+  base: Base,
+  nullable: boolean,
+  toYaml: (v: unknown) => YValue,
+): SchemaType {
   if (value instanceof YMap)
     return {
       ...base,
@@ -189,7 +216,14 @@ function inferType(value: YValue, meta: NodeMeta, base: Base, nullable: boolean,
       },
     ]);
   }
-  const scalar = typeof value === 'string' ? 'string' : typeof value === 'boolean' ? 'boolean' : value instanceof SFloat ? 'float' : 'integer';
+  const scalar =
+    typeof value === 'string'
+      ? 'string'
+      : typeof value === 'boolean'
+        ? 'boolean'
+        : value instanceof SFloat
+          ? 'float'
+          : 'integer';
   return { ...base, kind: 'scalar', scalar, default: value };
 }
 
@@ -199,7 +233,9 @@ export function defaultOf(t: SchemaType): YValue {
   if (override !== undefined) return deepCopy(override);
   switch (t.kind) {
     case 'map':
-      return new YMap(t.items.map((i) => new YMapItem(i.key, defaultOf(i.type), { anns: [], comments: [], where: i.where })));
+      return new YMap(
+        t.items.map((i) => new YMapItem(i.key, defaultOf(i.type), { anns: [], comments: [], where: i.where })),
+      );
     case 'array':
       return deepCopy(t.default);
     case 'scalar':
@@ -264,7 +300,8 @@ function assign(v: YValue, t: SchemaType, where: Where, out: SchemaViolation[], 
       }
       if (fill)
         for (const it of t.items)
-          if (!v.items.some((x) => x.key === it.key)) v.items.push(new YMapItem(it.key, defaultOf(it.type), { anns: [], comments: [], where: it.where }));
+          if (!v.items.some((x) => x.key === it.key))
+            v.items.push(new YMapItem(it.key, defaultOf(it.type), { anns: [], comments: [], where: it.where }));
       return;
     }
     case 'array':
@@ -297,7 +334,12 @@ export function typeCheck(doc: YDoc, t: SchemaType): void {
   assign(doc.value, t, doc.meta.where, out, true);
   if (out.length) {
     const undeclared = out.every((x) => (x as { undeclared?: boolean }).undeclared);
-    throw new SchemaError('One or more data values were invalid', out.map((x) => ({ ...x, title: undeclared ? 'Given data value is not declared in schema' : '' }) as SchemaViolation));
+    throw new SchemaError(
+      'One or more data values were invalid',
+      out.map(
+        (x) => ({ ...x, title: undeclared ? 'Given data value is not declared in schema' : '' }) as SchemaViolation,
+      ),
+    );
   }
 }
 
@@ -308,17 +350,29 @@ export interface Invalidation {
 }
 
 /** Runs every `#@schema/validation` over the final values; returns ytt's invalidations. */
-export function validate(values: YValue, t: SchemaType | undefined, toStarlark: (v: YValue) => unknown): Invalidation[] {
+export function validate(
+  values: YValue,
+  t: SchemaType | undefined,
+  toStarlark: (v: YValue) => unknown,
+): Invalidation[] {
   const out: Invalidation[] = [];
   if (!t) return out;
-  walkValidate(values, t, '', values instanceof YMap ? { file: '', line: 0, column: 0 } : { file: '', line: 0, column: 0 }, out, toStarlark);
+  walkValidate(
+    values,
+    t,
+    '',
+    values instanceof YMap ? { file: '', line: 0, column: 0 } : { file: '', line: 0, column: 0 },
+    out,
+    toStarlark,
+  );
   return out;
 }
 
 function fmtScalar(v: YValue): string {
   if (v instanceof SFloat) return String(v.v);
   if (typeof v === 'string') return v;
-  if (v instanceof YArray) return '[' + v.items.map((i) => repr(i.value instanceof SFloat ? i.value : i.value)).join(', ') + ']';
+  if (v instanceof YArray)
+    return '[' + v.items.map((i) => repr(i.value instanceof SFloat ? i.value : i.value)).join(', ') + ']';
   return String(v);
 }
 
@@ -338,7 +392,8 @@ function num(v: YValue): number | string | undefined {
 function valueEq(a: YValue, b: YValue): boolean {
   if (a instanceof SFloat) a = a.v;
   if (b instanceof SFloat) b = b.v;
-  if (a instanceof YMap || a instanceof YArray || b instanceof YMap || b instanceof YArray) return JSON.stringify(plain(a)) === JSON.stringify(plain(b));
+  if (a instanceof YMap || a instanceof YArray || b instanceof YMap || b instanceof YArray)
+    return JSON.stringify(plain(a)) === JSON.stringify(plain(b));
   return a === b;
 }
 function plain(v: YValue): unknown {
@@ -347,7 +402,11 @@ function plain(v: YValue): unknown {
   return v instanceof SFloat ? v.v : v;
 }
 
-function runRules(v: YValue, val: Validation, toStarlark: (v: YValue) => unknown): { mustBe: string; by: Where; found: string }[] {
+function runRules(
+  v: YValue,
+  val: Validation,
+  toStarlark: (v: YValue) => unknown,
+): { mustBe: string; by: Where; found: string }[] {
   const out: { mustBe: string; by: Where; found: string }[] = [];
   if (v === null && !val.notNull) return out;
   const add = (mustBe: string, found: string): void => {
@@ -367,18 +426,33 @@ function runRules(v: YValue, val: Validation, toStarlark: (v: YValue) => unknown
     }
   }
   const len = lengthOf(v);
-  if (val.minLen !== undefined && len !== undefined && len < val.minLen) add(`length >= ${val.minLen}`, `length = ${len}`);
-  if (val.maxLen !== undefined && len !== undefined && len > val.maxLen) add(`length <= ${val.maxLen}`, `length = ${len}`);
+  if (val.minLen !== undefined && len !== undefined && len < val.minLen)
+    add(`length >= ${val.minLen}`, `length = ${len}`);
+  if (val.maxLen !== undefined && len !== undefined && len > val.maxLen)
+    add(`length <= ${val.maxLen}`, `length = ${len}`);
   const n = num(v);
   const lo = val.min !== undefined ? num(val.min) : undefined;
   const hi = val.max !== undefined ? num(val.max) : undefined;
-  if (lo !== undefined && n !== undefined && n < lo) add(`a value >= ${fmtScalar(val.min!)}`, `value < ${fmtScalar(val.min!)}`);
-  if (hi !== undefined && n !== undefined && n > hi) add(`a value <= ${fmtScalar(val.max!)}`, `value > ${fmtScalar(val.max!)}`);
-  if (val.oneOf && !val.oneOf.some((o) => valueEq(o, v))) add(`one of ${fmtScalar(new YArray(val.oneOf.map((x) => new YArrayItem(x, { anns: [], comments: [], where: val.where }))))}`, 'not one of allowed values');
+  if (lo !== undefined && n !== undefined && n < lo)
+    add(`a value >= ${fmtScalar(val.min!)}`, `value < ${fmtScalar(val.min!)}`);
+  if (hi !== undefined && n !== undefined && n > hi)
+    add(`a value <= ${fmtScalar(val.max!)}`, `value > ${fmtScalar(val.max!)}`);
+  if (val.oneOf && !val.oneOf.some((o) => valueEq(o, v)))
+    add(
+      `one of ${fmtScalar(new YArray(val.oneOf.map((x) => new YArrayItem(x, { anns: [], comments: [], where: val.where }))))}`,
+      'not one of allowed values',
+    );
   return out;
 }
 
-function walkValidate(v: YValue, t: SchemaType, path: string, from: Where, out: Invalidation[], toStarlark: (v: YValue) => unknown): void {
+function walkValidate(
+  v: YValue,
+  t: SchemaType,
+  path: string,
+  from: Where,
+  out: Invalidation[],
+  toStarlark: (v: YValue) => unknown,
+): void {
   const val = t.kind === 'null' ? (t.validation ?? t.inner.validation) : t.validation;
   if (val) {
     const violations = runRules(v, val, toStarlark);
@@ -388,10 +462,20 @@ function walkValidate(v: YValue, t: SchemaType, path: string, from: Where, out: 
   if (inner.kind === 'map' && v instanceof YMap) {
     for (const item of v.items) {
       const it = inner.items.find((x) => x.key === item.key);
-      if (it) walkValidate(item.value, it.type, path ? `${path}.${String(item.key)}` : String(item.key), item.meta.where, out, toStarlark);
+      if (it)
+        walkValidate(
+          item.value,
+          it.type,
+          path ? `${path}.${String(item.key)}` : String(item.key),
+          item.meta.where,
+          out,
+          toStarlark,
+        );
     }
   } else if (inner.kind === 'array' && v instanceof YArray) {
-    v.items.forEach((item, i) => walkValidate(item.value, inner.item, `${path}[${i}]`, item.meta.where, out, toStarlark));
+    v.items.forEach((item, i) =>
+      walkValidate(item.value, inner.item, `${path}[${i}]`, item.meta.where, out, toStarlark),
+    );
   }
 }
 

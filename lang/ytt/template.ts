@@ -6,7 +6,19 @@
  * it returns the fragment those nodes build.
  */
 import { YttError, type Where } from './errors.js';
-import { SFloat, YArray, YArrayItem, YDoc, YMap, YMapItem, deepCopy, type Annotation, type NodeMeta, type YScalar, type YValue } from './nodes.js';
+import {
+  SFloat,
+  YArray,
+  YArrayItem,
+  YDoc,
+  YMap,
+  YMapItem,
+  deepCopy,
+  type Annotation,
+  type NodeMeta,
+  type YScalar,
+  type YValue,
+} from './nodes.js';
 import type { TemplateFile, TemplateNode } from './parse.js';
 import { setCaller } from './starlark/builtins.js';
 import { Interp, Scope, type Host } from './starlark/interp.js';
@@ -62,19 +74,26 @@ export function runTemplate(file: TemplateFile, loader: ModuleLoader): { docs: Y
 
   function valueOf(n: TemplateNode, scope: Scope, anns: Annotation[]): YValue {
     if (n.code) {
-      if (n.container) throw new YttError(n.code.where, 'Expected a node with code to have no YAML value (a map or array was given)');
+      if (n.container)
+        throw new YttError(n.code.where, 'Expected a node with code to have no YAML value (a map or array was given)');
       return toYaml(evalCode(n.code.text, n.code.where, scope), n.code.where);
     }
     if (n.container === 'map') return new YMap();
     if (n.container === 'array') return new YArray();
     let v = n.scalar ?? null;
-    if (typeof v === 'string' && anns.some((a) => a.name === 'yaml/text-templated-strings')) v = textTemplate(v, n.where, scope);
+    if (typeof v === 'string' && anns.some((a) => a.name === 'yaml/text-templated-strings'))
+      v = textTemplate(v, n.where, scope);
     return v;
   }
 
   function emit(n: TemplateNode, scope: Scope): void {
     const anns = evalAnns(n, scope);
-    const meta: NodeMeta = { anns: anns.filter((a) => a.name !== 'yaml/text-templated-strings'), comments: n.comments, where: n.where, blankBefore: n.blankBefore };
+    const meta: NodeMeta = {
+      anns: anns.filter((a) => a.name !== 'yaml/text-templated-strings'),
+      comments: n.comments,
+      where: n.where,
+      blankBefore: n.blankBefore,
+    };
     const value = valueOf(n, scope, anns);
     const frag = fragments.at(-1);
     if (n.kind === 'doc') {
@@ -85,7 +104,8 @@ export function runTemplate(file: TemplateFile, loader: ModuleLoader): { docs: Y
       return;
     }
     let key = n.key ?? null;
-    if (n.kind === 'mapitem' && typeof key === 'string' && anns.some((a) => a.name === 'yaml/text-templated-strings')) key = textTemplate(key, n.where, scope);
+    if (n.kind === 'mapitem' && typeof key === 'string' && anns.some((a) => a.name === 'yaml/text-templated-strings'))
+      key = textTemplate(key, n.where, scope);
     const inst = n.kind === 'mapitem' ? new YMapItem(key, value, meta) : new YArrayItem(value, meta);
     let container: YValue;
     if (frag && !frag.opened.has(n.parent)) {
@@ -93,16 +113,28 @@ export function runTemplate(file: TemplateFile, loader: ModuleLoader): { docs: Y
       container = frag.root;
     } else {
       const parent = current.get(n.parent);
-      if (!parent) throw new YttError(n.where, 'Expected the enclosing YAML node to have been created (a for/if block around a parent node?)');
+      if (!parent)
+        throw new YttError(
+          n.where,
+          'Expected the enclosing YAML node to have been created (a for/if block around a parent node?)',
+        );
       container = parent.value;
     }
     if (frag) frag.opened.add(n.id);
     if (n.kind === 'mapitem') {
-      if (!(container instanceof YMap)) throw new YttError(n.where, `Expected a map to add a map item to, but was ${container instanceof YArray ? 'array' : 'scalar'}`);
+      if (!(container instanceof YMap))
+        throw new YttError(
+          n.where,
+          `Expected a map to add a map item to, but was ${container instanceof YArray ? 'array' : 'scalar'}`,
+        );
       if (container.get(key)) throw new YttError(n.where, `Found duplicate key ${repr(key)} in map`);
       container.items.push(inst as YMapItem);
     } else {
-      if (!(container instanceof YArray)) throw new YttError(n.where, `Expected an array to add an array item to, but was ${container instanceof YMap ? 'map' : 'scalar'}`);
+      if (!(container instanceof YArray))
+        throw new YttError(
+          n.where,
+          `Expected an array to add an array item to, but was ${container instanceof YMap ? 'map' : 'scalar'}`,
+        );
       container.items.push(inst as YArrayItem);
     }
     current.set(n.id, inst);
@@ -123,26 +155,44 @@ export function parseExpr(text: string, where: Where): Expr {
   const toks = tokenize([{ text, file: where.file, line: where.line, column: where.column }], false);
   const p = new Parser(toks, true);
   const e = p.exprList();
-  const rest = toks.find((t, i) => i > 0 && t.kind !== 'newline' && t.kind !== 'eof' && toks.indexOf(t) >= (p as unknown as { p: number }).p);
+  const rest = toks.find(
+    (t, i) => i > 0 && t.kind !== 'newline' && t.kind !== 'eof' && toks.indexOf(t) >= (p as unknown as { p: number }).p,
+  );
   if (rest) throw new YttError(rest.where, `syntax error: unexpected '${rest.text}'`);
   return e;
 }
 
 /** A Starlark value as YAML: dicts and structs become maps, lists and tuples arrays, fragments are copied. */
 export function toYaml(v: unknown, where: Where): YValue {
-  if (v === null || v === undefined || typeof v === 'boolean' || typeof v === 'number' || typeof v === 'string' || v instanceof SFloat) return v ?? null;
+  if (
+    v === null ||
+    v === undefined ||
+    typeof v === 'boolean' ||
+    typeof v === 'number' ||
+    typeof v === 'string' ||
+    v instanceof SFloat
+  )
+    return v ?? null;
   if (v instanceof YMap || v instanceof YArray) return deepCopy(v);
   const meta = (): NodeMeta => ({ anns: [], comments: [], where });
-  if (v instanceof SList || v instanceof STuple) return new YArray(v.items.map((x) => new YArrayItem(toYaml(x, where), meta())));
+  if (v instanceof SList || v instanceof STuple)
+    return new YArray(v.items.map((x) => new YArrayItem(toYaml(x, where), meta())));
   if (v instanceof SDict)
     return new YMap(
       v.entries().map(([k, x]) => {
-        if (k !== null && typeof k !== 'string' && typeof k !== 'number' && typeof k !== 'boolean' && !(k instanceof SFloat))
+        if (
+          k !== null &&
+          typeof k !== 'string' &&
+          typeof k !== 'number' &&
+          typeof k !== 'boolean' &&
+          !(k instanceof SFloat)
+        )
           throw new YttError(where, `Expected map key to be a scalar, but was ${sType(k)}`);
         return new YMapItem(k as YScalar, toYaml(x, where), meta());
       }),
     );
   if (v instanceof SStruct) return new YMap([...v.fields].map(([k, x]) => new YMapItem(k, toYaml(x, where), meta())));
-  if (v instanceof SFunction || v instanceof SBuiltin) throw new YttError(where, `Unable to convert value: ${sType(v)} ${repr(v)}`);
+  if (v instanceof SFunction || v instanceof SBuiltin)
+    throw new YttError(where, `Unable to convert value: ${sType(v)} ${repr(v)}`);
   throw new YttError(where, `Unable to convert value of type ${sType(v)}`);
 }

@@ -148,7 +148,9 @@ class Emitter {
   }
 
   private emitMapping(obj: { [key: string]: YamlValue }): void {
-    const keys = this.options.keepKeyOrder ? Object.keys(obj) : sortYamlKeys(Object.keys(obj), this.options.digitRunFix);
+    const keys = this.options.keepKeyOrder
+      ? Object.keys(obj)
+      : sortYamlKeys(Object.keys(obj), this.options.digitRunFix);
     if (keys.length === 0) {
       this.emptyFlow('{', '}');
       return;

@@ -4,7 +4,20 @@
  */
 import { YttError, type Where } from '../errors.js';
 import { SFloat, YArray, YMap } from '../nodes.js';
-import { SBuiltin, SDict, SFunction, SList, SStruct, STuple, equal, repr, sType, str, truthy, type BuiltinFn } from './values.js';
+import {
+  SBuiltin,
+  SDict,
+  SFunction,
+  SList,
+  SStruct,
+  STuple,
+  equal,
+  repr,
+  sType,
+  str,
+  truthy,
+  type BuiltinFn,
+} from './values.js';
 
 type Caller = (fn: unknown, args: unknown[], kwargs: [string, unknown][]) => unknown;
 
@@ -75,7 +88,8 @@ def('int', (a, _k, w) => {
   if (typeof v === 'string') {
     const base = typeof a[1] === 'number' ? a[1] : 10;
     const n = parseInt(v.trim(), base);
-    if (Number.isNaN(n) || !/^[+-]?[0-9a-zA-Z_]+$/.test(v.trim())) throw new YttError(w, `int: invalid literal with base ${base}: ${v}`);
+    if (Number.isNaN(n) || !/^[+-]?[0-9a-zA-Z_]+$/.test(v.trim()))
+      throw new YttError(w, `int: invalid literal with base ${base}: ${v}`);
     return n;
   }
   throw new YttError(w, `int: cannot convert ${sType(v)} to int`);
@@ -193,9 +207,35 @@ function cmp(a: unknown, b: unknown, w: Where): number {
 }
 
 const STRING_METHODS = [
-  'capitalize', 'count', 'elems', 'endswith', 'find', 'format', 'index', 'isalnum', 'isalpha', 'isdigit', 'islower',
-  'isspace', 'isupper', 'join', 'lower', 'lstrip', 'partition', 'replace', 'rfind', 'rsplit', 'rstrip', 'split',
-  'splitlines', 'startswith', 'strip', 'title', 'upper', 'removeprefix', 'removesuffix',
+  'capitalize',
+  'count',
+  'elems',
+  'endswith',
+  'find',
+  'format',
+  'index',
+  'isalnum',
+  'isalpha',
+  'isdigit',
+  'islower',
+  'isspace',
+  'isupper',
+  'join',
+  'lower',
+  'lstrip',
+  'partition',
+  'replace',
+  'rfind',
+  'rsplit',
+  'rstrip',
+  'split',
+  'splitlines',
+  'startswith',
+  'strip',
+  'title',
+  'upper',
+  'removeprefix',
+  'removesuffix',
 ];
 const LIST_METHODS = ['append', 'clear', 'extend', 'index', 'insert', 'pop', 'remove'];
 const DICT_METHODS = ['clear', 'get', 'items', 'keys', 'pop', 'popitem', 'setdefault', 'update', 'values'];
@@ -226,7 +266,14 @@ export function getAttr(v: unknown, name: string, where: Where): unknown {
 }
 
 /** Calls a method of a string, list or dict; undefined when `v` has no such method. */
-export function callMethod(v: unknown, name: string, a: unknown[], k: [string, unknown][], w: Where, call: Caller): unknown {
+export function callMethod(
+  v: unknown,
+  name: string,
+  a: unknown[],
+  k: [string, unknown][],
+  w: Where,
+  call: Caller,
+): unknown {
   if (typeof v === 'string') return stringMethod(v, name, a, k, w);
   if (v instanceof SList) {
     const frozenCheck = (): void => {
@@ -381,7 +428,10 @@ function stringMethod(s: string, name: string, a: unknown[], k: [string, unknown
       const sep = chars(a[0]);
       const max = typeof a[1] === 'number' ? a[1] : -1;
       if (sep === undefined) {
-        const parts = s.trim().split(/\s+/).filter((x) => x !== '');
+        const parts = s
+          .trim()
+          .split(/\s+/)
+          .filter((x) => x !== '');
         return new SList(parts);
       }
       if (sep === '') throw new YttError(w, `${name}: empty separator`);

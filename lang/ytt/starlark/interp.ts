@@ -7,7 +7,21 @@ import { YttError, type Where } from '../errors.js';
 import { SFloat, YArray, YMap } from '../nodes.js';
 import { BUILTINS, callMethod, getAttr, iterate, len } from './builtins.js';
 import type { Expr, Param, Stmt } from './parser.js';
-import { SBuiltin, SDict, SFunction, SList, SStruct, STuple, equal, fromYaml, hashKey, repr, sType, str, truthy } from './values.js';
+import {
+  SBuiltin,
+  SDict,
+  SFunction,
+  SList,
+  SStruct,
+  STuple,
+  equal,
+  fromYaml,
+  hashKey,
+  repr,
+  sType,
+  str,
+  truthy,
+} from './values.js';
 
 export interface Host {
   load(module: string, where: Where): Map<string, unknown>;
@@ -26,7 +40,8 @@ export class Scope {
     readonly isGlobal: boolean,
   ) {}
   lookup(name: string): unknown {
-    for (let s: Scope | undefined = this; s; s = s.parent) if (s.vars.has(name)) return s.vars.get(name);
+    if (this.vars.has(name)) return this.vars.get(name);
+    if (this.parent) return this.parent.lookup(name);
     return BUILTINS.has(name) ? BUILTINS.get(name) : undefined;
   }
 }
@@ -67,7 +82,17 @@ export class Interp {
       }
       case 'def': {
         const defaults = s.params.map((p) => (p.def ? this.eval(p.def, scope) : undefined));
-        scope.vars.set(s.name, new SFunction(s.name, s.params, s.body, closureVars(scope), defaults, hasNodes(s.body) ? this.host : undefined));
+        scope.vars.set(
+          s.name,
+          new SFunction(
+            s.name,
+            s.params,
+            s.body,
+            closureVars(scope),
+            defaults,
+            hasNodes(s.body) ? this.host : undefined,
+          ),
+        );
         return;
       }
       case 'return':
@@ -118,7 +143,10 @@ export class Interp {
       case 'list': {
         const items = iterate(v, target.where);
         if (items.length !== target.items.length)
-          throw new YttError(target.where, `too ${items.length > target.items.length ? 'many' : 'few'} values to unpack (got ${items.length}, want ${target.items.length})`);
+          throw new YttError(
+            target.where,
+            `too ${items.length > target.items.length ? 'many' : 'few'} values to unpack (got ${items.length}, want ${target.items.length})`,
+          );
         target.items.forEach((t, i) => this.assign(t, items[i], scope));
         return;
       }
@@ -219,7 +247,8 @@ export class Interp {
           const v = this.eval(a.value, scope);
           if (a.star === '*') args.push(...iterate(v, e.where));
           else if (a.star === '**') {
-            if (!(v instanceof SDict)) throw new YttError(e.where, `argument after ** must be a mapping, not ${sType(v)}`);
+            if (!(v instanceof SDict))
+              throw new YttError(e.where, `argument after ** must be a mapping, not ${sType(v)}`);
             for (const [k, x] of v.entries()) kwargs.push([String(k), x]);
           } else if (a.name) kwargs.push([a.name, v]);
           else args.push(v);
@@ -313,7 +342,10 @@ function closureVars(scope: Scope): Map<string, unknown> {
 }
 
 function hasNodes(body: Stmt[]): boolean {
-  return body.some((s) => s.k === 'node' || (s.k === 'if' && (hasNodes(s.then) || hasNodes(s.else))) || (s.k === 'for' && hasNodes(s.body)));
+  return body.some(
+    (s) =>
+      s.k === 'node' || (s.k === 'if' && (hasNodes(s.then) || hasNodes(s.else))) || (s.k === 'for' && hasNodes(s.body)),
+  );
 }
 
 function bindParams(fn: SFunction, args: unknown[], kwargs: [string, unknown][], where: Where): Map<string, unknown> {
@@ -331,14 +363,16 @@ function bindParams(fn: SFunction, args: unknown[], kwargs: [string, unknown][],
     } else if (ai < args.length) locals.set(p.name, args[ai++]);
     else if (fn.defaults[i] !== undefined) locals.set(p.name, fn.defaults[i]);
   });
-  if (ai < args.length) throw new YttError(where, `function ${fn.name} accepts at most ${ai} positional arguments (${args.length} given)`);
+  if (ai < args.length)
+    throw new YttError(where, `function ${fn.name} accepts at most ${ai} positional arguments (${args.length} given)`);
   for (const [k, v] of kwargs) {
     const p = params.find((x) => x.name === k && !x.star);
     if (p) locals.set(k, v);
     else if (kwDict) kwDict.set(k, v);
     else throw new YttError(where, `function ${fn.name} got an unexpected keyword argument '${k}'`);
   }
-  for (const p of params) if (!p.star && !locals.has(p.name)) throw new YttError(where, `function ${fn.name} missing argument '${p.name}'`);
+  for (const p of params)
+    if (!p.star && !locals.has(p.name)) throw new YttError(where, `function ${fn.name} missing argument '${p.name}'`);
   return locals;
 }
 
@@ -431,7 +465,8 @@ export function binop(op: string, l: unknown, r: unknown, where: Where): unknown
     case 'not in': {
       let found: boolean;
       if (typeof r === 'string') {
-        if (typeof l !== 'string') throw new YttError(where, `'in <string>' requires string as left operand, not ${sType(l)}`);
+        if (typeof l !== 'string')
+          throw new YttError(where, `'in <string>' requires string as left operand, not ${sType(l)}`);
         found = r.includes(l);
       } else if (r instanceof SDict) found = r.has(l);
       else if (r instanceof YMap) found = r.get(l as never) !== undefined;
@@ -501,41 +536,44 @@ export function binop(op: string, l: unknown, r: unknown, where: Where): unknown
 function percentFormat(fmt: string, arg: unknown, where: Where): string {
   const args = arg instanceof STuple ? [...arg.items] : [arg];
   let ai = 0;
-  const out = fmt.replace(/%(\([^)]*\))?([-0 +#]*)(\d*)(?:\.(\d+))?([sdrxXoeEfFgGc%])/g, (_m, key: string | undefined, _fl, _w, prec: string | undefined, c: string) => {
-    if (c === '%') return '%';
-    let v: unknown;
-    if (key) {
-      if (!(arg instanceof SDict)) throw new YttError(where, 'format requires a mapping');
-      v = arg.get(key.slice(1, -1));
-    } else {
-      if (ai >= args.length) throw new YttError(where, 'not enough arguments for format string');
-      v = args[ai++];
-    }
-    switch (c) {
-      case 's':
-        return str(v);
-      case 'r':
-        return repr(v);
-      case 'd':
-        return String(Math.trunc(num(v) ?? NaN));
-      case 'x':
-        return (num(v) ?? 0).toString(16);
-      case 'X':
-        return (num(v) ?? 0).toString(16).toUpperCase();
-      case 'o':
-        return (num(v) ?? 0).toString(8);
-      case 'f':
-      case 'F':
-        return (num(v) ?? 0).toFixed(prec ? Number(prec) : 6);
-      case 'e':
-      case 'E':
-        return (num(v) ?? 0).toExponential(prec ? Number(prec) : 6);
-      case 'c':
-        return typeof v === 'string' ? v : String.fromCodePoint(num(v) ?? 0);
-      default:
-        return str(v);
-    }
-  });
+  const out = fmt.replace(
+    /%(\([^)]*\))?([-0 +#]*)(\d*)(?:\.(\d+))?([sdrxXoeEfFgGc%])/g,
+    (_m, key: string | undefined, _fl, _w, prec: string | undefined, c: string) => {
+      if (c === '%') return '%';
+      let v: unknown;
+      if (key) {
+        if (!(arg instanceof SDict)) throw new YttError(where, 'format requires a mapping');
+        v = arg.get(key.slice(1, -1));
+      } else {
+        if (ai >= args.length) throw new YttError(where, 'not enough arguments for format string');
+        v = args[ai++];
+      }
+      switch (c) {
+        case 's':
+          return str(v);
+        case 'r':
+          return repr(v);
+        case 'd':
+          return String(Math.trunc(num(v) ?? NaN));
+        case 'x':
+          return (num(v) ?? 0).toString(16);
+        case 'X':
+          return (num(v) ?? 0).toString(16).toUpperCase();
+        case 'o':
+          return (num(v) ?? 0).toString(8);
+        case 'f':
+        case 'F':
+          return (num(v) ?? 0).toFixed(prec ? Number(prec) : 6);
+        case 'e':
+        case 'E':
+          return (num(v) ?? 0).toExponential(prec ? Number(prec) : 6);
+        case 'c':
+          return typeof v === 'string' ? v : String.fromCodePoint(num(v) ?? 0);
+        default:
+          return str(v);
+      }
+    },
+  );
   if (!(arg instanceof SDict) && ai < args.length) throw new YttError(where, 'too many arguments for format string');
   return out;
 }

@@ -7,17 +7,7 @@
 import { YttError, type Where } from '../errors.js';
 
 export type TokKind =
-  | 'ident'
-  | 'int'
-  | 'float'
-  | 'string'
-  | 'op'
-  | 'kw'
-  | 'newline'
-  | 'indent'
-  | 'dedent'
-  | 'node'
-  | 'eof';
+  'ident' | 'int' | 'float' | 'string' | 'op' | 'kw' | 'newline' | 'indent' | 'dedent' | 'node' | 'eof';
 
 export interface Token {
   kind: TokKind;
@@ -138,7 +128,8 @@ export function tokenize(lines: SourceLine[], indentBlocks: boolean): Token[] {
             indents.pop();
             out.push({ kind: 'dedent', text: '', where: at(w) });
           }
-          if (w !== indents[indents.length - 1]) throw new YttError(at(w), 'unindent does not match any outer indentation level');
+          if (w !== indents[indents.length - 1])
+            throw new YttError(at(w), 'unindent does not match any outer indentation level');
         }
       }
       i = w;
@@ -175,7 +166,11 @@ export function tokenize(lines: SourceLine[], indentBlocks: boolean): Token[] {
         const text = m![0];
         i += text.length;
         const isFloat = /[.eE]/.test(text) && !/^0[xX]/.test(text);
-        const value = isFloat ? Number(text) : text.startsWith('0o') || text.startsWith('0O') ? parseInt(text.slice(2), 8) : Number(text);
+        const value = isFloat
+          ? Number(text)
+          : text.startsWith('0o') || text.startsWith('0O')
+            ? parseInt(text.slice(2), 8)
+            : Number(text);
         out.push({ kind: isFloat ? 'float' : 'int', text, value, where: at(start) });
         emitted = true;
         continue;
@@ -200,7 +195,9 @@ export function tokenize(lines: SourceLine[], indentBlocks: boolean): Token[] {
   }
   if (pendingString) throw new YttError(pendingString.where, 'unterminated triple-quoted string');
   const lastLine = lines[lines.length - 1];
-  const endWhere: Where = lastLine ? { file: lastLine.file, line: lastLine.line + 1, column: 1 } : { file: '', line: 1, column: 1 };
+  const endWhere: Where = lastLine
+    ? { file: lastLine.file, line: lastLine.line + 1, column: 1 }
+    : { file: '', line: 1, column: 1 };
   if (out.length && out[out.length - 1].kind !== 'newline') out.push({ kind: 'newline', text: '', where: endWhere });
   while (indents.length > 1) {
     indents.pop();
@@ -232,7 +229,12 @@ function startString(
 }
 
 /** Scans a string body from i; on the closing quote pushes the token and marks st done. */
-function scanStringBody(s: string, i: number, st: { quote: string; raw: boolean; buf: string; where: Where }, out: Token[]): number {
+function scanStringBody(
+  s: string,
+  i: number,
+  st: { quote: string; raw: boolean; buf: string; where: Where },
+  out: Token[],
+): number {
   let buf = st.buf;
   while (i < s.length) {
     if (s.startsWith(st.quote, i)) {
@@ -243,7 +245,19 @@ function scanStringBody(s: string, i: number, st: { quote: string; raw: boolean;
     const c = s[i];
     if (c === '\\' && !st.raw) {
       const n = s[i + 1];
-      const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"', "'": "'", '0': '\0', a: '\x07', b: '\b', f: '\f', v: '\v' };
+      const simple: Record<string, string> = {
+        n: '\n',
+        t: '\t',
+        r: '\r',
+        '\\': '\\',
+        '"': '"',
+        "'": "'",
+        '0': '\0',
+        a: '\x07',
+        b: '\b',
+        f: '\f',
+        v: '\v',
+      };
       if (n === undefined) {
         i++;
         continue;

@@ -306,7 +306,9 @@ export class Parser {
     return this.binLevel(['|'], () => this.binLevel(['^'], () => this.binLevel(['&'], () => this.shift())));
   }
   private shift(): Expr {
-    return this.binLevel(['<<', '>>'], () => this.binLevel(['+', '-'], () => this.binLevel(['*', '/', '//', '%'], () => this.unary())));
+    return this.binLevel(['<<', '>>'], () =>
+      this.binLevel(['+', '-'], () => this.binLevel(['*', '/', '//', '%'], () => this.unary())),
+    );
   }
   private unary(): Expr {
     const t = this.t;

@@ -121,12 +121,20 @@ export function repr(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v);
   if (v instanceof SList) return '[' + v.items.map(repr).join(', ') + ']';
   if (v instanceof STuple) return '(' + v.items.map(repr).join(', ') + (v.items.length === 1 ? ',)' : ')');
-  if (v instanceof SDict) return '{' + v.entries().map(([k, x]) => `${repr(k)}: ${repr(x)}`).join(', ') + '}';
-  if (v instanceof SStruct)
-    return `${v.typeName}(${[...v.fields].map(([k, x]) => `${k} = ${repr(x)}`).join(', ')})`;
+  if (v instanceof SDict)
+    return (
+      '{' +
+      v
+        .entries()
+        .map(([k, x]) => `${repr(k)}: ${repr(x)}`)
+        .join(', ') +
+      '}'
+    );
+  if (v instanceof SStruct) return `${v.typeName}(${[...v.fields].map(([k, x]) => `${k} = ${repr(x)}`).join(', ')})`;
   if (v instanceof SFunction) return `<function ${v.name}>`;
   if (v instanceof SBuiltin) return `<built-in function ${v.name}>`;
-  if (v instanceof YMap) return 'yamlfragment({' + v.items.map((i) => `${repr(i.key)}: ${repr(i.value)}`).join(', ') + '})';
+  if (v instanceof YMap)
+    return 'yamlfragment({' + v.items.map((i) => `${repr(i.key)}: ${repr(i.value)}`).join(', ') + '})';
   if (v instanceof YArray) return 'yamlfragment([' + v.items.map((i) => repr(i.value)).join(', ') + '])';
   return String(v);
 }
