@@ -24,6 +24,13 @@ import { YttError, type Where } from './errors.js';
 import { SFloat, type Comment, type YScalar } from './nodes.js';
 import type { SourceLine } from './starlark/lexer.js';
 
+/** The file is not YAML (ytt reports it before any data values are looked at). */
+export class YamlSyntaxError extends YttError {
+  constructor(where: Where, reason: string) {
+    super(where, `yaml: ${reason}`);
+  }
+}
+
 export interface RawAnnotation {
   name: string;
   /** the text after the name: keyword and positional arguments as Starlark */
@@ -105,7 +112,8 @@ export function parseTemplate(path: string, text: string): TemplateFile {
   if (!Array.isArray(docs)) throw new YttError({ file: path, line: 1, column: 1 }, 'not a YAML stream');
   for (const d of docs) {
     const err = d.errors[0];
-    if (err) throw new YttError(pos(err.pos[0]), `yaml: ${err.message.split('\n')[0]}`);
+    if (err)
+      throw new YamlSyntaxError(pos(err.pos[0]), err.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, ''));
   }
 
   const nodes: TemplateNode[] = [];

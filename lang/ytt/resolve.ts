@@ -10,7 +10,7 @@ import { YttError, nestedText, whereText, type Where } from './errors.js';
 import { SFloat, YArray, YDoc, YMap, emptyMeta, type NodeMeta, type YValue } from './nodes.js';
 import { encodeStruct, builtinModule, fromPlain } from './modules.js';
 import { OverlayError, overlayDocument, setToYaml, stripOverlayAnns } from './overlay.js';
-import { parseTemplate, type TemplateFile } from './parse.js';
+import { YamlSyntaxError, parseTemplate, type TemplateFile } from './parse.js';
 import {
   SchemaError,
   defaultOf,
@@ -163,6 +163,11 @@ class Loader implements ModuleLoader {
   }
 }
 
+/** ytt's Document.IsEmpty: no value, or a map or array without items (what a template function's body leaves) */
+function isEmptyDoc(d: YDoc): boolean {
+  return d.value === null || ((d.value instanceof YMap || d.value instanceof YArray) && d.value.items.length === 0);
+}
+
 function hasAnn(meta: NodeMeta, name: string): boolean {
   return meta.anns.some((a) => a.name === name);
 }
@@ -211,12 +216,17 @@ function loadDocuments(input: ResolveInput): Loaded {
         else if (isValues) {
           valueDocs.push({ file: name, doc: d });
           values++;
-        } else if (d.value !== null) others++;
+        } else if (!isEmptyDoc(d)) others++;
       }
       if (values && others)
         throw new YttError(undefined, `Expected data values file '${name}' to only have data values documents`);
     } catch (e) {
       if (!(e instanceof YttError)) throw e;
+      if (e instanceof YamlSyntaxError)
+        throw new DataValuesError(
+          e.where,
+          `Unmarshaling YAML template '${name}': yaml: line ${e.where!.line}: ${e.reason.slice(6)}`,
+        );
       const reason = e.context.length || !e.where ? e.reason : `${whereText(e.where)}: ${e.reason}`;
       throw new DataValuesError(
         e.where,

@@ -72,7 +72,7 @@ export function runTemplate(file: TemplateFile, loader: ModuleLoader): { docs: Y
       return ann;
     });
 
-  function valueOf(n: TemplateNode, scope: Scope, anns: Annotation[]): YValue {
+  function valueOf(n: TemplateNode, scope: Scope, textTemplated: boolean): YValue {
     if (n.code) {
       if (n.container)
         throw new YttError(n.code.where, 'Expected a node with code to have no YAML value (a map or array was given)');
@@ -81,20 +81,27 @@ export function runTemplate(file: TemplateFile, loader: ModuleLoader): { docs: Y
     if (n.container === 'map') return new YMap();
     if (n.container === 'array') return new YArray();
     let v = n.scalar ?? null;
-    if (typeof v === 'string' && anns.some((a) => a.name === 'yaml/text-templated-strings'))
-      v = textTemplate(v, n.where, scope);
+    if (typeof v === 'string' && textTemplated) v = textTemplate(v, n.where, scope);
     return v;
   }
 
+  /** #@yaml/text-templated-strings applies to the annotated node and everything below it */
+  const templated = (n: TemplateNode): boolean => {
+    for (let m: TemplateNode | undefined = n; m; m = m.parent >= 0 ? file.nodes[m.parent] : undefined)
+      if (m.anns.some((a) => a.name === 'yaml/text-templated-strings')) return true;
+    return false;
+  };
+
   function emit(n: TemplateNode, scope: Scope): void {
     const anns = evalAnns(n, scope);
+    const textTemplated = templated(n);
     const meta: NodeMeta = {
       anns: anns.filter((a) => a.name !== 'yaml/text-templated-strings'),
       comments: n.comments,
       where: n.where,
       blankBefore: n.blankBefore,
     };
-    const value = valueOf(n, scope, anns);
+    const value = valueOf(n, scope, textTemplated);
     const frag = fragments.at(-1);
     if (n.kind === 'doc') {
       if (frag) throw new YttError(n.where, 'Expected a template function to return map or array items, not documents');
