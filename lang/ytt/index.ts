@@ -25,7 +25,7 @@ export {
   type YScalar,
   type YValue,
 } from './nodes.js';
-export { parseTemplate, type RawAnnotation, type TemplateFile, type TemplateNode } from './parse.js';
+export { YamlSyntaxError, parseTemplate, type RawAnnotation, type TemplateFile, type TemplateNode } from './parse.js';
 export {
   DataValuesError,
   invalidationsText,

@@ -5,8 +5,19 @@
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { YttError } from './errors.js';
 import { SFloat, YArray, YMap, type YValue } from './nodes.js';
-import { iterate } from './starlark/builtins.js';
-import { SBuiltin, SDict, SList, SStruct, STuple, repr, sType, type BuiltinFn } from './starlark/values.js';
+import { callStarlark, iterate } from './starlark/builtins.js';
+import {
+  SBuiltin,
+  SDict,
+  SList,
+  SStruct,
+  STuple,
+  equal,
+  fromYaml,
+  repr,
+  sType,
+  type BuiltinFn,
+} from './starlark/values.js';
 import { toYaml } from './template.js';
 
 function mod(name: string, fns: Record<string, BuiltinFn | unknown>): SStruct {
@@ -46,6 +57,49 @@ function toPlainJs(v: YValue): unknown {
 }
 
 const where0 = { file: '', line: 0, column: 0 };
+
+/** is `sub` contained in `v`: every key of a map subset present with a contained value, anything else equal */
+function isSubset(v: unknown, sub: unknown): boolean {
+  const val = v instanceof YMap || v instanceof YArray ? fromYaml(v) : v;
+  const want = sub instanceof YMap || sub instanceof YArray ? fromYaml(sub) : sub;
+  if (want instanceof SDict) {
+    if (!(val instanceof SDict)) return false;
+    return want.entries().every(([k, x]) => val.has(k) && isSubset(val.get(k), x));
+  }
+  return equal(val, want);
+}
+
+/** @ytt:overlay's matchers, for `#@overlay/match by=...` */
+function overlayModule(): SStruct {
+  const matcher = (name: string, f: (i: unknown, l: unknown, r: unknown) => boolean): SBuiltin =>
+    new SBuiltin(name, (a) => f(a[0], a[1], a[2]));
+  return mod('overlay', {
+    map_key: (a: unknown[]) =>
+      matcher('overlay.map_key', (_i, l, r) => {
+        const key = String(a[0]);
+        const get = (m: unknown, side: string): unknown => {
+          if (m instanceof YMap) {
+            const it = m.get(key);
+            if (it) return it.value;
+          }
+          if (side === 'right' || !(m instanceof YMap))
+            throw new YttError(undefined, `Expected to find map item with key '${key}', but did not`);
+          return undefined;
+        };
+        const rv = get(r, 'right');
+        const lv = get(l, 'left');
+        return lv !== undefined && equal(fromYaml(lv), fromYaml(rv));
+      }),
+    subset: (a: unknown[]) => matcher('overlay.subset', (_i, l) => isSubset(l, a[0])),
+    index: (a: unknown[]) => matcher('overlay.index', (i) => i === a[0]),
+    all: new SBuiltin('overlay.all', () => true),
+    and_op: (a: unknown[]) =>
+      matcher('overlay.and_op', (i, l, r) => a.every((m) => callStarlark(m, [i, l, r], []) === true)),
+    or_op: (a: unknown[]) =>
+      matcher('overlay.or_op', (i, l, r) => a.some((m) => callStarlark(m, [i, l, r], []) === true)),
+    not_op: (a: unknown[]) => matcher('overlay.not_op', (i, l, r) => callStarlark(a[0], [i, l, r], []) !== true),
+  });
+}
 
 export function builtinModule(spec: string, dataValues: () => unknown): Map<string, unknown> | undefined {
   switch (spec) {
@@ -91,6 +145,8 @@ export function builtinModule(spec: string, dataValues: () => unknown): Map<stri
           }),
         ],
       ]);
+    case '@ytt:overlay':
+      return new Map([['overlay', overlayModule()]]);
     case '@ytt:json':
       return new Map([
         [

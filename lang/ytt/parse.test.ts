@@ -107,3 +107,11 @@ for (const [name, text, re] of BAD) {
     );
   });
 }
+
+test('the modules a file loads are listed (the converter splits files that need the render context)', () => {
+  const t = parseTemplate(
+    'f.yaml',
+    '#@ load("@ytt:data", "data")\n#@ load("helpers.star", "f")\n#@data/values\n---\na: 1\n',
+  );
+  assert.deepEqual(t.loads, ['@ytt:data', 'helpers.star']);
+});

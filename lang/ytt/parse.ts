@@ -68,6 +68,8 @@ export interface TemplateFile {
   trailingComments: Comment[];
   /** true when the file has any `#@` line (ytt would evaluate it as code) */
   hasCode: boolean;
+  /** the modules the file's code lines load (`@ytt:data`, `helpers.star`, `@myks:data.lib.yaml`), in order */
+  loads: string[];
 }
 
 interface CommentTok {
@@ -273,5 +275,6 @@ export function parseTemplate(path: string, text: string): TemplateFile {
     throw new YttError(a.where, `Expected YAML node after annotation '${a.name}'`);
   }
   // an annotation or code comment written inline on a node line belongs to that node; normalize inline anns order
-  return { path, text, nodes, program, trailingComments: trailing, hasCode };
+  const loads = program.flatMap((l) => [...l.text.matchAll(/\bload\(\s*["']([^"']+)["']/g)].map((m) => m[1]));
+  return { path, text, nodes, program, trailingComments: trailing, hasCode, loads };
 }

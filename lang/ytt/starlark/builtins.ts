@@ -55,6 +55,9 @@ function need(args: unknown[], n: number, name: string, where: Where): void {
   if (args.length < n) throw new YttError(where, `${name}: missing argument`);
 }
 
+/** a bound on list sizes, so a runaway range() fails with an error instead of exhausting memory */
+export const MAX_ELEMENTS = 10_000_000;
+
 let caller: Caller = () => {
   throw new Error('no caller');
 };
@@ -126,6 +129,8 @@ def('range', (a, _k, w) => {
   });
   const [start, stop, step] = nums.length === 1 ? [0, nums[0], 1] : [nums[0], nums[1], nums[2] ?? 1];
   if (step === 0) throw new YttError(w, 'range: step argument must not be zero');
+  if (Math.abs((stop - start) / step) > MAX_ELEMENTS)
+    throw new YttError(w, `range: more than ${MAX_ELEMENTS} elements`);
   const out: number[] = [];
   for (let i = start; step > 0 ? i < stop : i > stop; i += step) out.push(i);
   return new SList(out);

@@ -5,7 +5,7 @@
  */
 import { YttError, type Where } from '../errors.js';
 import { SFloat, YArray, YMap } from '../nodes.js';
-import { BUILTINS, callMethod, getAttr, iterate, len } from './builtins.js';
+import { BUILTINS, MAX_ELEMENTS, callMethod, getAttr, iterate, len } from './builtins.js';
 import type { Expr, Param, Stmt } from './parser.js';
 import {
   SBuiltin,
@@ -523,6 +523,8 @@ export function binop(op: string, l: unknown, r: unknown, where: Where): unknown
   if (op === '*') {
     const [s, n] = typeof r === 'number' ? [l, r] : [r, l];
     if (typeof n === 'number') {
+      const size = typeof s === 'string' ? s.length : s instanceof SList || s instanceof STuple ? s.items.length : 0;
+      if (size * n > MAX_ELEMENTS) throw new YttError(where, `repeat: result longer than ${MAX_ELEMENTS}`);
       if (typeof s === 'string') return s.repeat(Math.max(0, n));
       if (s instanceof SList) return new SList(Array.from({ length: Math.max(0, n) }, () => s.items).flat());
       if (s instanceof STuple) return new STuple(Array.from({ length: Math.max(0, n) }, () => s.items).flat());
