@@ -202,7 +202,6 @@ function inferType(
     return { ...base, kind: 'array', item: typeOf(it.value, it.meta, toYaml), default: new YArray() };
   }
   if (value === null) {
-    if (nullable) return { ...base, kind: 'any', default: null };
     throw new SchemaError('Invalid schema - null value not allowed here', [
       {
         where: meta.where,
