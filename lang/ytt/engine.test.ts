@@ -170,3 +170,19 @@ for (const [name, files, re] of BAD) {
     );
   });
 }
+
+test('a template cache shared by resolutions parses each file once and changes nothing', () => {
+  const files: Record<string, string> = {
+    'a.yaml': '#@data/values\n---\na: 1\nb: [1]\n',
+    'b.yaml': '#@data/values\n---\na: 2\n',
+  };
+  const templateCache = new Map();
+  const input = { files: ['a.yaml', 'b.yaml'], reader: { read: (p: string) => files[p] }, templateCache };
+  const first = toPlain(resolveDataValues(input).values);
+  const second = toPlain(resolveDataValues(input).values);
+  assert.deepEqual(first, { a: 2, b: [1] });
+  assert.deepEqual(second, first);
+  assert.equal(templateCache.size, 2);
+  files['b.yaml'] = '#@data/values\n---\na: 3\n';
+  assert.deepEqual(toPlain(resolveDataValues(input).values), { a: 3, b: [1] });
+});
