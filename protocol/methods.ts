@@ -157,6 +157,13 @@ export interface OutputNotificationParams {
   data: string;
 }
 
+/** `stream/bytes`: the next `length` bytes of the response body are output of `stream`. */
+export interface BytesNotificationParams {
+  requestId: string;
+  stream: 'stdout' | 'stderr';
+  length: number;
+}
+
 // ---- request/cancel ------------------------------------------------------
 
 export interface CancelParams {
@@ -307,6 +314,8 @@ export const Methods = {
 /** Notification method names (server → client, inside a streamed response). */
 export const Notifications = {
   output: 'stream/output',
+  /** Announces `length` raw bytes of output that follow the line (FRAMED_CONTENT_TYPE only). */
+  bytes: 'stream/bytes',
 } as const;
 
 export type AnyMethod = (typeof Methods)[keyof typeof Methods];

@@ -12,6 +12,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { createJSONRPCErrorResponse, JSONRPCErrorException, type JSONRPCRequest } from 'json-rpc-2.0';
 import {
   ErrorCodes,
+  FRAMED_CONTENT_TYPE,
   HEALTH_PATH,
   isPlainObject,
   METRICS_PATH,
@@ -127,8 +128,16 @@ export function createHttpApp(ctx: DaemonContext, auth: { token: string } | null
       }
       reply.hijack();
       const res = reply.raw;
-      const outcome = await serveStream(ctx, method, id, params, streaming.handler, res, (listener) =>
-        res.on('close', listener),
+      const framed = (req.headers.accept ?? '').includes(FRAMED_CONTENT_TYPE);
+      const outcome = await serveStream(
+        ctx,
+        method,
+        id,
+        params,
+        streaming.handler,
+        res,
+        (listener) => res.on('close', listener),
+        framed,
       );
       ctx.metrics.observe(method, outcome, seconds());
       ctx.touch();
