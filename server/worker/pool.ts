@@ -24,8 +24,14 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import type { Logger } from '../logger.js';
 import { heapLimitOverridden, heapOverrides, workerExecArgv } from './heap-limits.js';
-import { hostRssBytes, rssCapBytes, STDERR_TAIL_BYTES, looksLikeV8OutOfMemory } from './host-memory.js';
-import type { CommandName, CommandOutcome, FromHost, RenderJob, ToHost } from './messages.js';
+import {
+  hostRssBytes,
+  processPssBytes,
+  rssCapBytes,
+  STDERR_TAIL_BYTES,
+  looksLikeV8OutOfMemory,
+} from './host-memory.js';
+import type { CommandName, CommandOutcome, FromHost, RenderJob, ToHost, WorkerCacheReport } from './messages.js';
 import type { CommandParams, WorkerStatus } from '../../protocol/index.js';
 import type { RemoteSnapshot } from '../remote-inputs/remote-types.js';
 
@@ -83,6 +89,8 @@ interface Slot {
   /** Set once we decided to end this worker (terminate or crash): ignore its late messages. */
   retired: boolean;
   killTimer: NodeJS.Timeout | null;
+  /** The worker's cache figures as of its last report (after each job, and after its idle collection). */
+  caches: WorkerCacheReport[];
 }
 
 const HOST_PATH = new URL('./render-host.js', import.meta.url).pathname;
@@ -137,6 +145,7 @@ export class WorkerPool {
       heapLimitBytes: 0,
       retired: false,
       killTimer: null,
+      caches: [],
     };
     host.stderr!.setEncoding('utf8');
     host.stderr!.on('data', (chunk: string) => {
@@ -198,6 +207,8 @@ export class WorkerPool {
       }
       return;
     }
+    slot.caches = msg.caches;
+    if (msg.type === 'caches') return;
     const pending = slot.current;
     if (!pending || pending.job.jobId !== msg.jobId) return;
     slot.current = null;
@@ -304,7 +315,28 @@ export class WorkerPool {
       queued: s.queue.length,
       rendersServed: s.served,
       heapLimitMb: Math.round(s.heapLimitBytes / 1048576),
+      rssBytes: (s.host.pid !== undefined ? hostRssBytes(s.host.pid) : null) ?? 0,
+      pssBytes: (s.host.pid !== undefined ? processPssBytes(s.host.pid) : null) ?? 0,
     }));
+  }
+
+  /** Each cache of the workers, summed over the live workers (for `daemon status`). */
+  cacheTotals(): WorkerCacheReport[] {
+    const totals = new Map<string, WorkerCacheReport>();
+    for (const slot of this.slots) {
+      if (slot.retired) continue;
+      for (const c of slot.caches) {
+        const t = totals.get(c.name);
+        if (!t) totals.set(c.name, { ...c });
+        else {
+          t.entries += c.entries;
+          t.bytes += c.bytes;
+          t.hits += c.hits;
+          t.misses += c.misses;
+        }
+      }
+    }
+    return [...totals.values()];
   }
 
   async close(): Promise<void> {

@@ -8,6 +8,8 @@ import { getHeapStatistics } from 'node:v8';
 import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { runCommand } from '../commands/run.js';
 import type { FromWorker, ToWorker, WorkerData } from './messages.js';
+import { cacheReport, noteRetainedHeap } from './cache-report.js';
+import { IdleCollector } from '../idle-gc.js';
 
 const data = workerData as WorkerData;
 const cancelFlag = new Int32Array(data.cancelBuffer);
@@ -17,8 +19,14 @@ function send(msg: FromWorker): void {
   port.postMessage(msg);
 }
 
+const idle = new IdleCollector(() => {
+  noteRetainedHeap();
+  send({ type: 'caches', caches: cacheReport() });
+});
+
 port.on('message', (msg: ToWorker) => {
   if (msg.type !== 'run') return;
+  idle.busy();
   const { job } = msg;
   const shouldStop = (): boolean => Atomics.load(cancelFlag, 0) === job.jobId;
   try {
@@ -27,10 +35,16 @@ port.on('message', (msg: ToWorker) => {
       testHooks: data.testHooks,
       ...(job.remote ? { remote: job.remote } : {}),
     });
-    send({ type: 'done', jobId: job.jobId, outcome });
+    send({ type: 'done', jobId: job.jobId, outcome, caches: cacheReport() });
   } catch (err) {
-    send({ type: 'failed', jobId: job.jobId, message: err instanceof Error ? err.message : String(err) });
+    send({
+      type: 'failed',
+      jobId: job.jobId,
+      message: err instanceof Error ? err.message : String(err),
+      caches: cacheReport(),
+    });
   }
+  idle.idle();
 });
 
 send({ type: 'ready', heapLimitBytes: getHeapStatistics().heap_size_limit, threadId });
