@@ -13,6 +13,7 @@ const suites = [
   'jsonnet/run',
   'yakl/run',
   'daemon/run',
+  'daemon/warm-path',
   'cleat/run',
   'helm/run',
   'kube/run',
