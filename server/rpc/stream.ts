@@ -44,7 +44,10 @@ export async function serveStream(
     res.end(errorLine(id, ErrorCodes.DuplicateRequestId, `requestId ${params.requestId} is already in flight`));
     return 'error';
   }
-  res.writeHead(200, { 'content-type': framed ? FRAMED_CONTENT_TYPE : NDJSON_CONTENT_TYPE, 'cache-control': 'no-store' });
+  res.writeHead(200, {
+    'content-type': framed ? FRAMED_CONTENT_TYPE : NDJSON_CONTENT_TYPE,
+    'cache-control': 'no-store',
+  });
   let finished = false;
   onClientGone(() => {
     if (!finished) ctl.abort();
