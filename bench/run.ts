@@ -15,6 +15,7 @@ const suites = [
   'yakl/run',
   'kcl/run',
   'daemon/run',
+  'daemon/warm-path',
   'cleat/run',
   'helm/run',
   'kube/run',

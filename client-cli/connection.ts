@@ -6,7 +6,13 @@
  * Connection failures surface as ConnectError so the launcher can tell "no
  * daemon" (ENOENT/ECONNREFUSED) from "daemon answered with an error" (RpcCallError).
  */
-import { RPC_PATH, type RpcError } from '../protocol/index.js';
+import {
+  FRAMED_CONTENT_TYPE,
+  Notifications,
+  RPC_PATH,
+  type BytesNotificationParams,
+  type RpcError,
+} from '../protocol/index.js';
 import { describeTarget, postOverSocket, type DaemonTarget, type PostHandle } from './socket-http.js';
 
 export type { DaemonTarget, TcpTarget } from './socket-http.js';
@@ -111,16 +117,23 @@ export interface StreamHandle<R> {
 
 const NEWLINE = 0x0a;
 
+/** Where the raw output bytes of a framed stream go, piece by piece as they arrive. */
+export type BytesHandler = (stream: 'stdout' | 'stderr', data: Buffer) => void;
+
 /**
  * Sends a streaming request. `onNotification` gets every notification line in
  * order; `done` resolves with the final result or rejects with RpcCallError,
  * ConnectError (never connected) or StreamBrokenError (connection lost midway).
+ * With `onBytes` the daemon is asked for the framed stream (FRAMED_CONTENT_TYPE):
+ * output arrives as raw bytes handed to `onBytes` without decoding or parsing;
+ * a daemon that answers plain NDJSON still works (its output comes as notifications).
  */
 export function rpcStream<R>(
   target: DaemonTarget,
   method: string,
   params: unknown,
   onNotification: (method: string, params: unknown) => void,
+  onBytes?: BytesHandler,
 ): StreamHandle<R> {
   const id = nextId++;
   const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
@@ -147,6 +160,15 @@ export function rpcStream<R>(
         return;
       }
       if (typeof msg.method === 'string' && msg.id === undefined) {
+        if (msg.method === Notifications.bytes && onBytes) {
+          const p = msg.params as BytesNotificationParams;
+          if (!Number.isSafeInteger(p?.length) || p.length < 0 || (p.stream !== 'stdout' && p.stream !== 'stderr')) {
+            settle(() => reject(new RpcCallError(-32603, `the daemon sent a bad output frame: ${line.slice(0, 200)}`)));
+            return;
+          }
+          raw = { stream: p.stream, remaining: p.length };
+          return;
+        }
         onNotification(msg.method, msg.params);
         return;
       }
@@ -155,46 +177,65 @@ export function rpcStream<R>(
     };
     // Lines are cut at newline bytes, which never occur inside a UTF-8 sequence.
     let partial: Buffer[] = [];
+    // Inside a `stream/bytes` frame: how many raw bytes are still to come, and for which stream.
+    let raw: { stream: 'stdout' | 'stderr'; remaining: number } | null = null;
     let status = 0;
-    conn = postOverSocket(target, RPC_PATH, body, {
-      onHead: (code) => (status = code),
-      onBody: (chunk) => {
-        if (status === 401) {
-          settle(() => reject(new RpcCallError(-32001, unauthorized(target))));
-          return;
-        }
-        let from = 0;
-        let nl: number;
-        while ((nl = chunk.indexOf(NEWLINE, from)) >= 0) {
-          const piece = chunk.subarray(from, nl);
-          const line = partial.length ? Buffer.concat([...partial, piece]) : piece;
+    conn = postOverSocket(
+      target,
+      RPC_PATH,
+      body,
+      {
+        onHead: (code) => (status = code),
+        onBody: (chunk) => {
+          if (status === 401) {
+            settle(() => reject(new RpcCallError(-32001, unauthorized(target))));
+            return;
+          }
+          let from = 0;
+          while (from < chunk.length && !settled) {
+            if (raw !== null) {
+              const take = Math.min(raw.remaining, chunk.length - from);
+              const frame = raw;
+              frame.remaining -= take;
+              if (frame.remaining === 0) raw = null;
+              if (take > 0) onBytes!(frame.stream, chunk.subarray(from, from + take));
+              from += take;
+              continue;
+            }
+            const nl = chunk.indexOf(NEWLINE, from);
+            if (nl < 0) break;
+            const piece = chunk.subarray(from, nl);
+            const line = partial.length ? Buffer.concat([...partial, piece]) : piece;
+            partial = [];
+            from = nl + 1;
+            handleLine(line.toString('utf8'));
+          }
+          if (from < chunk.length && raw === null && !settled) partial.push(chunk.subarray(from));
+        },
+        onEnd: () => {
+          if (status === 401) settle(() => reject(new RpcCallError(-32001, unauthorized(target))));
+          if (partial.length) handleLine(Buffer.concat(partial).toString('utf8'));
           partial = [];
-          from = nl + 1;
-          handleLine(line.toString('utf8'));
-        }
-        if (from < chunk.length) partial.push(chunk.subarray(from));
-      },
-      onEnd: () => {
-        if (status === 401) settle(() => reject(new RpcCallError(-32001, unauthorized(target))));
-        if (partial.length) handleLine(Buffer.concat(partial).toString('utf8'));
-        partial = [];
-        settle(() =>
-          reject(
-            new StreamBrokenError(
-              'the kubecfg daemon closed the connection before the command finished (it may have crashed; see `kubecfg daemon logs`)',
+          settle(() =>
+            reject(
+              new StreamBrokenError(
+                'the kubecfg daemon closed the connection before the command finished (it may have crashed; see `kubecfg daemon logs`)',
+              ),
+            ),
+          );
+        },
+        onError: (err, connected) =>
+          settle(() =>
+            reject(
+              connected
+                ? new StreamBrokenError(`lost the connection to the kubecfg daemon: ${err.message}`)
+                : toConnectError(err, target),
             ),
           ),
-        );
       },
-      onError: (err, connected) =>
-        settle(() =>
-          reject(
-            connected
-              ? new StreamBrokenError(`lost the connection to the kubecfg daemon: ${err.message}`)
-              : toConnectError(err, target),
-          ),
-        ),
-    });
+      null,
+      onBytes ? FRAMED_CONTENT_TYPE : undefined,
+    );
   });
   return {
     done,

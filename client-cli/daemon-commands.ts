@@ -87,7 +87,10 @@ export function formatStatus(st: DaemonStatus): string {
     ['socket', st.socketPath],
     ['tcp', st.tcpListen ?? 'off'],
     ['requests', `${st.requestsServed} served, ${st.requestsInFlight} in flight`],
-    ['memory', `RSS ${mib(st.rssBytes)}, heap ${mib(st.heapUsedBytes)}`],
+    [
+      'memory',
+      `RSS ${mib(st.rssBytes)}, heap ${mib(st.heapUsedBytes)}; with the render hosts ${mib(st.totalPssBytes)} (PSS)`,
+    ],
     ['watched files', `${st.watchedFiles}${st.watchDegraded ? ` (degraded: ${st.watchDegraded})` : ''}`],
     [
       'workers',

@@ -29,6 +29,7 @@ import {
   rpcCall,
   rpcStream,
   StreamBrokenError,
+  type BytesHandler,
   type DaemonTarget,
   type TcpTarget,
 } from './connection.js';
@@ -53,9 +54,14 @@ export interface RunRemoteOptions {
   tcp?: TcpTarget;
   /** Where output goes (default: this process's stdout and stderr). */
   write?: (stream: 'stdout' | 'stderr', data: string) => void;
+  /**
+   * Where raw output bytes go; given (or by default, with `write` not given either) the daemon sends
+   * output as raw bytes (protocol FRAMED_CONTENT_TYPE), which this process copies without decoding.
+   */
+  writeBytes?: BytesHandler;
 }
 
-const writeToProcess = (stream: 'stdout' | 'stderr', data: string): void => {
+const writeToProcess = (stream: 'stdout' | 'stderr', data: string | Buffer): void => {
   (stream === 'stdout' ? process.stdout : process.stderr).write(data);
 };
 
@@ -74,10 +80,11 @@ export async function runRemote(
   opts: RunRemoteOptions = {},
 ): Promise<number> {
   const write = opts.write ?? writeToProcess;
+  const writeBytes = opts.writeBytes ?? (opts.write === undefined ? writeToProcess : undefined);
   const sent: CommandParams = { ...params, client: { protocolVersion: PROTOCOL_VERSION, buildId: cliBuildId() } };
   if (opts.tcp !== undefined) {
     try {
-      return await streamOnce(opts.tcp, method, sent, write);
+      return await streamOnce(opts.tcp, method, sent, write, writeBytes);
     } catch (err) {
       if (isBuildSkew(err) && err instanceof RpcCallError)
         return reportFailure(
@@ -93,7 +100,7 @@ export async function runRemote(
   ensureSecureDir(paths.dir);
   for (let attempt = 0; ; attempt++) {
     try {
-      return await streamOnce(paths.socket, method, sent, write);
+      return await streamOnce(paths.socket, method, sent, write, writeBytes);
     } catch (err) {
       if (attempt > 0) return reportFailure(err, write);
       if (err instanceof ConnectError) {
@@ -125,13 +132,20 @@ async function streamOnce(
   method: string,
   params: CommandParams,
   write: (stream: 'stdout' | 'stderr', data: string) => void,
+  writeBytes: BytesHandler | undefined,
 ): Promise<number> {
   let interrupted = false;
-  const handle = rpcStream<CommandResult>(target, method, params, (name, p) => {
-    if (name !== Notifications.output) return;
-    const out = p as OutputNotificationParams;
-    write(out.stream, out.data);
-  });
+  const handle = rpcStream<CommandResult>(
+    target,
+    method,
+    params,
+    (name, p) => {
+      if (name !== Notifications.output) return;
+      const out = p as OutputNotificationParams;
+      write(out.stream, out.data);
+    },
+    writeBytes,
+  );
   const onSigint = (): void => {
     if (interrupted) {
       handle.abort();

@@ -204,3 +204,92 @@ describe('postOverSocket and the JSON-RPC calls over it', () => {
     }
   });
 });
+
+describe('rpcStream, framed output (raw bytes after a stream/bytes line)', () => {
+  const out = Buffer.from('kind: ConfigMap\ndata: {a: "é☃𝄞\\n"}\n'.repeat(50), 'utf8');
+  const err = Buffer.from('warning: ünïcode\n', 'utf8');
+  const frame = (stream: string, bytes: Buffer): Buffer =>
+    Buffer.concat([
+      Buffer.from(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          method: 'stream/bytes',
+          params: { requestId: 'r', stream, length: bytes.length },
+        }) + '\n',
+      ),
+      bytes,
+    ]);
+  const wire = Buffer.concat([
+    frame('stdout', out.subarray(0, 7)),
+    frame('stderr', err),
+    frame('stdout', out.subarray(7)),
+    Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { exitCode: 3, cached: true } }) + '\n'),
+  ]);
+
+  // The body is cut into pieces of every size from 1 byte up, so frame lines and raw bytes split everywhere.
+  for (const piece of [1, 2, 5, 64, 1000, wire.length]) {
+    it(`pieces of ${piece} bytes: the same bytes per stream, in order, and the result`, async () => {
+      let accept: string | undefined;
+      const s = await serve((req, _body, res) => {
+        accept = req.headers.accept;
+        res.writeHead(200, { 'content-type': 'application/x-kubecfg-frames' });
+        let i = 0;
+        const next = (): void => {
+          if (i >= wire.length) return void res.end();
+          res.write(wire.subarray(i, (i += piece)), () => setImmediate(next));
+        };
+        next();
+      });
+      try {
+        const got = { stdout: [] as Buffer[], stderr: [] as Buffer[] };
+        const h = rpcStream<{ exitCode: number }>(
+          s.socket,
+          'render/show',
+          {},
+          () => assert.fail('no notification expected'),
+          (stream, data) => got[stream].push(Buffer.from(data)),
+        );
+        assert.deepEqual(await h.done, { exitCode: 3, cached: true });
+        assert.equal(accept, 'application/x-kubecfg-frames');
+        assert.ok(Buffer.concat(got.stdout).equals(out));
+        assert.ok(Buffer.concat(got.stderr).equals(err));
+      } finally {
+        s.close();
+      }
+    });
+  }
+
+  it('without a bytes handler no framed stream is asked for', async () => {
+    let accept: string | undefined = 'unset';
+    const s = await serve((req, _body, res) => {
+      accept = req.headers.accept;
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { exitCode: 0 } }) + '\n');
+    });
+    try {
+      await rpcStream(s.socket, 'render/show', {}, () => undefined).done;
+      assert.equal(accept, undefined);
+    } finally {
+      s.close();
+    }
+  });
+
+  it('a bad frame line is an error naming it, not a hang', async () => {
+    const s = await serve((_req, _body, res) =>
+      res.end(
+        JSON.stringify({ jsonrpc: '2.0', method: 'stream/bytes', params: { stream: 'stdout', length: -1 } }) + '\n',
+      ),
+    );
+    try {
+      const h = rpcStream(
+        s.socket,
+        'render/show',
+        {},
+        () => undefined,
+        () => undefined,
+      );
+      await assert.rejects(h.done, /bad output frame/);
+    } finally {
+      s.close();
+    }
+  });
+});

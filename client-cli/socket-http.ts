@@ -59,11 +59,14 @@ export function postOverSocket(
   body: string,
   handlers: PostHandlers,
   timeoutMs: number | null = null,
+  /** Sent as the `accept` header (the framed stream of output bytes asks for its content type). */
+  accept?: string,
 ): PostHandle {
   const payload = Buffer.from(body, 'utf8');
   const auth = typeof target === 'string' ? '' : `authorization: Bearer ${target.token}\r\n`;
+  const acceptHeader = accept === undefined ? '' : `accept: ${accept}\r\n`;
   const head =
-    `POST ${path} HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\n${auth}` +
+    `POST ${path} HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\n${auth}${acceptHeader}` +
     `content-length: ${payload.length}\r\nconnection: close\r\n\r\n`;
   const socket: Socket = typeof target === 'string' ? connect(target) : connect(target.port, target.host);
   let connected = false;

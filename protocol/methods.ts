@@ -56,6 +56,12 @@ export interface HelloResult {
 // ---- daemon/status -------------------------------------------------------
 
 export interface CacheStatus {
+  /**
+   * `results` (daemon: whole command outputs), and summed over the render workers: `parsed-modules`
+   * (Jsonnet ASTs), `module-reuse` (evaluated imports kept for the next request; bytes estimated as
+   * the worker heap retained after a collection beyond its empty-worker baseline and the ASTs),
+   * `files` (file bytes kept so an unchanged file is only stat'ed).
+   */
   name: string;
   entries: number;
   bytes: number;
@@ -71,6 +77,10 @@ export interface WorkerStatus {
   queued: number;
   rendersServed: number;
   heapLimitMb: number;
+  /** Resident memory of this worker's render host process (0 when unknown). */
+  rssBytes: number;
+  /** Its proportional set size (see DaemonStatus.totalPssBytes; 0 when unknown). */
+  pssBytes: number;
 }
 export interface DaemonStatus {
   pid: number;
@@ -83,7 +93,13 @@ export interface DaemonStatus {
   tcpListen: string | null;
   requestsServed: number;
   requestsInFlight: number;
+  /** Resident memory of the daemon's main process. */
   rssBytes: number;
+  /**
+   * What the daemon costs the machine: proportional set size (PSS) of the main process plus its
+   * render host processes (RSS where PSS cannot be read), so pages they share count once.
+   */
+  totalPssBytes: number;
   heapUsedBytes: number;
   caches: CacheStatus[];
   watchedFiles: number;
@@ -155,6 +171,13 @@ export interface OutputNotificationParams {
   requestId: string;
   stream: 'stdout' | 'stderr';
   data: string;
+}
+
+/** `stream/bytes`: the next `length` bytes of the response body are output of `stream`. */
+export interface BytesNotificationParams {
+  requestId: string;
+  stream: 'stdout' | 'stderr';
+  length: number;
 }
 
 // ---- request/cancel ------------------------------------------------------
@@ -313,6 +336,8 @@ export const Methods = {
 /** Notification method names (server → client, inside a streamed response). */
 export const Notifications = {
   output: 'stream/output',
+  /** Announces `length` raw bytes of output that follow the line (FRAMED_CONTENT_TYPE only). */
+  bytes: 'stream/bytes',
 } as const;
 
 export type AnyMethod = (typeof Methods)[keyof typeof Methods];

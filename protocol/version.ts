@@ -16,3 +16,11 @@ export const METRICS_PATH = '/metrics';
 
 /** Content type of a streamed command response: one JSON-RPC message per line. */
 export const NDJSON_CONTENT_TYPE = 'application/x-ndjson';
+
+/**
+ * Content type of a streamed command response in which output travels as raw bytes: NDJSON lines as
+ * above, except that a `stream/bytes` notification line (params: requestId, stream, length) is
+ * followed by exactly `length` bytes of output, then the next line. A client asks for it with this
+ * type in its `accept` header; other clients get plain NDJSON.
+ */
+export const FRAMED_CONTENT_TYPE = 'application/x-kubecfg-frames';

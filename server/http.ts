@@ -12,6 +12,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { createJSONRPCErrorResponse, JSONRPCErrorException, type JSONRPCRequest } from 'json-rpc-2.0';
 import {
   ErrorCodes,
+  FRAMED_CONTENT_TYPE,
   HEALTH_PATH,
   isPlainObject,
   METRICS_PATH,
@@ -25,6 +26,7 @@ import { createRpcServer, STREAMING } from './rpc/router.js';
 import { badIdResponse, hasBadId } from './rpc/request-id.js';
 import { errorLine, serveStream } from './rpc/stream.js';
 import { bearerMatches } from './tcp-token.js';
+import { IdleCollector } from './idle-gc.js';
 
 export const BODY_LIMIT_BYTES = 32 * 1024 * 1024;
 
@@ -80,8 +82,14 @@ export function createHttpApp(ctx: DaemonContext, auth: { token: string } | null
     return reply.type('text/plain; version=0.0.4').send(text);
   });
 
+  // The main thread keeps a render's output and its IPC copy as garbage until V8 collects: do it once idle.
+  const idleGc = new IdleCollector();
+  const settled = (): void => {
+    if (ctx.inFlight.size === 0) idleGc.idle();
+  };
   app.post(RPC_PATH, async (req, reply) => {
     const started = performance.now();
+    idleGc.busy();
     ctx.touch();
     const seconds = (): number => (performance.now() - started) / 1000;
     const text = typeof req.body === 'string' ? req.body : '';
@@ -127,11 +135,20 @@ export function createHttpApp(ctx: DaemonContext, auth: { token: string } | null
       }
       reply.hijack();
       const res = reply.raw;
-      const outcome = await serveStream(ctx, method, id, params, streaming.handler, res, (listener) =>
-        res.on('close', listener),
+      const framed = (req.headers.accept ?? '').includes(FRAMED_CONTENT_TYPE);
+      const outcome = await serveStream(
+        ctx,
+        method,
+        id,
+        params,
+        streaming.handler,
+        res,
+        (listener) => res.on('close', listener),
+        framed,
       );
       ctx.metrics.observe(method, outcome, seconds());
       ctx.touch();
+      settled();
       return;
     }
     const received = await rpc.receive(msg as JSONRPCRequest, ctx);
@@ -142,6 +159,7 @@ export function createHttpApp(ctx: DaemonContext, auth: { token: string } | null
     ctx.metrics.observe(method, failed ? 'error' : 'ok', seconds());
     ctx.inFlight.countServed();
     ctx.touch();
+    settled();
     if (response === null || (Array.isArray(response) && response.length === 0)) return reply.code(204).send();
     return reply.type('application/json').send(JSON.stringify(response));
   });

@@ -6,10 +6,17 @@
  * nothing after it.
  */
 import type { ServerResponse } from 'node:http';
-import { ErrorCodes, NDJSON_CONTENT_TYPE, Notifications, type CommandParams } from '../../protocol/index.js';
+import {
+  ErrorCodes,
+  FRAMED_CONTENT_TYPE,
+  NDJSON_CONTENT_TYPE,
+  Notifications,
+  type CommandParams,
+} from '../../protocol/index.js';
 import type { DaemonContext } from '../daemon-context.js';
 import { JobCancelledError, WorkerCrashedError } from '../worker/pool.js';
 import type { StreamingHandler } from './router.js';
+import type { OutputSink } from '../command-runner.js';
 
 type Id = string | number | null;
 
@@ -28,6 +35,8 @@ export async function serveStream(
   handler: StreamingHandler,
   res: ServerResponse,
   onClientGone: (listener: () => void) => void,
+  /** The client accepts FRAMED_CONTENT_TYPE: output goes as raw bytes, not JSON strings in JSON lines. */
+  framed = false,
 ): Promise<'ok' | 'error' | 'cancelled'> {
   const ctl = ctx.inFlight.begin(params.requestId);
   if (!ctl) {
@@ -35,13 +44,32 @@ export async function serveStream(
     res.end(errorLine(id, ErrorCodes.DuplicateRequestId, `requestId ${params.requestId} is already in flight`));
     return 'error';
   }
-  res.writeHead(200, { 'content-type': NDJSON_CONTENT_TYPE, 'cache-control': 'no-store' });
+  res.writeHead(200, {
+    'content-type': framed ? FRAMED_CONTENT_TYPE : NDJSON_CONTENT_TYPE,
+    'cache-control': 'no-store',
+  });
   let finished = false;
   onClientGone(() => {
     if (!finished) ctl.abort();
   });
-  const sink = {
+  const writeBytes = (stream: 'stdout' | 'stderr', data: Buffer): void => {
+    if (finished || res.destroyed || data.length === 0) return;
+    res.write(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        method: Notifications.bytes,
+        params: { requestId: params.requestId, stream, length: data.length },
+      }) + '\n',
+    );
+    res.write(data);
+  };
+  const sink: OutputSink = {
+    ...(framed ? { writeBytes } : {}),
     write(stream: 'stdout' | 'stderr', data: string): void {
+      if (framed) {
+        writeBytes(stream, Buffer.from(data, 'utf8'));
+        return;
+      }
       if (finished || res.destroyed) return;
       res.write(
         JSON.stringify({

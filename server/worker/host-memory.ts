@@ -27,6 +27,21 @@ export function hostRssBytes(pid: number): number | null {
   }
 }
 
+/**
+ * The proportional set size of `pid` (its resident pages, each shared page divided among the
+ * processes sharing it), or its RSS where smaps_rollup cannot be read. Summing RSS over the daemon
+ * and its render hosts counts the Node binary's pages once per process; summing PSS does not.
+ */
+export function processPssBytes(pid: number): number | null {
+  try {
+    const m = /^Pss:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'latin1'));
+    if (m) return Number(m[1]) * 1024;
+  } catch {
+    // not Linux, or too old a kernel: fall back
+  }
+  return hostRssBytes(pid);
+}
+
 /** How much of a host's stderr is kept: enough for V8's fatal report, bounded whatever the host prints. */
 export const STDERR_TAIL_BYTES = 4096;
 

@@ -55,7 +55,18 @@ export type ToHost = ToWorker | { type: 'cancel'; jobId: number };
 /** Render host → daemon: what its worker said, or why the worker ended. */
 export type FromHost = FromWorker | { type: 'crashed'; code: string | null; message: string };
 
+/** One worker's caches as `daemon status` shows them (server/worker/cache-report.ts). */
+export interface WorkerCacheReport {
+  name: string;
+  entries: number;
+  bytes: number;
+  hits: number;
+  misses: number;
+}
+
 export type FromWorker =
   | { type: 'ready'; heapLimitBytes: number; threadId: number }
-  | { type: 'done'; jobId: number; outcome: CommandOutcome }
-  | { type: 'failed'; jobId: number; message: string };
+  | { type: 'done'; jobId: number; outcome: CommandOutcome; caches: WorkerCacheReport[] }
+  | { type: 'failed'; jobId: number; message: string; caches: WorkerCacheReport[] }
+  /** Sent after the idle collection that follows a job: the retained sizes are known only then. */
+  | { type: 'caches'; caches: WorkerCacheReport[] };

@@ -15,6 +15,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { FromHost, ToHost, WorkerData } from './messages.js';
+import { IdleCollector } from '../idle-gc.js';
 
 const memoryMb = Number(process.env.KUBECFG_RENDER_HOST_MEMORY_MB);
 const testHooks = process.env.KUBECFG_RENDER_HOST_TEST_HOOKS === '1';
@@ -37,7 +38,12 @@ const worker = new Worker(new URL('./worker-main.js', import.meta.url), {
   stderr: false,
 });
 
-worker.on('message', (msg: FromHost) => send(msg));
+// Relaying an outcome copies its output through this isolate too: collect that garbage once idle.
+const idleGc = new IdleCollector();
+worker.on('message', (msg: FromHost) => {
+  send(msg);
+  if (msg.type === 'done' || msg.type === 'failed') idleGc.idle();
+});
 worker.on('error', (err: Error & { code?: string }) => {
   send({ type: 'crashed', code: err.code ?? null, message: err.message });
   process.exit(70);
@@ -48,8 +54,10 @@ worker.on('exit', (code) => {
 });
 
 process.on('message', (msg: ToHost) => {
-  if (msg.type === 'run') worker.postMessage(msg);
-  else if (msg.type === 'cancel') Atomics.store(cancelFlag, 0, msg.jobId);
+  if (msg.type === 'run') {
+    idleGc.busy();
+    worker.postMessage(msg);
+  } else if (msg.type === 'cancel') Atomics.store(cancelFlag, 0, msg.jobId);
 });
 // The daemon went away (or closed us): nothing left to render for.
 process.on('disconnect', () => process.exit(0));

@@ -9,6 +9,8 @@ import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { runCommand } from '../commands/run.js';
 import type { FromWorker, ToWorker, WorkerData } from './messages.js';
 import { takeLimitRefusals } from '../commands/memory-limit.js';
+import { cacheReport, noteRetainedHeap } from './cache-report.js';
+import { IdleCollector } from '../idle-gc.js';
 
 const data = workerData as WorkerData;
 const cancelFlag = new Int32Array(data.cancelBuffer);
@@ -18,8 +20,14 @@ function send(msg: FromWorker): void {
   port.postMessage(msg);
 }
 
+const idle = new IdleCollector(() => {
+  noteRetainedHeap();
+  send({ type: 'caches', caches: cacheReport() });
+});
+
 port.on('message', (msg: ToWorker) => {
   if (msg.type !== 'run') return;
+  idle.busy();
   const { job } = msg;
   const shouldStop = (): boolean => Atomics.load(cancelFlag, 0) === job.jobId;
   takeLimitRefusals();
@@ -34,10 +42,17 @@ port.on('message', (msg: ToWorker) => {
       type: 'done',
       jobId: job.jobId,
       outcome: refused.length ? { ...outcome, limitRefusals: refused } : outcome,
+      caches: cacheReport(),
     });
   } catch (err) {
-    send({ type: 'failed', jobId: job.jobId, message: err instanceof Error ? err.message : String(err) });
+    send({
+      type: 'failed',
+      jobId: job.jobId,
+      message: err instanceof Error ? err.message : String(err),
+      caches: cacheReport(),
+    });
   }
+  idle.idle();
 });
 
 send({ type: 'ready', heapLimitBytes: getHeapStatistics().heap_size_limit, threadId });
