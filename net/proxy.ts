@@ -146,55 +146,80 @@ export function proxyFor(url: URL, settings: ProxySettings): URL | undefined {
  * made by the ProxyAgent's own connector (not `direct`'s), so a connection guard on `direct`
  * checks targets, never the proxy the user configured.
  */
-export class ProxyRouter extends Dispatcher {
-  private readonly proxies = new Map<string, ProxyAgent>();
-
-  constructor(
-    private readonly settings: ProxySettings,
-    private readonly direct: Dispatcher,
-    private readonly tls: ConnectionOptions = {},
-  ) {
-    super();
-  }
-
+export interface ProxyRouter extends Dispatcher {
   /** The proxy a request to `url` would use (for callers that check targets before sending). */
-  proxyFor(url: URL): URL | undefined {
-    return proxyFor(url, this.settings);
-  }
+  proxyFor(url: URL): URL | undefined;
+}
 
-  override dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
-    const origin = new URL(String(opts.origin));
-    const proxy = proxyFor(origin, this.settings);
-    if (proxy === undefined) return this.direct.dispatch(opts, handler);
-    let agent = this.proxies.get(proxy.href);
-    if (agent === undefined) {
-      agent = new ProxyAgent({ uri: proxy.href, requestTls: this.tls });
-      this.proxies.set(proxy.href, agent);
+type ProxyRouterClass = new (settings: ProxySettings, direct: Dispatcher, tls?: ConnectionOptions) => ProxyRouter;
+let routerClass: ProxyRouterClass | undefined;
+
+/**
+ * A ProxyRouter. The class is defined on first use because `extends Dispatcher` reads undici,
+ * which the engine bundle loads lazily (scripts/build.mjs): defining it at import time would load
+ * undici in every one-shot run, proxy or not.
+ */
+export function createProxyRouter(
+  settings: ProxySettings,
+  direct: Dispatcher,
+  tls: ConnectionOptions = {},
+): ProxyRouter {
+  routerClass ??= defineProxyRouter();
+  return new routerClass(settings, direct, tls);
+}
+
+function defineProxyRouter(): ProxyRouterClass {
+  return class ProxyRouterImpl extends Dispatcher implements ProxyRouter {
+    private readonly proxies = new Map<string, ProxyAgent>();
+
+    constructor(
+      private readonly settings: ProxySettings,
+      private readonly direct: Dispatcher,
+      private readonly tls: ConnectionOptions = {},
+    ) {
+      super();
     }
-    return agent.dispatch(opts, handler);
-  }
 
-  override close(): Promise<void>;
-  override close(callback: () => void): void;
-  override close(callback?: () => void): Promise<void> | void {
-    const done = Promise.all([this.direct.close(), ...[...this.proxies.values()].map((a) => a.close())]).then(
-      () => undefined,
-    );
-    if (callback === undefined) return done;
-    void done.then(callback, callback);
-  }
+    /** The proxy a request to `url` would use (for callers that check targets before sending). */
+    proxyFor(url: URL): URL | undefined {
+      return proxyFor(url, this.settings);
+    }
 
-  override destroy(): Promise<void>;
-  override destroy(err: Error | null): Promise<void>;
-  override destroy(callback: () => void): void;
-  override destroy(err: Error | null, callback: () => void): void;
-  override destroy(a?: Error | null | (() => void), b?: () => void): Promise<void> | void {
-    const err = typeof a === 'function' ? null : (a ?? null);
-    const callback = typeof a === 'function' ? a : b;
-    const done = Promise.all([this.direct.destroy(err), ...[...this.proxies.values()].map((p) => p.destroy(err))]).then(
-      () => undefined,
-    );
-    if (callback === undefined) return done;
-    void done.then(callback, callback);
-  }
+    override dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+      const origin = new URL(String(opts.origin));
+      const proxy = proxyFor(origin, this.settings);
+      if (proxy === undefined) return this.direct.dispatch(opts, handler);
+      let agent = this.proxies.get(proxy.href);
+      if (agent === undefined) {
+        agent = new ProxyAgent({ uri: proxy.href, requestTls: this.tls });
+        this.proxies.set(proxy.href, agent);
+      }
+      return agent.dispatch(opts, handler);
+    }
+
+    override close(): Promise<void>;
+    override close(callback: () => void): void;
+    override close(callback?: () => void): Promise<void> | void {
+      const done = Promise.all([this.direct.close(), ...[...this.proxies.values()].map((a) => a.close())]).then(
+        () => undefined,
+      );
+      if (callback === undefined) return done;
+      void done.then(callback, callback);
+    }
+
+    override destroy(): Promise<void>;
+    override destroy(err: Error | null): Promise<void>;
+    override destroy(callback: () => void): void;
+    override destroy(err: Error | null, callback: () => void): void;
+    override destroy(a?: Error | null | (() => void), b?: () => void): Promise<void> | void {
+      const err = typeof a === 'function' ? null : (a ?? null);
+      const callback = typeof a === 'function' ? a : b;
+      const done = Promise.all([
+        this.direct.destroy(err),
+        ...[...this.proxies.values()].map((p) => p.destroy(err)),
+      ]).then(() => undefined);
+      if (callback === undefined) return done;
+      void done.then(callback, callback);
+    }
+  };
 }

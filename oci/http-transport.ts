@@ -7,7 +7,7 @@
 // fully consumed or destroyed, so sockets are not leaked.
 import { rootCertificates } from 'node:tls';
 import { Agent, request, type Dispatcher } from 'undici';
-import { activeProxySettings, ProxyRouter } from '../net/proxy.js';
+import { activeProxySettings, createProxyRouter } from '../net/proxy.js';
 import { OciError, describeCause } from './errors.js';
 
 export interface RetryPolicy {
@@ -87,7 +87,7 @@ export class HttpTransport {
       const tls = ca === undefined ? {} : { ca: [...rootCertificates, ca] };
       const direct = new Agent({ connect: tls });
       const proxies = activeProxySettings(opts.proxyEnv ?? {});
-      this.dispatcher = proxies === undefined ? direct : new ProxyRouter(proxies, direct, tls);
+      this.dispatcher = proxies === undefined ? direct : createProxyRouter(proxies, direct, tls);
       this.ownsDispatcher = true;
     }
     this.retry = { ...DEFAULT_RETRY, ...opts.retry };

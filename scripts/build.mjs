@@ -88,7 +88,7 @@ if (existsSync('client-cli/main.ts')) {
 // undici (1 MB, most of the bundle's start-up work) is needed only when a render fetches over
 // HTTP or talks to a cluster: its importers get a facade that loads it on first use. Only the
 // values our code imports are forwarded (esbuild fails the build when an import names another).
-const UNDICI_VALUES = ['Agent', 'EnvHttpProxyAgent', 'ProxyAgent', 'request', 'buildConnector'];
+const UNDICI_VALUES = ['Agent', 'Dispatcher', 'EnvHttpProxyAgent', 'ProxyAgent', 'request', 'buildConnector'];
 const lazyUndici = {
   name: 'lazy-undici',
   setup(b) {
@@ -103,7 +103,8 @@ const lazyUndici = {
         "const load = () => (real ??= require('undici'));",
         'const lazyClass = (name) =>',
         '  new Proxy(function () {}, {',
-        '    construct: (_t, args) => Reflect.construct(load()[name], args),',
+        // newTarget: a subclass (net/proxy.ts defines one at first use) keeps its own prototype.
+        '    construct: (_t, args, newTarget) => Reflect.construct(load()[name], args, newTarget),',
         '    get: (_t, key) => load()[name][key],',
         '  });',
         ...UNDICI_VALUES.map((n) =>

@@ -22,7 +22,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import { Agent, buildConnector, request, type Dispatcher } from 'undici';
-import { ProxyConfigError, ProxyRouter, type ProxySettings } from '../../net/proxy.js';
+import { createProxyRouter, ProxyConfigError, type ProxyRouter, type ProxySettings } from '../../net/proxy.js';
 import type { HttpCacheTransport, HttpFetchResponse } from '../../cache/http-cache.js';
 import { bareHost, blockedAddressReason, hostAllowed } from './ssrf.js';
 
@@ -194,7 +194,7 @@ export function createHttpFetcher(opts: HttpFetchOptions): { transport: HttpCach
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const onlyAllowed = opts.onlyAllowedHosts === true;
   const guarded = guardedAgent(opts.allowHosts, onlyAllowed);
-  const router = opts.proxy !== undefined && !onlyAllowed ? new ProxyRouter(opts.proxy, guarded) : undefined;
+  const router = opts.proxy !== undefined && !onlyAllowed ? createProxyRouter(opts.proxy, guarded) : undefined;
   const agent: Dispatcher = router ?? guarded;
 
   const transport: HttpCacheTransport = async (urlText, extraHeaders) => {

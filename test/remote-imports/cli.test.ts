@@ -22,6 +22,7 @@ import { pushBundle } from '../../oci/bundle.js';
 import { parseReference } from '../../oci/reference.js';
 import { BUILT, Sandbox } from '../daemon/harness.js';
 import { registrySkipReason, startTestRegistry, type TestRegistry } from '../oci/registry-fixture.js';
+import { startProxy } from '../support/connect-proxy.js';
 
 const MODES: Array<{ name: string; flags: string[] }> = [
   { name: 'daemon', flags: [] },
@@ -86,6 +87,24 @@ describe('remote and confined inputs (CLI)', { skip: !BUILT && 'run npm run buil
       const r = await run(['show', '--allow-import-host', '127.0.0.1', 'remote.jsonnet']);
       assert.equal(r.code, 0, r.stderr);
       assert.equal(r.stdout, '---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: remote\n');
+    });
+
+    // The one-shot engine bundle loads undici lazily; the proxy router subclasses undici's
+    // Dispatcher at first use, so this proves the bundle's facade builds it (not only tsc's output).
+    it(`${mode.name}: an http import through HTTP_PROXY (a name only the proxy resolves)`, async () => {
+      const proxy = await startProxy();
+      try {
+        const port = web.base.split(':')[1];
+        write(`viaproxy-${mode.name}.jsonnet`, cm(`(import 'http://lib.test:${port}/lib/main.libsonnet').name`));
+        const r = await sb.run([...mode.flags, 'show', `viaproxy-${mode.name}.jsonnet`], {
+          env: { HTTP_PROXY: proxy.url },
+        });
+        assert.equal(r.code, 0, r.stderr);
+        assert.match(r.stdout, /name: remote/);
+        assert.ok(proxy.tunnels.includes(`lib.test:${port}`), proxy.tunnels.join(','));
+      } finally {
+        await proxy.close();
+      }
     });
 
     it(`${mode.name}: the same import refused without the allow-list`, async () => {
