@@ -1,18 +1,19 @@
 /**
  * Collects what a command prints and decides about color the way a local
  * process would, from the client's terminal facts (TtyInfo): --color wins,
- * then FORCE_COLOR, then NO_COLOR, then "is stderr a terminal".
+ * then FORCE_COLOR, then NO_COLOR, then "is that stream a terminal" (stderr for
+ * log lines, stdout for diff hunks).
  */
 import type { FileDep } from '../../cache/index.js';
 import type { TtyInfo } from '../../protocol/index.js';
 import type { CommandOutcome } from '../worker/messages.js';
 
-export function colorEnabled(tty: TtyInfo): boolean {
+export function colorEnabled(tty: TtyInfo, stream: 'stdout' | 'stderr' = 'stderr'): boolean {
   if (tty.color === 'never') return false;
   if (tty.color === 'always') return true;
   if (tty.forceColor !== null && tty.forceColor !== '') return tty.forceColor !== '0' && tty.forceColor !== 'false';
   if (tty.noColor) return false;
-  return tty.stderrIsTTY;
+  return stream === 'stdout' ? tty.stdoutIsTTY : tty.stderrIsTTY;
 }
 
 export class CommandOutput {
