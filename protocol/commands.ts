@@ -183,6 +183,11 @@ export const GLOBAL_FLAGS: readonly FlagSpec[] = [
     help: 'Colorize diagnostics: auto, always or never',
   },
   {
+    name: 'progress',
+    kind: 'bool',
+    help: 'Print progress of pack pushes and --remote uploads on stderr (default: when stderr is a terminal)',
+  },
+  {
     name: 'no-daemon',
     kind: 'bool',
     help: 'Run the command in a child process instead of the daemon (also KUBECFG_DAEMON=0)',

@@ -5,7 +5,7 @@
  * log lines, stdout for diff hunks).
  */
 import type { FileDep } from '../../cache/index.js';
-import type { TtyInfo } from '../../protocol/index.js';
+import type { CommandParams, TtyInfo } from '../../protocol/index.js';
 import type { CommandOutcome } from '../worker/messages.js';
 
 export function colorEnabled(tty: TtyInfo, stream: 'stdout' | 'stderr' = 'stderr'): boolean {
@@ -14,6 +14,21 @@ export function colorEnabled(tty: TtyInfo, stream: 'stdout' | 'stderr' = 'stderr
   if (tty.forceColor !== null && tty.forceColor !== '') return tty.forceColor !== '0' && tty.forceColor !== 'false';
   if (tty.noColor) return false;
   return stream === 'stdout' ? tty.stdoutIsTTY : tty.stderrIsTTY;
+}
+
+/** Progress lines (pack pushes): `--progress` / `--progress=false` when given, else when stderr is a terminal. */
+export function progressEnabled(flags: CommandParams['flags'], tty: TtyInfo): boolean {
+  const given = flags['progress'];
+  return typeof given === 'boolean' ? given : tty.stderrIsTTY;
+}
+
+/** A byte count as progress lines print it. */
+export function sizeText(bytes: number): string {
+  return bytes < 1024
+    ? `${bytes} B`
+    : bytes < 1048576
+      ? `${(bytes / 1024).toFixed(1)} KiB`
+      : `${(bytes / 1048576).toFixed(1)} MiB`;
 }
 
 export class CommandOutput {
