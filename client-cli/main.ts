@@ -7,6 +7,7 @@
 import { COMMANDS, REMOTE_METHODS, type FlagValue } from '../protocol/index.js';
 import { checkArgCount, parseArgs, replaceDeprecated, resolveShadowed, UsageError, type ParsedArgs } from './args.js';
 import { completionScript, completionShell } from './completion.js';
+import { runDynamicComplete } from './complete-dynamic.js';
 import { ConnectError, StreamBrokenError } from './connection.js';
 import { runDaemonCommand } from './daemon-commands.js';
 import { applyEnvFlags, resolveVarsFromEnv } from './env-flags.js';
@@ -22,6 +23,8 @@ import { versionInfo, versionText } from './version.js';
 import { remoteEndpoint, RemoteSetupError, runRemoteCommand } from './remote/run-remote-command.js';
 
 async function run(argv: string[]): Promise<number> {
+  // Hidden: what the completion scripts ask at TAB time (complete-dynamic.ts).
+  if (argv[0] === '__complete') return runDynamicComplete(argv.slice(1));
   let parsed: ParsedArgs;
   let flags: Record<string, FlagValue>;
   try {

@@ -49,7 +49,7 @@ export function clientEnvironment(params: CommandParams): ConnectionEnvironment 
   };
 }
 
-function connectionFlags(flags: Flags): ConnectionFlags {
+export function connectionFlags(flags: Flags): ConnectionFlags {
   const opt = (name: string): string | undefined => (flags.given(name) ? flags.path(flags.str(name)) : undefined);
   const plain = (name: string): string | undefined => (flags.given(name) ? flags.str(name) : undefined);
   return {
