@@ -11,7 +11,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 const suites = [
   'jsonnet/run',
+  'startup/run',
   'yakl/run',
+  'kcl/run',
   'daemon/run',
   'cleat/run',
   'helm/run',

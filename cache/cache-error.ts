@@ -1,5 +1,7 @@
 // CacheFileError: why a dependency could not be read, with the path it concerns.
 // Invariant: `code` is one of the closed CACHE_* codes below, and the message starts with the path.
+import { KubecfgError } from '../lang/common/errors.js';
+
 export type CacheErrorCode =
   | 'CACHE_FILE_NOT_FOUND'
   | 'CACHE_NOT_REGULAR_FILE'
@@ -7,7 +9,7 @@ export type CacheErrorCode =
   | 'CACHE_FILE_TOO_LARGE'
   | 'CACHE_READ_FAILED';
 
-export class CacheFileError extends Error {
+export class CacheFileError extends KubecfgError {
   override readonly name = 'CacheFileError';
   constructor(
     readonly code: CacheErrorCode,

@@ -50,6 +50,17 @@ export function parseBoolWord(word: string): boolean | undefined {
   return undefined;
 }
 
+/**
+ * A finite decimal as Go's strconv.ParseFloat(s, 32) reads it for a Float32 flag: sign, digits
+ * with an optional fraction, optional exponent, `_` between digits not allowed (pflag passes
+ * base 10 only). Inf and NaN are refused: no rate makes sense there and JSON cannot carry them.
+ */
+export function parseGoFloat(word: string | undefined): number | undefined {
+  if (word === undefined || !/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(word)) return undefined;
+  const n = Math.fround(Number(word));
+  return Number.isFinite(n) ? n : undefined;
+}
+
 function subcommandsOf(cmd: CommandSpec | null): readonly CommandSpec[] {
   return cmd ? (cmd.subcommands ?? []) : COMMANDS;
 }
@@ -100,6 +111,16 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
             out.commandPath,
           );
         }
+        out.flags[spec.name] = n;
+        return;
+      }
+      case 'float': {
+        const n = parseGoFloat(raw);
+        if (n === undefined)
+          throw new UsageError(
+            `invalid argument "${raw ?? ''}" for "${display}" flag: expected a number`,
+            out.commandPath,
+          );
         out.flags[spec.name] = n;
         return;
       }

@@ -6,7 +6,7 @@
  * because the daemon's environment is not the user's.
  */
 import { envNameOf, GLOBAL_FLAGS, type FlagSpec, type FlagValue } from '../protocol/index.js';
-import { parseBoolWord, UsageError } from './args.js';
+import { parseBoolWord, parseGoFloat, UsageError } from './args.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -44,6 +44,12 @@ export function applyEnvFlags(
         out[spec.name] = Number(raw);
         break;
       }
+      case 'float': {
+        const n = parseGoFloat(raw);
+        if (n === undefined) throw new UsageError(`invalid value "${raw}" in ${envName}: expected a number`);
+        out[spec.name] = n;
+        break;
+      }
       case 'string':
         if (spec.values && !spec.values.includes(raw)) {
           throw new UsageError(`invalid value "${raw}" in ${envName}: must be one of ${spec.values.join(', ')}`);
@@ -79,7 +85,7 @@ const CLIENT_ENV = new Set([
   'KUBECONFIG',
   'HOME',
   'KUBERNETES_SERVICE_HOST',
-  // Exec credential plugins are found on the user's PATH; proxies for the cluster (kube/http-proxy.ts).
+  // Exec credential plugins are found on the user's PATH; proxies for the cluster, registries and imports (net/proxy.ts).
   'PATH',
   'HTTPS_PROXY',
   'https_proxy',

@@ -13,7 +13,9 @@ function flagLine(f: FlagSpec): [string, string] {
         ? ' stringArray'
         : f.kind === 'int'
           ? ' int'
-          : ' string';
+          : f.kind === 'float'
+            ? ' float32'
+            : ' string';
   const left = `${f.short ? `-${f.short}, ` : '    '}--${f.name}${type}`;
   let help = f.help;
   // pflag shows a bool's default only when it is true.

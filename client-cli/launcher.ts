@@ -15,12 +15,14 @@
  * retry loop.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { Methods, PROTOCOL_VERSION, type HelloResult } from '../protocol/index.js';
 import { cliBuildId } from './build-info.js';
 import { ConnectError, RpcCallError, rpcCall } from './connection.js';
-import { ensureSecureDir, type DaemonPaths } from './paths.js';
+import { DAEMON_STATUS_FD_ENV as STATUS_FD_ENV, ensureSecureDir, type DaemonPaths } from './paths.js';
 import { processAlive } from './process-state.js';
 
 export const START_TIMEOUT_MS = 15_000;
@@ -32,7 +34,7 @@ export class DaemonStartError extends Error {
   }
 }
 
-export function serverEntry(name: 'main' | 'oneshot' | 'remote/main'): string {
+export function serverEntry(name: 'main' | 'remote/main'): string {
   return fileURLToPath(new URL(`../server/${name}.js`, import.meta.url));
 }
 
@@ -89,6 +91,22 @@ export async function stopDaemon(paths: DaemonPaths, reason: string, timeoutMs =
   return pid;
 }
 
+/** Appends to the daemon's log (made 0700/0600 as the daemon makes it), or undefined when it cannot. */
+function openDaemonLog(file: string): number | undefined {
+  try {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    return openSync(file, 'a', 0o600);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What to add to "the daemon exited during start-up": what it said, else where to look. */
+function exitedDetail(said: string, logged: boolean): string {
+  if (said.trim()) return `: ${said.trim()}`;
+  return logged ? '; see its log' : '';
+}
+
 export interface StartOptions {
   /** Extra arguments for server/main.js (from `kubecfg daemon start`). */
   daemonArgs?: string[];
@@ -99,10 +117,21 @@ export interface StartOptions {
  * daemon (ours, or a concurrent winner) answers hello compatibly.
  */
 export async function spawnDaemon(paths: DaemonPaths, opts: StartOptions = {}): Promise<HelloResult> {
+  // The daemon's stderr is its log file from the start, so what only the runtime can say (a fatal
+  // V8 out-of-memory, an abort) lands there once this CLI is gone; its status line comes on fd 3.
+  // A log we cannot open leaves stderr a pipe, as before: the daemon reports why it cannot start.
+  const logFd = openDaemonLog(paths.logFile);
   const child = spawn(process.execPath, [serverEntry('main'), ...(opts.daemonArgs ?? [])], {
     detached: true,
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: process.env,
+    stdio: ['ignore', 'ignore', logFd ?? 'pipe', 'pipe'],
+    env: { ...process.env, [STATUS_FD_ENV]: '3' },
+  });
+  if (logFd !== undefined) closeSync(logFd);
+  const statusStream = child.stdio[3] as Readable;
+  // Without the log, what the runtime printed before dying is the only clue: kept for the message.
+  let lastWords = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    if (lastWords.length < 4096) lastWords += chunk;
   });
   const status = await new Promise<string>((resolve) => {
     let text = '';
@@ -111,8 +140,8 @@ export async function spawnDaemon(paths: DaemonPaths, opts: StartOptions = {}): 
       clearTimeout(timer);
       resolve(`ERROR cannot run ${process.execPath}: ${err.message}`);
     });
-    child.stderr!.setEncoding('utf8');
-    child.stderr!.on('data', (chunk: string) => {
+    statusStream.setEncoding('utf8');
+    statusStream.on('data', (chunk: string) => {
       text += chunk;
       const nl = text.indexOf('\n');
       if (nl >= 0) {
@@ -120,16 +149,17 @@ export async function spawnDaemon(paths: DaemonPaths, opts: StartOptions = {}): 
         resolve(text.slice(0, nl));
       }
     });
-    child.stderr!.on('close', () => {
+    statusStream.on('close', () => {
       clearTimeout(timer);
       resolve(
         text.includes('\n')
           ? text.slice(0, text.indexOf('\n'))
-          : `ERROR the daemon exited during start-up${text ? `: ${text.trim()}` : ''}`,
+          : `ERROR the daemon exited during start-up${exitedDetail(text || lastWords, logFd !== undefined)}`,
       );
     });
   });
-  child.stderr!.destroy();
+  statusStream.destroy();
+  child.stderr?.destroy();
   child.unref();
   if (status.startsWith('ERROR '))
     throw new DaemonStartError(`could not start the kubecfg daemon: ${status.slice(6)} (log: ${paths.logFile})`);
@@ -154,6 +184,26 @@ export async function spawnDaemon(paths: DaemonPaths, opts: StartOptions = {}): 
   throw new DaemonStartError(
     `the kubecfg daemon did not answer after starting: ${(last as Error | undefined)?.message ?? 'unknown'} (log: ${paths.logFile})`,
   );
+}
+
+/**
+ * Starts a daemon and returns at once, after a first call rendered in the CLI: the next call
+ * finds it. Nobody reads its status line; a daemon that cannot start says why in its log file,
+ * and `kubecfg daemon start` reports it. Two CLIs doing this at once are resolved by the lock.
+ */
+export function startDaemonDetached(paths: DaemonPaths, opts: StartOptions = {}): void {
+  try {
+    ensureSecureDir(paths.dir);
+    const child = spawn(process.execPath, [serverEntry('main'), ...(opts.daemonArgs ?? [])], {
+      detached: true,
+      stdio: 'ignore',
+      env: process.env,
+    });
+    child.on('error', () => {});
+    child.unref();
+  } catch {
+    // The command has been answered already; the next call starts a daemon or says why it cannot.
+  }
 }
 
 /** Returns a compatible daemon, starting or replacing one as needed. */

@@ -118,3 +118,9 @@ export function checkSecureDir(dir: string, uid: number = currentUid()): void {
     );
   }
 }
+
+/**
+ * Set by the launcher to the descriptor (3) the spawned daemon writes its status line to, its stderr
+ * being the log file already; unset, the daemon reports on stderr (`daemon start --foreground`, tests).
+ */
+export const DAEMON_STATUS_FD_ENV = 'KUBECFG_DAEMON_STATUS_FD';

@@ -110,6 +110,37 @@ describe('runRemote: the version handshake travels with the command', () => {
     }
   });
 
+  it('the first call: nothing listens, so it runs here, then starts a daemon without waiting', async () => {
+    const paths = sandbox();
+    const calls: string[] = [];
+    const code = await runRemote(paths, 'render/show', params(), {
+      start: async () => assert.fail('must not wait for a daemon'),
+      inProcess: async () => {
+        calls.push('in-process');
+        return 7;
+      },
+      startDetached: () => calls.push('start detached'),
+      write: () => assert.fail('the in-process run writes its own output'),
+    });
+    assert.deepEqual([code, calls], [7, ['in-process', 'start detached']]);
+  });
+
+  it('the first call with a daemon listening goes to the daemon', async () => {
+    const paths = sandbox();
+    const { server } = await fakeDaemon(paths, [{ stdout: 'from daemon\n', exitCode: 0 }]);
+    try {
+      const out: string[] = [];
+      const code = await runRemote(paths, 'render/show', params(), {
+        inProcess: async () => assert.fail('a daemon answers'),
+        startDetached: () => assert.fail('a daemon answers'),
+        write: (_s, data) => out.push(data),
+      });
+      assert.deepEqual([code, out], [0, ['from daemon\n']]);
+    } finally {
+      server.close();
+    }
+  });
+
   const refusals: [string, Answer][] = [
     ['VersionMismatch (a daemon of another build)', { error: { code: ErrorCodes.VersionMismatch, message: 'skew' } }],
     [

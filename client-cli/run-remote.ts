@@ -6,8 +6,9 @@
  *
  * One round trip when a compatible daemon runs: the command carries the CLI's
  * protocol version and build id (`client`), instead of a `daemon/hello` first.
- * Nothing listening → start a daemon and send again. A daemon of another build
- * answers VersionMismatch, one older than the `client` field refuses it
+ * Nothing listening → start a daemon and send again, or (the first call,
+ * `inProcess`) run the command in this process and start the daemon in the
+ * background. A daemon of another build answers VersionMismatch, one older than the `client` field refuses it
  * (-32602 on `params.client`) and one without the method answers -32601: all
  * three ran nothing, so the CLI replaces the daemon and sends again (hazard
  * 27). Each happens at most once per command: a second refusal is reported.
@@ -31,12 +32,19 @@ import {
   type DaemonTarget,
   type TcpTarget,
 } from './connection.js';
-import { spawnDaemon, stopDaemon } from './launcher.js';
+import { spawnDaemon, startDaemonDetached, stopDaemon } from './launcher.js';
 import { ensureSecureDir, type DaemonPaths } from './paths.js';
 
 export const EXIT_INTERRUPTED = 130;
 
 export interface RunRemoteOptions {
+  /**
+   * The first call: when no daemon answers, run the command here instead of waiting for a
+   * daemon to start, then start one in the background for the next call.
+   */
+  inProcess?: () => Promise<number>;
+  /** Starts a daemon without waiting for it (default: launcher's startDaemonDetached). */
+  startDetached?: (paths: DaemonPaths) => void;
   /** Starts a daemon when none answers (default: launcher's spawnDaemon). */
   start?: (paths: DaemonPaths) => Promise<unknown>;
   /** Stops a daemon of another build (default: launcher's stopDaemon). */
@@ -89,6 +97,13 @@ export async function runRemote(
     } catch (err) {
       if (attempt > 0) return reportFailure(err, write);
       if (err instanceof ConnectError) {
+        if (opts.inProcess) {
+          // Started after the render, not during it: on a small machine the daemon's start-up
+          // would take CPU from the render the user is waiting for (docs/performance.md).
+          const code = await opts.inProcess();
+          (opts.startDetached ?? startDaemonDetached)(paths);
+          return code;
+        }
         await (opts.start ?? spawnDaemon)(paths);
         continue;
       }

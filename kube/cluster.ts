@@ -32,6 +32,8 @@ export interface OpenClusterOptions {
   readonly timeoutMs?: number;
   /** Where exec credential plugins' stderr (login prompts) goes; default this process's stderr. */
   readonly execStderr?: (text: string) => void;
+  /** kubecfg's --qps-limit (rate-limiter.ts). */
+  readonly qps?: number;
 }
 
 const processCache = new DiscoveryCache();
@@ -47,6 +49,7 @@ export function sessionFor(connection: ResolvedConnection, options: OpenClusterO
     env: options.environment?.env,
     files: options.environment?.files,
     ...(options.execStderr !== undefined ? { execStderr: options.execStderr } : {}),
+    ...(options.qps !== undefined ? { qps: options.qps } : {}),
   });
   const discovery = (options.cache ?? processCache).for(client);
   return { client, discovery, defaultNamespace: connection.namespace, close: () => client.close() };

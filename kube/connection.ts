@@ -50,6 +50,8 @@ export interface ConnectionFlags {
   /** --username / --password: basic authentication, replacing the kubeconfig user's. */
   readonly username?: string;
   readonly password?: string;
+  /** --disable-compression: true turns compression off whatever the cluster's `disable-compression` says. */
+  readonly disableCompression?: boolean;
 }
 
 /** The Impersonate-User / -Group / -Uid / -Extra-* headers every request carries. */
@@ -90,6 +92,8 @@ export interface ResolvedConnection {
   readonly tlsServerName?: string;
   /** The cluster's kubeconfig `proxy-url`; overrides the *_PROXY variables. */
   readonly proxyUrl?: string;
+  /** No `Accept-Encoding: gzip` (--disable-compression, or the cluster's `disable-compression`). */
+  readonly disableCompression?: boolean;
   readonly impersonate?: Impersonation;
   readonly auth: ClientAuth;
   /** Cache key for discovery and schemas: server URL, context, user name. */
@@ -231,6 +235,8 @@ export function resolveConnection(
     insecureSkipTlsVerify: insecure,
     ...(tlsServerName !== undefined ? { tlsServerName } : {}),
     ...(proxyUrl !== undefined ? { proxyUrl } : {}),
+    // clientcmd merges overrides with mergo.WithOverride: a false flag never clears the cluster's true.
+    ...(flags.disableCompression === true || cluster?.disableCompression === true ? { disableCompression: true } : {}),
     ...(impersonate !== undefined ? { impersonate } : {}),
     auth,
     identity: `${server}|${contextName ?? ''}|${userName ?? ''}${impersonationKey(impersonate)}`,
@@ -254,6 +260,7 @@ function inCluster(
     namespace: flags.namespace ?? (ns !== undefined && ns !== '' ? ns : 'default'),
     ca: ca !== undefined && !insecure ? Buffer.from(ca) : undefined,
     insecureSkipTlsVerify: insecure,
+    ...(flags.disableCompression === true ? { disableCompression: true } : {}),
     ...(impersonate !== undefined ? { impersonate } : {}),
     auth:
       flags.token !== undefined && flags.token !== ''

@@ -17,7 +17,7 @@ import { describe, locate, objectRef, type ClusterSession, type ObjectLocation, 
 import { resourcePath } from './discovery.js';
 import { mapInOrder } from './parallel.js';
 import { isNotFound, KubeError } from './errors.js';
-import { goJson } from './go-json.js';
+import { marshal as goJson } from '../lang/go/encoding-json.js';
 import { decodeLastApplied } from './last-applied.js';
 import { kindOf } from './object-meta.js';
 import { alphabeticalOrder } from './object-order.js';

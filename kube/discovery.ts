@@ -35,6 +35,9 @@ export interface DiscoveryTiming {
   readonly now: () => number;
 }
 
+/** Discovery goes through client-go's discovery client, whose rate-limit bucket is its own. */
+const DISCOVERY = { discovery: true } as const;
+
 const DEFAULT_TIMING: DiscoveryTiming = { ttlMs: 5 * 60_000, now: () => Date.now() };
 
 export class ClusterDiscovery {
@@ -96,7 +99,7 @@ export class ClusterDiscovery {
 
   async openapi(): Promise<OpenApiSchema> {
     this.expireIfStale();
-    this.schema ??= this.client.request('GET', '/openapi/v2').then((doc) => {
+    this.schema ??= this.client.request('GET', '/openapi/v2', DISCOVERY).then((doc) => {
       if (!isJsonObject(doc)) throw new KubeError('KUBE_API', '/openapi/v2 did not return a JSON object');
       return new OpenApiSchema(doc as unknown as OpenApiDocument);
     });
@@ -147,9 +150,9 @@ export class DiscoveryCache {
 
 async function fetchSnapshot(client: KubeClient): Promise<Snapshot> {
   const groupVersions: Array<{ group: string; versions: string[] }> = [];
-  const core = await client.request('GET', '/api');
+  const core = await client.request('GET', '/api', DISCOVERY);
   groupVersions.push({ group: '', versions: stringList(isJsonObject(core) ? core['versions'] : undefined) });
-  const apis = await client.request('GET', '/apis');
+  const apis = await client.request('GET', '/apis', DISCOVERY);
   for (const g of isJsonObject(apis) && Array.isArray(apis['groups']) ? apis['groups'] : []) {
     if (!isJsonObject(g) || typeof g['name'] !== 'string') continue;
     const preferred = isJsonObject(g['preferredVersion']) ? g['preferredVersion']['version'] : undefined;
@@ -165,7 +168,7 @@ async function fetchSnapshot(client: KubeClient): Promise<Snapshot> {
       versions.map(async (version) => ({
         group,
         version,
-        list: await client.request('GET', group === '' ? `/api/${version}` : `/apis/${group}/${version}`),
+        list: await client.request('GET', group === '' ? `/api/${version}` : `/apis/${group}/${version}`, DISCOVERY),
       })),
     ),
   );

@@ -4,6 +4,7 @@
  * and why. Invariants: messages never contain credentials (tokens, keys,
  * URL user-info) nor Secret data.
  */
+import { KubecfgError } from '../lang/common/errors.js';
 
 export type KubeErrorCode =
   | 'KUBE_CONFIG'
@@ -16,7 +17,7 @@ export type KubeErrorCode =
   | 'KUBE_VALIDATION'
   | 'KUBE_GC_UNVERIFIABLE';
 
-export class KubeError extends Error {
+export class KubeError extends KubecfgError {
   constructor(
     readonly code: KubeErrorCode,
     message: string,

@@ -22,6 +22,8 @@ export interface KubeconfigCluster {
   readonly tlsServerName?: string;
   /** `proxy-url`: the HTTP(S) proxy for this cluster, in place of HTTPS_PROXY and friends. */
   readonly proxyUrl?: string;
+  /** `disable-compression`: no `Accept-Encoding: gzip` on requests to this cluster. */
+  readonly disableCompression?: boolean;
 }
 
 export interface ExecConfig {
@@ -168,6 +170,7 @@ function readCluster(c: Record<string, unknown>, base: string): KubeconfigCluste
     insecureSkipTlsVerify: c['insecure-skip-tls-verify'] === true,
     tlsServerName: str(c['tls-server-name']),
     proxyUrl: str(c['proxy-url']),
+    disableCompression: c['disable-compression'] === true,
   };
 }
 

@@ -10,7 +10,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { isJsonObject, type JsonObject, type JsonValue } from '../lang/common/json.js';
 import { KubeError } from './errors.js';
-import { goJson } from './go-json.js';
+import { marshal as goJson } from '../lang/go/encoding-json.js';
 import { fqName, stringMapOf, withMetaEntry } from './object-meta.js';
 
 export const ANNOTATION_LAST_APPLIED = 'kubecfg.ksonnet.io/last-applied-configuration';

@@ -8,6 +8,8 @@
  */
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
+import { gunzip } from 'node:zlib';
+import { promisify } from 'node:util';
 import { request, type Dispatcher } from 'undici';
 import { isJsonObject, type JsonValue } from '../lang/common/json.js';
 import type { ResolvedConnection } from './connection.js';
@@ -16,11 +18,16 @@ import { runExecPlugin, type ExecCredential, type ExecOutput } from './exec-cred
 import { clusterDispatcher } from './http-proxy.js';
 import { OidcTokenSource } from './oidc-auth.js';
 import type { FileReader } from './kubeconfig.js';
+import { rateLimits, type LimiterClock, type RateLimits } from './rate-limiter.js';
+
+const gunzipAsync = promisify(gunzip);
 
 export interface RequestOptions {
   readonly query?: Readonly<Record<string, string | undefined>>;
   readonly body?: JsonValue;
   readonly contentType?: string;
+  /** A discovery request (/api, /apis, /openapi/v2): client-go's discovery client has its own bucket. */
+  readonly discovery?: boolean;
 }
 
 export interface KubeClientOptions {
@@ -30,6 +37,10 @@ export interface KubeClientOptions {
   readonly now?: () => number;
   /** Where an exec credential plugin's stderr goes (its login prompts): the user's terminal. */
   readonly execStderr?: ExecOutput;
+  /** kubecfg's --qps-limit: 0 or unset is client-go's 5 QPS, negative disables (rate-limiter.ts). */
+  readonly qps?: number;
+  /** The rate limiter's clock (tests). */
+  readonly limiterClock?: LimiterClock;
 }
 
 export class KubeClient {
@@ -39,6 +50,7 @@ export class KubeClient {
   /** Set after a 401: the next OIDC token is refreshed even if its `exp` says it is valid. */
   private forceOidcRefresh = false;
   private readonly base: URL;
+  private readonly limits: RateLimits;
 
   constructor(
     readonly connection: ResolvedConnection,
@@ -46,6 +58,7 @@ export class KubeClient {
   ) {
     this.base = new URL(connection.server);
     this.agent = this.makeAgent(undefined);
+    this.limits = rateLimits(options.qps, options.limiterClock);
   }
 
   /** Sends one request; resolves with the parsed JSON body of a 2xx answer. */
@@ -91,7 +104,12 @@ export class KubeClient {
   }
 
   private async send(method: string, path: string, opts: RequestOptions): Promise<{ status: number; text: string }> {
+    // As client-go, every attempt (a 401 retry too) waits for a token before it is sent.
+    await (opts.discovery === true ? this.limits.discovery : this.limits.requests)?.take();
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'kubecfg-ts' };
+    // Go's transport asks for gzip (and decodes it) unless DisableCompression is set.
+    const gzip = this.connection.disableCompression !== true;
+    if (gzip) headers['accept-encoding'] = 'gzip';
     await this.authorize(headers);
     const sent: Record<string, string | string[]> = headers;
     this.impersonate(sent);
@@ -117,11 +135,23 @@ export class KubeClient {
     } catch (err) {
       throw this.networkError(err as Error);
     }
+    let raw: Buffer;
     try {
-      return { status: res.statusCode, text: await res.body.text() };
+      raw = Buffer.from(await res.body.arrayBuffer());
     } catch (err) {
       throw this.networkError(err as Error);
     }
+    if (gzip && String(res.headers['content-encoding'] ?? '').toLowerCase() === 'gzip') {
+      try {
+        raw = await gunzipAsync(raw);
+      } catch {
+        throw new KubeError(
+          'KUBE_API',
+          `${method} ${path}: the server answered ${res.statusCode} with a gzip body that does not decompress`,
+        );
+      }
+    }
+    return { status: res.statusCode, text: raw.toString('utf8') };
   }
 
   private networkError(err: Error): KubeError {

@@ -4,7 +4,8 @@
 // relative or absolute; credentials go only to the registry's own origin (RegistryClient.call).
 import { OciError } from './errors.js';
 import { sha256Digest } from './digest.js';
-import { expectStatus, type RegistryClient, type RepositoryRef } from './client.js';
+import type { RegistryClient, RepositoryRef } from './client.js';
+import { expectStatus } from './registry-status.js';
 import type { HttpResponse } from './http-transport.js';
 
 export interface PushBlobOptions {

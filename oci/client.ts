@@ -12,6 +12,7 @@ import { MANIFEST_MEDIA_TYPES, isManifestMediaType } from './media-types.js';
 import { parseManifest, type Descriptor, type Manifest } from './manifests.js';
 import { apiHost, formatReference, type Reference } from './reference.js';
 import { pushBlobData, type PushBlobOptions } from './blobs.js';
+import { expectStatus, registryErrorSummary } from './registry-status.js';
 
 export interface ClientLimits {
   /** Cap on a manifest or index body (hazard 25). */
@@ -303,25 +304,4 @@ function notFound(ref: Reference, what: string): OciError {
   return new OciError('OCI_NOT_FOUND', `${what}: ${missing} not found in ${ref.registry}/${ref.repository}`, {
     status: 404,
   });
-}
-
-export function expectStatus(res: HttpResponse, ok: number[], what: string): void {
-  if (ok.includes(res.status)) return;
-  throw new OciError('OCI_REGISTRY', `${what}: unexpected HTTP ${res.status}${registryErrorSummary(res)}`, {
-    status: res.status,
-  });
-}
-
-/** ", CODE: message" from a distribution-spec error body, sanitized and short; '' if none. */
-export function registryErrorSummary(res: HttpResponse): string {
-  if (res.body.byteLength === 0 || res.body.byteLength > 64 * 1024) return '';
-  try {
-    const doc = JSON.parse(new TextDecoder().decode(res.body)) as { errors?: { code?: unknown; message?: unknown }[] };
-    const first = Array.isArray(doc.errors) ? doc.errors[0] : undefined;
-    if (first === undefined || typeof first.code !== 'string') return '';
-    const msg = typeof first.message === 'string' ? first.message.replace(/[^\x20-\x7e]/g, '?').slice(0, 160) : '';
-    return `, ${first.code.replace(/[^A-Z0-9_]/gi, '').slice(0, 40)}${msg === '' ? '' : ': ' + msg}`;
-  } catch {
-    return '';
-  }
 }

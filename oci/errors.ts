@@ -2,6 +2,7 @@
 // that says where (registry, repository, reference, value path or archive entry) and why.
 // Invariant: messages never contain credentials, tokens, Authorization headers or response bodies
 // beyond a short, sanitized registry error code; callers may show them to users as they are.
+import { KubecfgError } from '../lang/common/errors.js';
 
 export type OciErrorCode =
   | 'OCI_REFERENCE' // a reference or oci:// URL that does not parse
@@ -19,7 +20,7 @@ export type OciErrorCode =
   | 'OCI_BUNDLE' // a well-formed artifact that is not a usable kubecfg bundle
   | 'OCI_STORE'; // the on-disk bundle store failed
 
-export class OciError extends Error {
+export class OciError extends KubecfgError {
   readonly code: OciErrorCode;
   /** HTTP status when the error came from a registry answer. */
   readonly status: number | undefined;

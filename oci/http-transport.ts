@@ -6,7 +6,8 @@
 // Invariants: no header value and no body is ever put in an error message; responses are always
 // fully consumed or destroyed, so sockets are not leaked.
 import { rootCertificates } from 'node:tls';
-import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { Agent, request, type Dispatcher } from 'undici';
+import { activeProxySettings, ProxyRouter } from '../net/proxy.js';
 import { OciError, describeCause } from './errors.js';
 
 export interface RetryPolicy {
@@ -22,8 +23,9 @@ export interface HttpTransportOptions {
   /** Use this undici dispatcher instead of creating one (tests, proxies). */
   dispatcher?: Dispatcher;
   /**
-   * The environment whose https_proxy/HTTPS_PROXY, http_proxy/HTTP_PROXY and no_proxy/NO_PROXY
-   * apply (the client's, never the daemon's); loopback registries are never proxied, as in Go.
+   * The environment whose HTTPS_PROXY, HTTP_PROXY and NO_PROXY (or lower case) apply, the
+   * client's, never the daemon's; chosen per request by net/proxy.ts (Go's rules: loopback
+   * registries are never proxied).
    */
   proxyEnv?: Readonly<Record<string, string | undefined>>;
   retry?: Partial<RetryPolicy>;
@@ -83,7 +85,9 @@ export class HttpTransport {
             : Buffer.from(opts.ca).toString('utf8');
       // Node's `ca` option replaces the built-in roots; keep them so public registries still work.
       const tls = ca === undefined ? {} : { ca: [...rootCertificates, ca] };
-      this.dispatcher = proxyDispatcher(opts.proxyEnv ?? {}, tls) ?? new Agent({ connect: tls });
+      const direct = new Agent({ connect: tls });
+      const proxies = activeProxySettings(opts.proxyEnv ?? {});
+      this.dispatcher = proxies === undefined ? direct : new ProxyRouter(proxies, direct, tls);
       this.ownsDispatcher = true;
     }
     this.retry = { ...DEFAULT_RETRY, ...opts.retry };
@@ -259,17 +263,4 @@ function translateError(e: unknown, req: HttpRequest, deadline: AbortSignal): Oc
   }
   const detail = typeof code === 'string' ? code : describeCause(e);
   return new OciError('OCI_NETWORK', `${req.what}: cannot reach ${req.url.host} (${detail})`, { cause: e });
-}
-
-/** An EnvHttpProxyAgent for `env`'s proxy variables (lowercase first), or undefined when none is set. */
-function proxyDispatcher(
-  env: Readonly<Record<string, string | undefined>>,
-  tls: { ca?: string[] },
-): Dispatcher | undefined {
-  const pick = (name: string): string => env[name] ?? env[name.toUpperCase()] ?? '';
-  const httpProxy = pick('http_proxy');
-  const httpsProxy = pick('https_proxy');
-  if (httpProxy === '' && httpsProxy === '') return undefined;
-  const noProxy = [pick('no_proxy'), 'localhost', '127.0.0.1', '::1'].filter((s) => s !== '').join(',');
-  return new EnvHttpProxyAgent({ connect: tls, requestTls: tls, httpProxy, httpsProxy, noProxy });
 }

@@ -11,7 +11,8 @@
  * `--jpath` help says).
  */
 
-export type FlagKind = 'bool' | 'string' | 'stringArray' | 'count' | 'int';
+/** `float` is pflag's Float32: a decimal number (kubecfg's --qps-limit). */
+export type FlagKind = 'bool' | 'string' | 'stringArray' | 'count' | 'int' | 'float';
 
 export interface FlagSpec {
   readonly name: string;
@@ -149,6 +150,16 @@ export const GLOBAL_FLAGS: readonly FlagSpec[] = [
     help: 'The length of time to wait before giving up on a single server request',
   },
   { name: 'tls-server-name', kind: 'string', help: 'Server name to use for server certificate validation' },
+  {
+    name: 'disable-compression',
+    kind: 'bool',
+    help: 'If true, opt-out of response compression for all requests to the server',
+  },
+  {
+    name: 'qps-limit',
+    kind: 'float',
+    help: 'Override k8s REST client-side rate limiting; library default is 5 QPS; a negative value disables.',
+  },
   // Ours: remote and confined inputs (docs/imports.md).
   {
     name: 'root',
@@ -342,7 +353,9 @@ export const COMMANDS: readonly CommandSpec[] = [
     usage: 'kubecfg --features=traceback traceback <filename.yaml>:<line>',
     args: 'exactlyOne',
     method: 'render/traceback',
-    flags: [],
+    // kubecfg: "Do not hide non file:// urls"; here it also prints every field the value passed
+    // through (ursonnet's list) instead of the one defining line (docs/traceback.md).
+    flags: [{ name: 'all', kind: 'bool', help: 'Do not hide non file:// urls' }],
   },
   {
     name: 'httpd',
@@ -844,6 +857,34 @@ export const COMMANDS: readonly CommandSpec[] = [
             method: 'render/kubocd-dump-package',
             flags: [],
           },
+        ],
+      },
+    ],
+  },
+  // KCL (docs/kcl.md): what a KCL program or package tree evaluates to, as `kcl run` prints it.
+  {
+    name: 'kcl',
+    summary: 'Evaluate KCL configuration trees',
+    usage: 'kubecfg kcl run [flags] PATH...',
+    args: 'none',
+    flags: [],
+    subcommands: [
+      {
+        name: 'run',
+        summary: 'Print what KCL files, or the package in a directory, evaluate to, as kcl run does',
+        usage: 'kubecfg kcl run [flags] FILE.k...|DIR',
+        args: 'atLeastOne',
+        method: 'render/kcl-run',
+        flags: [
+          {
+            name: 'argument',
+            short: 'D',
+            kind: 'stringArray',
+            help: 'Top-level argument name=value, read with option("name"). May be repeated.',
+          },
+          formatFlag,
+          { name: 'sort-keys', short: 'k', kind: 'bool', help: 'Sort the keys of every mapping in the output' },
+          { name: 'disable-none', short: 'd', kind: 'bool', help: 'Leave out attributes whose value is None' },
         ],
       },
     ],

@@ -202,6 +202,11 @@ function flagsFor(command: CommandSpec): Validator<Record<string, FlagValue>> {
         case 'int':
           out[name] = int(value, field);
           break;
+        case 'float':
+          if (typeof value !== 'number' || !Number.isFinite(value))
+            throw new ParamsError(field, 'expected a finite number');
+          out[name] = value;
+          break;
         case 'string': {
           const s = str(value, field);
           if (spec.values && !spec.values.includes(s))
@@ -319,6 +324,7 @@ export const Methods = {
     true,
     commandParams(commandSpec('kubocd-dump-package')),
   ),
+  kclRun: method<CommandParams, CommandResult>('render/kcl-run', true, commandParams(commandSpec('kcl-run'))),
   diff: method<CommandParams, CommandResult>('cluster/diff', true, commandParams(commandSpec('diff'))),
   update: method<CommandParams, CommandResult>('cluster/update', true, commandParams(commandSpec('update'))),
   delete: method<CommandParams, CommandResult>('cluster/delete', true, commandParams(commandSpec('delete'))),
@@ -339,10 +345,4 @@ export function findMethod(name: string): AnyMethod | undefined {
 /** The command name a streaming method runs (`render/show` → `show`). */
 export function commandOfMethod(name: string): string | undefined {
   return daemonCommandNames().find((c) => findCommand(c)?.method === name);
-}
-
-/** What `kubecfg --no-daemon` writes to the one-shot runner's stdin: one JSON document. */
-export interface OneshotRequest {
-  method: string;
-  params: CommandParams;
 }

@@ -5,6 +5,7 @@
  * never lets a JS TypeError/RangeError escape for bad input; callers catch
  * RenderError only.
  */
+import { KubecfgError } from '../lang/common/errors.js';
 
 export type RenderErrorCode =
   | 'RENDER_NOT_AN_OBJECT' // discovery met a scalar where a Kubernetes object was expected
@@ -18,7 +19,7 @@ export type RenderErrorCode =
   | 'RENDER_UNSUPPORTED_VALUE' // a number JSON cannot carry (NaN, Infinity)
   | 'RENDER_TOO_DEEP'; // a value or document nested past what the renderer's stack allows
 
-export class RenderError extends Error {
+export class RenderError extends KubecfgError {
   readonly code: RenderErrorCode;
   /** Value path (`$.a.b[0]`) the error is about, when there is one. */
   readonly path: string | undefined;

@@ -14,9 +14,9 @@
 import type { JsonObject, JsonValue } from '../lang/common/json.js';
 import { isJsonObject, jsonObject } from '../lang/common/json.js';
 import { RenderError } from './errors.js';
-import { goJsonUnmarshal } from './natives/go-json-parse.js';
+import { unmarshal as goJsonUnmarshal } from '../lang/go/encoding-json.js';
 import { goParseYamlStream } from './natives/go-yaml-parse.js';
-import { goTypeName } from './go/go-text.js';
+import { goTypeName } from '../lang/go/fmt.js';
 import { nestedString } from './k8s-meta.js';
 
 function describe(file: string, doc: number | undefined): string {

@@ -17,7 +17,8 @@
 import type { JsonObject, JsonValue } from '../lang/common/json.js';
 import { isJsonObject, sortedKeys } from '../lang/common/json.js';
 import { guardDepth, RenderError } from './errors.js';
-import { goQuote, goTypeName, goValueString } from './go/go-text.js';
+import { quote as goQuote } from '../lang/go/strconv.js';
+import { goTypeName, goValueString } from '../lang/go/fmt.js';
 import { fieldAccessor, indexAccessor, ROOT_PATH } from './path.js';
 import { groupKindString, groupVersionKind, nameOf, namespaceOf } from './k8s-meta.js';
 import { goMarshalIndent } from './output/json.js';

@@ -7,7 +7,7 @@
  */
 
 import { isJsonnetIdentifier } from '../lang/jsonnet/lexer.js';
-import { goQuote } from './go/go-text.js';
+import { quote as goQuote } from '../lang/go/strconv.js';
 
 export { isJsonnetIdentifier };
 

@@ -5,7 +5,18 @@
 import { execFileSync } from 'node:child_process';
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const TSBUILDINFO = 'dist/.tsbuildinfo';
 // Without the bundle the last build did not finish: its tsbuildinfo may claim outputs never written.
@@ -49,7 +60,8 @@ function walk(dir) {
     else if (p.endsWith('.js') && !p.endsWith('.test.js')) hash.update(p).update(readFileSync(p));
   }
 }
-for (const d of ['protocol', 'client-cli', 'server', 'render', 'lang', 'cache', 'kube', 'oci']) walk(`dist/${d}`);
+for (const d of ['protocol', 'client-cli', 'server', 'render', 'lang', 'cache', 'kube', 'oci', 'net'])
+  walk(`dist/${d}`);
 const buildId = hash.digest('hex').slice(0, 16);
 mkdirSync('dist/bin', { recursive: true });
 writeFileSync('dist/build-id.json', JSON.stringify({ buildId }) + '\n');
@@ -67,4 +79,74 @@ if (existsSync('client-cli/main.ts')) {
     logLevel: 'warning',
   });
   chmodSync('dist/bin/kubecfg.js', 0o755);
+}
+
+// The engine bundle: what `--no-daemon` and a first call without a daemon run inside the CLI's
+// own process (client-cli/engine-bundle.ts). CommonJS so it can be compiled as one vm.Script
+// with V8's code cache; import.meta.url points at the bundle (dist/bin/), whose neighbours
+// (../build-id.json) are where the unbundled modules look too.
+// undici (1 MB, most of the bundle's start-up work) is needed only when a render fetches over
+// HTTP or talks to a cluster: its importers get a facade that loads it on first use. Only the
+// values our code imports are forwarded (esbuild fails the build when an import names another).
+const UNDICI_VALUES = ['Agent', 'EnvHttpProxyAgent', 'ProxyAgent', 'request', 'buildConnector'];
+const lazyUndici = {
+  name: 'lazy-undici',
+  setup(b) {
+    b.onResolve({ filter: /^undici$/ }, (args) =>
+      args.namespace === 'lazy-undici' ? undefined : { path: 'undici', namespace: 'lazy-undici' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-undici' }, () => ({
+      resolveDir: process.cwd(),
+      loader: 'js',
+      contents: [
+        'let real;',
+        "const load = () => (real ??= require('undici'));",
+        'const lazyClass = (name) =>',
+        '  new Proxy(function () {}, {',
+        '    construct: (_t, args) => Reflect.construct(load()[name], args),',
+        '    get: (_t, key) => load()[name][key],',
+        '  });',
+        ...UNDICI_VALUES.map((n) =>
+          /^[A-Z]/.test(n)
+            ? `export const ${n} = lazyClass('${n}');`
+            : `export const ${n} = (...args) => load().${n}(...args);`,
+        ),
+      ].join('\n'),
+    }));
+  },
+};
+
+if (existsSync('server/oneshot-run.ts')) {
+  await build({
+    plugins: [lazyUndici],
+    // Whitespace and syntax only: identifiers keep their names (error texts and stack traces use them).
+    minifyWhitespace: true,
+    minifySyntax: true,
+    entryPoints: ['server/oneshot-run.ts'],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outfile: 'dist/bin/engine.cjs',
+    banner: { js: 'var __engine_url = require("node:url").pathToFileURL(__filename).href;' },
+    define: { 'import.meta.url': '__engine_url' },
+    logLevel: 'warning',
+  });
+  // A code cache from the previous bundle would be rejected; one warm-up run writes the new one,
+  // including the functions a render compiles (parser, evaluator, YAML output).
+  rmSync('dist/bin/engine.cjs.cache', { force: true });
+  const warm = mkdtempSync(join(tmpdir(), 'kubecfg-warm-'));
+  try {
+    writeFileSync(
+      join(warm, 'warm.jsonnet'),
+      "local l = { name: 'x', n: [i * 2 for i in std.range(1, 3)] };\n" +
+        "{ cm: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: l.name }, data: { v: std.toString(l.n) } } }\n",
+    );
+    execFileSync(process.execPath, ['dist/bin/kubecfg.js', '--no-daemon', 'show', join(warm, 'warm.jsonnet')], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, KUBECFG_DAEMON_TEST_HOOKS: '' },
+    });
+  } finally {
+    rmSync(warm, { recursive: true, force: true });
+  }
 }

@@ -18,6 +18,7 @@ export const FAMILIES = [
   'CACHE',
   'CLEAT',
   'KUBOCD',
+  'CMD',
 ];
 const CODE = new RegExp(`'((?:${FAMILIES.join('|')})_[A-Z][A-Z_]*)'`, 'g');
 

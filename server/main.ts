@@ -4,10 +4,13 @@
  *   READY <pid>     listening
  *   EXISTS <pid>    another daemon holds the lock (we exit 0)
  *   ERROR <why>     could not start (exit 1)
- * After that the daemon never writes to stderr (the CLI has closed the pipe);
- * everything goes to the log file.
+ * The launcher reads that line on fd 3 and gives the daemon its log file as
+ * stderr, so the runtime's own last words (a fatal out-of-memory, an abort)
+ * are logged too; started any other way, the line comes on stderr. The daemon
+ * itself never writes to stderr after it: everything goes to the log file.
  */
-import { checkSecureDir, daemonPaths, ensureSecureDir } from '../client-cli/paths.js';
+import { closeSync, writeSync } from 'node:fs';
+import { checkSecureDir, DAEMON_STATUS_FD_ENV, daemonPaths, ensureSecureDir } from '../client-cli/paths.js';
 import { daemonBuildId } from './build-id.js';
 import { runDaemon } from './daemon.js';
 import { RotatingLogFile } from './log-file.js';
@@ -18,11 +21,24 @@ import { parseDaemonOptions } from './options.js';
 process.umask(0o077);
 process.stderr.on('error', () => {});
 
+/** Where the status line goes: the launcher's fd 3 (stderr is then the log file), else stderr. */
+const statusFd = process.env[DAEMON_STATUS_FD_ENV] === '3' ? 3 : undefined;
+delete process.env[DAEMON_STATUS_FD_ENV];
+
 let reported = false;
 function report(line: string): void {
   if (reported) return;
   reported = true;
-  process.stderr.write(line + '\n');
+  if (statusFd === undefined) {
+    process.stderr.write(line + '\n');
+    return;
+  }
+  try {
+    writeSync(statusFd, line + '\n');
+    closeSync(statusFd);
+  } catch {
+    // The launcher is gone; the log has the story.
+  }
 }
 
 async function main(): Promise<void> {
@@ -59,6 +75,7 @@ async function main(): Promise<void> {
     }
     for (const sig of ['SIGTERM', 'SIGINT'] as const) process.on(sig, () => daemon.ctx.shutdown(`signal ${sig}`));
     process.on('SIGHUP', () => {});
+    if (process.env.KUBECFG_DAEMON_TEST_HOOKS === '1') process.on('SIGUSR2', exhaustMainHeap);
     report(`READY ${process.pid}`);
     if (options.foreground)
       process.stdout.write(
@@ -72,6 +89,15 @@ async function main(): Promise<void> {
     report(`ERROR ${message}`);
     process.exit(1);
   }
+}
+
+/**
+ * Test hook (KUBECFG_DAEMON_TEST_HOOKS=1 only): SIGUSR2 makes the main thread allocate until V8's
+ * heap limit ends the process, so a test can see where the runtime's fatal message goes.
+ */
+function exhaustMainHeap(): void {
+  const hoard: unknown[] = [];
+  for (;;) hoard.push(new Array(100_000).fill({ n: hoard.length }));
 }
 
 void main();

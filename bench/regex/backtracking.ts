@@ -4,8 +4,8 @@
  * (the `d` flag gives group indices). Same Go loops on top, so the bench
  * compares engines and nothing else.
  */
-import { type GoRegexp } from '../../lang/common/re2/go-regexp.js';
-import { parseRe2 } from '../../lang/common/re2/re2-parse.js';
+import { type GoRegexp } from '../../lang/go/regexp/go-regexp.js';
+import { parseRe2 } from '../../lang/go/regexp/re2-parse.js';
 import { toJsSource } from './re2-to-js.js';
 
 export function compileBacktracking(pattern: string): GoRegexp {

@@ -10,8 +10,8 @@
  * groups keep their numbers (names live in ParsedRe2.groupNames).
  */
 
-import type { ClassSet, Re2Node } from '../../lang/common/re2/re2-ast.js';
-import { foldOrbit } from '../../lang/common/re2/re2-classes.js';
+import type { ClassSet, Re2Node } from '../../lang/go/regexp/re2-ast.js';
+import { foldOrbit } from '../../lang/go/regexp/re2-classes.js';
 
 function codePointEscape(cp: number): string {
   if ((cp >= 0x30 && cp <= 0x39) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a))

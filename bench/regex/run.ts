@@ -7,7 +7,7 @@
  * for the old engine at 22 characters and for ours at 10,000. No assertions
  * on time.
  */
-import { compileGoRegexp, replaceAllWith, type GoRegexp } from '../../lang/common/re2/go-regexp.js';
+import { compileGoRegexp, replaceAllWith, type GoRegexp } from '../../lang/go/regexp/go-regexp.js';
 import { fmtMs, median, printTable, timeMs } from '../lib/measure.js';
 import { compileBacktracking } from './backtracking.js';
 

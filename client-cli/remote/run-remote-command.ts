@@ -68,11 +68,20 @@ export function remoteEndpoint(
   return { url, token, ...(ca !== undefined ? { ca } : {}) };
 }
 
-/** The local helper that runs a cluster command's cluster half (the bundle's or the compiled tree's). */
+/**
+ * The local helper that runs a cluster command's cluster half: the bundle's or the compiled
+ * tree's. Only when this module runs from the TypeScript sources (tests under tsx) is the
+ * helper started through tsx, a devDependency production never loads.
+ */
 function clusterHelper(): string[] {
-  for (const rel of ['../server/remote/cluster-local.js', '../../server/remote/cluster-local.js']) {
-    const p = fileURLToPath(new URL(rel, import.meta.url));
-    if (existsSync(p)) return [p];
+  if (!import.meta.url.endsWith('.ts')) {
+    const rels = ['../server/remote/cluster-local.js', '../../server/remote/cluster-local.js'];
+    const found = rels.map((rel) => fileURLToPath(new URL(rel, import.meta.url))).find((p) => existsSync(p));
+    if (found === undefined)
+      throw new RemoteSetupError(
+        'the cluster helper (server/remote/cluster-local.js) is missing from this installation',
+      );
+    return [found];
   }
   const ts = fileURLToPath(new URL('../../server/remote/cluster-local.ts', import.meta.url));
   return ['--import', import.meta.resolve('tsx'), ts];

@@ -6,6 +6,7 @@
  */
 import type { Diagnostic, Span } from '../common/source.js';
 import { formatLocation } from '../common/source.js';
+import { KubecfgError } from '../common/errors.js';
 
 /** Every code a Cleat diagnostic may carry (listed in docs/cleat.md). */
 export const CleatCodes = {
@@ -44,7 +45,7 @@ export const CleatCodes = {
 export type CleatCode = (typeof CleatCodes)[keyof typeof CleatCodes];
 
 /** Thrown by evaluation (and by input decoding); always carries a code and, where known, span and path. */
-export class CleatError extends Error {
+export class CleatError extends KubecfgError {
   constructor(
     readonly code: CleatCode,
     message: string,

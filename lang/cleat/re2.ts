@@ -1,10 +1,10 @@
 /**
  * RE2 regular expressions for Cleat's built-ins and checker: the shared Go
- * regexp engine of lang/common/re2 (our RE2 parser, rejecting what RE2
+ * regexp engine of lang/go/regexp (our RE2 parser, rejecting what RE2
  * rejects with Go's error text, and a linear-time matcher). Matching is
  * unanchored, as Go's regexp.MatchString.
  */
-import { compileGoRegexp, type GoRegexp } from '../common/re2/go-regexp.js';
+import { compileGoRegexp, type GoRegexp } from '../go/regexp/go-regexp.js';
 
 const cache = new Map<string, GoRegexp | string>();
 

@@ -4,6 +4,7 @@
  * so messages can be compared with Helm/Go output byte for byte; `code`,
  * `line` and `column` carry the same facts in structured form.
  */
+import { KubecfgError } from '../common/errors.js';
 
 export type TemplateErrorCode =
   /** Lexing or parsing failed. */
@@ -15,7 +16,7 @@ export type TemplateErrorCode =
   /** A function that exists upstream but is not available here (non-hermetic). */
   | 'TPL_UNAVAILABLE';
 
-export class TemplateError extends Error {
+export class TemplateError extends KubecfgError {
   override name = 'TemplateError';
   constructor(
     message: string,

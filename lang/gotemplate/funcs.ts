@@ -8,7 +8,7 @@
 
 import { compareCodepoints } from '../common/json.js';
 import { formatValue, sprint, sprintf, sprintln } from './fmt/print.js';
-import { isPrint } from './fmt/quote.js';
+import { isPrint } from '../go/strconv.js';
 import { type FuncDef, FunctionProfile, pure } from './function.js';
 import { byteLength, byteSlice, type GoObject, kindOf, numberOf, typeName, utf8Bytes } from './value.js';
 

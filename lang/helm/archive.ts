@@ -9,11 +9,12 @@
  */
 
 import { gunzipSync } from 'node:zlib';
+import { KubecfgError } from '../common/errors.js';
 
 export const MAX_DECOMPRESSED_CHART_SIZE = 100 * 1024 * 1024;
 export const MAX_DECOMPRESSED_FILE_SIZE = 5 * 1024 * 1024;
 
-export class ChartArchiveError extends Error {
+export class ChartArchiveError extends KubecfgError {
   override name = 'ChartArchiveError';
   readonly code = 'HELM_ARCHIVE';
 }

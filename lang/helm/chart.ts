@@ -11,16 +11,7 @@ import { readYaml } from '../gotemplate/index.js';
 import { isMap } from '../gotemplate/value.js';
 import { extractChartArchive } from './archive.js';
 import { HelmIgnore } from './helmignore.js';
-
-export class ChartError extends Error {
-  override name = 'ChartError';
-  constructor(
-    message: string,
-    readonly code = 'HELM_CHART',
-  ) {
-    super(message);
-  }
-}
+import { ChartError } from './chart-error.js';
 
 export interface ChartFile {
   /** Path relative to the chart root, e.g. `templates/deployment.yaml`. */

@@ -368,3 +368,33 @@ test('a chart naming genCA in an untaken branch renders; taking it gives a TLS s
     secret,
   );
 });
+
+test('Capabilities as kubecfg builds them with Helm 3.18.5: KubeVersion v1.20.0, HelmVersion v3.18', () => {
+  const chart = loadChart(
+    tree({
+      'c/Chart.yaml': 'apiVersion: v2\nname: c\nversion: 1.0.0\n',
+      'c/templates/cm.yaml': [
+        'kube: {{ .Capabilities.KubeVersion }}',
+        'major: {{ .Capabilities.KubeVersion.Major | quote }}',
+        'minor: {{ .Capabilities.KubeVersion.Minor | quote }}',
+        'helm: {{ .Capabilities.HelmVersion.Version }}',
+        'helmStruct: {{ printf "%v" .Capabilities.HelmVersion | quote }}',
+        'helmYaml: {{ toYaml .Capabilities.HelmVersion | quote }}',
+        'modern: {{ semverCompare ">=3.18.0" .Capabilities.HelmVersion.Version }}',
+        '',
+      ].join('\n'),
+    }),
+  );
+  const out = renderChart(chart, { releaseName: 'r', namespace: 'n', values: {} });
+  assert.deepEqual(out['c/templates/cm.yaml'], [
+    {
+      kube: 'v1.20.0',
+      major: '1',
+      minor: '20',
+      helm: 'v3.18',
+      helmStruct: '{v3.18   }',
+      helmYaml: 'version: v3.18',
+      modern: true,
+    },
+  ]);
+});

@@ -12,8 +12,8 @@
  * Invariant: pure; a malformed pattern never matches (Helm logs and skips it).
  */
 
-import { compileGoRegexp, type GoRegexp } from '../common/re2/go-regexp.js';
-import { ChartError } from './chart.js';
+import { compileGoRegexp, type GoRegexp } from '../go/regexp/go-regexp.js';
+import { ChartError } from './chart-error.js';
 
 interface Rule {
   negate: boolean;

@@ -14,12 +14,12 @@ export {
   loadChart,
   loadChartArchive,
   loadChartDirectory,
-  ChartError,
   type Chart,
   type ChartFile,
   type Dependency,
   type ImportValue,
 } from './chart.js';
+export { ChartError } from './chart-error.js';
 export { HelmIgnore } from './helmignore.js';
 export { validateValuesSchemas } from './schema.js';
 export { parseHelmChart, renderChartForKubecfg, loadChartArchiveCached, type HelmCapabilities } from './kubecfg.js';

@@ -18,7 +18,8 @@
 import type { JsonObject, JsonValue } from '../common/json.js';
 import { isJsonObject, setJsonKey } from '../common/json.js';
 import { isMap } from '../gotemplate/value.js';
-import { type Chart, ChartError, loadChartArchive } from './chart.js';
+import { type Chart, loadChartArchive } from './chart.js';
+import { ChartError } from './chart-error.js';
 import { chartCache, copyJson, renderCache, sha256Hex } from './cache.js';
 import { parseManifests, type RenderOptions, renderTemplates } from './render.js';
 import { processDependencies, valuesFromJson, type Values } from './values.js';

@@ -12,7 +12,7 @@
 import { parseAllDocuments } from 'yaml';
 import type { JsonValue } from '../common/json.js';
 import { jsonObject } from '../common/json.js';
-import { compileGoRegexp, type GoRegexp } from '../common/re2/go-regexp.js';
+import { compileGoRegexp, type GoRegexp } from '../go/regexp/go-regexp.js';
 import {
   goYamlTags,
   helmErrorMessage,
@@ -22,7 +22,8 @@ import {
   TemplateSet,
 } from '../gotemplate/index.js';
 import { GoObject, isMap, mapSet } from '../gotemplate/value.js';
-import { type Chart, ChartError, type ChartFile } from './chart.js';
+import { type Chart, type ChartFile } from './chart.js';
+import { ChartError } from './chart-error.js';
 import { processDependencies, coalesceChartValues, type Values } from './values.js';
 import { validateValuesSchemas } from './schema.js';
 import { marshalYaml } from '../gotemplate/index.js';
@@ -92,6 +93,36 @@ class KubeVersion extends GoObject {
         return () => this.version;
     }
     return undefined;
+  }
+}
+
+/**
+ * Helm's version.BuildInfo as kubecfg's embedded Helm 3.18.5 reports it: `version` is the source
+ * default of the release branch ("v3.18"; kubecfg does not set Helm's ldflags), git fields empty.
+ * GoVersion is runtime.Version() of whatever toolchain built a kubecfg binary; no single value is
+ * right, so it is empty (docs/helm.md). Prints as Go prints the struct; toYaml/toJson see the
+ * json tags with omitempty, so only `version`.
+ */
+export const HELM_VERSION = 'v3.18';
+
+class HelmBuildInfo extends GoObject {
+  private readonly fields: Record<string, string> = {
+    Version: HELM_VERSION,
+    GitCommit: '',
+    GitTreeState: '',
+    GoVersion: '',
+  };
+  goType(): string {
+    return 'version.BuildInfo';
+  }
+  format(): string {
+    return `{${Object.values(this.fields).join(' ')}}`;
+  }
+  toJSONValue(): unknown {
+    return { version: HELM_VERSION };
+  }
+  field(name: string): unknown {
+    return Object.prototype.hasOwnProperty.call(this.fields, name) ? this.fields[name] : undefined;
   }
 }
 
@@ -277,7 +308,7 @@ export function renderTemplates(chart0: Chart, opts: RenderOptions): Map<string,
   const capabilities = {
     KubeVersion: new KubeVersion(opts.kubeVersion ?? 'v1.20.0'),
     APIVersions: new VersionSet(opts.apiVersions ?? DEFAULT_API_VERSIONS),
-    HelmVersion: { Version: 'v3', GitCommit: '', GitTreeState: '', GoVersion: '' },
+    HelmVersion: new HelmBuildInfo(),
   };
   const items: Renderable[] = [];
   collect(chart, values, chart.name, items);

@@ -7,7 +7,7 @@
  * then, per failing chart, `<chart>:` and one `- <field>: <why>` line per
  * violation, the field written as gojsonschema does (`(root)`, `a.b.0`).
  * The reasons are the validator's (santhosh-tekuri wording, see
- * lang/common/jsonschema), not gojsonschema's.
+ * lang/jsonschema), not gojsonschema's.
  * `$schema`: Helm 3.18's validator (santhosh-tekuri/jsonschema v6) takes
  * `http(s)://json-schema.org/schema#` as its latest draft (2020-12) and would
  * download any other metaschema; nothing is downloaded here, so an unknown
@@ -24,9 +24,10 @@ import {
   ValidationDepthError,
   Validator,
   type SchemaViolation,
-} from '../common/jsonschema/index.js';
+} from '../jsonschema/index.js';
 import { GoFloat, GoObject, isMap } from '../gotemplate/value.js';
-import { type Chart, ChartError } from './chart.js';
+import type { Chart } from './chart.js';
+import { ChartError } from './chart-error.js';
 import type { Values } from './values.js';
 
 const text = new TextDecoder();

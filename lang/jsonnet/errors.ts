@@ -7,6 +7,7 @@
  */
 import type { SourceFile, Span } from '../common/source.js';
 import { utf8ByteLength } from '../common/utf8.js';
+import { KubecfgError } from '../common/errors.js';
 
 export interface TraceFrame {
   /** Where the frame was when the error happened, or a message such as "During evaluation". */
@@ -22,7 +23,8 @@ export interface FormatOptions {
   maxFrames?: number;
 }
 
-export class JsonnetError extends Error {
+export class JsonnetError extends KubecfgError {
+  readonly code: 'JSONNET_STATIC' | 'JSONNET_RUNTIME';
   readonly kind: 'static' | 'runtime';
   /** Static errors: where. */
   readonly span: Span | undefined;
@@ -33,8 +35,13 @@ export class JsonnetError extends Error {
     super(message);
     this.name = 'JsonnetError';
     this.kind = kind;
+    this.code = kind === 'static' ? 'JSONNET_STATIC' : 'JSONNET_RUNTIME';
     this.span = span;
     this.trace = trace;
+  }
+
+  override describe(): string {
+    return this.format().trimEnd();
   }
 
   /** The text go-jsonnet's `jsonnet` command prints for this error. */
@@ -50,7 +57,8 @@ export class JsonnetError extends Error {
 }
 
 /** Thrown by an Importer when a file cannot be found or is not allowed. */
-export class ImportError extends Error {
+export class ImportError extends KubecfgError {
+  readonly code = 'JSONNET_IMPORT';
   constructor(message: string) {
     super(message);
     this.name = 'ImportError';

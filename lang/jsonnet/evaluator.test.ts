@@ -215,3 +215,25 @@ test('maxStack is configurable', () => {
   assert.equal(evaluateSnippet('s.jsonnet', code), 300);
   assert.throws(() => evaluateSnippet('s.jsonnet', code, { maxStack: 100 }), /max stack frames exceeded/);
 });
+
+test('memoryLimit: builtins whose size is known up front are refused before allocating, naming the limit', () => {
+  const memoryLimit = { bytes: 64 * 1024 * 1024, name: 'the worker heap limit (64 MiB)' };
+  const refused: [string, RegExp][] = [
+    ['std.range(0, 1e8)', /std\.range\(0, 100000000\) \(100000001 elements\) needs at least 4\.5 GiB/],
+    ['std.makeArray(1e9, function(i) i)', /std\.makeArray\(1000000000, \.\.\.\) needs at least 93\.1 GiB/],
+    ["std.repeat('x', 1e9)", /std\.repeat of a 1-character string 1000000000 times needs at least 954 MiB/],
+    ['std.repeat([1, 2], 1e8)', /std\.repeat of a 2-element array 100000000 times needs at least 1\.5 GiB/],
+    ["local s = std.repeat('x', 1e6); std.join('', std.makeArray(100, function(i) s))", /std\.join of 100 strings/],
+  ];
+  for (const [code, want] of refused) {
+    assert.throws(
+      () => evaluateSnippet('m.jsonnet', code, { memoryLimit }),
+      (err: Error) => want.test(err.message) && /more than the worker heap limit \(64 MiB\)/.test(err.message),
+      code,
+    );
+  }
+  // What fits is evaluated as usual, and without a limit nothing is checked.
+  assert.equal(evaluateSnippet('m.jsonnet', 'std.length(std.range(1, 100000))', { memoryLimit }), 100000);
+  assert.equal(evaluateSnippet('m.jsonnet', "std.length(std.repeat('ab', 1000))", { memoryLimit }), 2000);
+  assert.equal(evaluateSnippet('m.jsonnet', 'std.length(std.makeArray(1e5, function(i) i))'), 100000);
+});

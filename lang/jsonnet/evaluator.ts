@@ -19,7 +19,7 @@ import { ImportError, JsonnetError, type TraceFrame } from './errors.js';
 import { cachedField, withCachedField, type FieldCache } from './field-cache.js';
 import { TextSink } from './text-sink.js';
 import { formatNumberJson, quoteString, serializeCompact } from './manifest.js';
-import { goNumber } from './std/builtin.js';
+import { formatFloat } from '../go/strconv.js';
 import type { Module, RuntimeOptions } from './module.js';
 import { moduleAst, parseSnippet, parseSourceFile } from './module.js';
 import { TailCall, codeOf, tailCodeOf } from './compile.js';
@@ -217,6 +217,18 @@ export class Evaluator implements ValidationHost {
     this.cur = null;
   }
 
+  /**
+   * Refuses an allocation of about `bytes` (a low estimate) that cannot fit in the evaluation's
+   * memory limit, before any of it is made: the error names what and the limit.
+   */
+  checkAllocation(what: string, bytes: number): void {
+    const limit = this.options.memoryLimit;
+    if (limit === undefined || bytes <= limit.bytes) return;
+    const message = `${what} needs at least ${formatBytes(bytes)}, more than ${limit.name}`;
+    limit.onRefused?.(message);
+    throw this.error(message);
+  }
+
   /** For long builtin loops that open no frames: honours shouldStop. */
   poll(): void {
     if (this.options.shouldStop?.()) throw this.error('evaluation cancelled');
@@ -405,7 +417,7 @@ export class Evaluator implements ValidationHost {
     for (const x of [a, b]) {
       if (x < -lim - 1 || x > lim) {
         throw this.error(
-          `Bitwise operator argument ${goNumber(x)} outside of range [-9223372036854775808, 9223372036854775807]`,
+          `Bitwise operator argument ${formatFloat(x, 'g', -1)} outside of range [-9223372036854775808, 9223372036854775807]`,
         );
       }
     }
@@ -591,6 +603,7 @@ export class Evaluator implements ValidationHost {
     const env = def.env === null ? this.sharedLayerEnv(obj, li, layer) : this.layerEnv(obj, li, layer, def.env);
     this.enterFrame();
     let v = this.evaluate(def.body!, env);
+    this.fieldBodyEvaluated(layer, def);
     if (def.plus) {
       const below = obj.findLayer(name, li);
       if (below >= 0) {
@@ -602,6 +615,12 @@ export class Evaluator implements ValidationHost {
     this.exitFrame();
     return v;
   }
+
+  /**
+   * Called when a field's body has been evaluated, before a `+:` merges it with super's value
+   * (go-jsonnet's order for PlusSuper fields): a no-op; lang/jsonnet/trace.ts notes the field.
+   */
+  protected fieldBodyEvaluated(_layer: Layer, _def: FieldDef): void {}
 
   /** The env a field body defined in layer `li` of `obj` is evaluated in (lang/jsonnet/trace.ts reads it). */
   fieldBodyEnv(obj: ObjectValue, li: number, def: FieldDef): Env {
@@ -1280,4 +1299,9 @@ export function quoteJson(s: string): string {
 
 export function decodeUtf8(bytes: Uint8Array): string {
   return new TextDecoder('utf-8').decode(bytes);
+}
+
+function formatBytes(n: number): string {
+  if (n >= 1024 ** 3) return `${(n / 1024 ** 3).toFixed(1)} GiB`;
+  return `${Math.ceil(n / 1024 ** 2)} MiB`;
 }

@@ -62,6 +62,18 @@ export interface RuntimeOptions {
    * content, imports and ext vars are unchanged are handed over from earlier evaluations.
    */
   reuse?: ModuleReuse;
+  /**
+   * The memory the evaluation may use, and its name in errors (`the worker heap limit (64 MiB)`):
+   * a builtin whose allocation size is known before it starts (std.range, std.makeArray,
+   * std.repeat, std.join) and cannot fit is refused at once instead of growing until the limit
+   * kills the process. Absent: no check.
+   */
+  memoryLimit?: {
+    bytes: number;
+    name: string;
+    /** Hears each refusal's message (the daemon logs one line per refusal). */
+    onRefused?: (message: string) => void;
+  };
 }
 
 const ASTS = new WeakMap<Module, Node>();

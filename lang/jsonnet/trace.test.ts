@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ImportError, JsonnetError, parseModule, parseSnippet, SourceFile } from './index.js';
 import type { Importer } from './module.js';
-import { TraceError, traceModuleValue, traceValuePath, type PathStep } from './trace.js';
+import { TraceError, traceModuleValue, traceRoots, traceValuePath, type PathStep } from './trace.js';
 
 const LIB = `{
   mk(name, replicas=1):: {
@@ -215,3 +215,24 @@ for (const row of errors) {
     );
   });
 }
+
+test('traceRoots: ursonnet order (go-jsonnet evaluates a +: body before super, object bodies untraced)', () => {
+  const code = [
+    '{',
+    '  a: [1],',
+    '  o: { x: 1 },',
+    '} + {',
+    '  a+: [self.b],',
+    '  b: 2,',
+    '  o+: { y: $.b },',
+    '}',
+    '',
+  ].join('\n');
+  const roots = (path: PathStep[]): string[] =>
+    traceRoots(parseModule(new SourceFile('main.jsonnet', code)), path, { importer }).map((l) => `${l.file}:${l.line}`);
+  // a (line 5) is noted when its body is done, then super's a (2), then b (6) as the array is printed.
+  assert.deepEqual(roots(['a']), ['main.jsonnet:6', 'main.jsonnet:2', 'main.jsonnet:5']);
+  // o+: { ... } is an object body: only the fields printed are noted, in name order.
+  assert.deepEqual(roots(['o']), ['main.jsonnet:7', 'main.jsonnet:6', 'main.jsonnet:3']);
+  assert.throws(() => roots(['a', 'z']), /\$\.a is an array, not an object: cannot follow \$\.a\.z/);
+});

@@ -21,14 +21,24 @@
  * TraceError, never a raw JS exception.
  */
 import type { Span } from '../common/source.js';
-import type { Node } from './ast.js';
+import type { Node, ObjField } from './ast.js';
 import { ImportError, JsonnetError } from './errors.js';
 import { Evaluator } from './evaluator.js';
 import { moduleAst, type Module, type RuntimeOptions } from './module.js';
 import { pureStdTable } from './std/pure-link.js';
 import { applyTopLevelArgs } from './top-level-args.js';
 import { buildStd } from './std/registry.js';
-import { ArrayValue, Env, FuncValue, ObjectValue, Thunk, typeName, type Value } from './value.js';
+import {
+  ArrayValue,
+  Env,
+  FuncValue,
+  ObjectValue,
+  Thunk,
+  typeName,
+  type FieldDef,
+  type Layer,
+  type Value,
+} from './value.js';
 
 /** One step of a value path: a field name or an array index. */
 export type PathStep = string | number;
@@ -235,30 +245,77 @@ class Tracer {
     let value = root;
     let site: Site = rootSite;
     path.forEach((step, i) => {
-      if (value instanceof ObjectValue && typeof step === 'string') {
-        if (!value.hasField(step, true))
-          throw new TraceError(`field ${JSON.stringify(step)} not found at ${describePath(path, i)}`);
-        const next = this.ev.objectIndex(value, step);
-        site = this.fieldSite(value, step) ?? site;
-        value = next;
-        return;
-      }
-      if (value instanceof ArrayValue && typeof step === 'number') {
-        if (!Number.isInteger(step) || step < 0 || step >= value.elems.length)
-          throw new TraceError(
-            `index ${step} out of bounds at ${describePath(path, i)} (length ${value.elems.length})`,
-          );
-        const next = this.ev.force(value.elems[step]!);
-        site = this.elementSite(value, step, site) ?? site;
-        value = next;
-        return;
-      }
-      const want = typeof step === 'number' ? 'an array' : 'an object';
-      throw new TraceError(
-        `${describePath(path, i)} is ${typeName(value) === 'array' ? 'an array' : `a ${typeName(value)}`}, not ${want}: cannot follow ${describePath(path, i + 1)}`,
-      );
+      const next = stepInto(this.ev, value, path, i);
+      site =
+        (value instanceof ObjectValue
+          ? this.fieldSite(value, step as string)
+          : this.elementSite(value as ArrayValue, step as number, site)) ?? site;
+      value = next;
     });
     return site;
+  }
+}
+
+/** The value of step `i` of `path` inside `value` (a TraceError naming the path when there is none). */
+function stepInto(ev: Evaluator, value: Value, path: readonly PathStep[], i: number): Value {
+  const step = path[i]!;
+  if (value instanceof ObjectValue && typeof step === 'string') {
+    if (!value.hasField(step, true))
+      throw new TraceError(`field ${JSON.stringify(step)} not found at ${describePath(path, i)}`);
+    return ev.objectIndex(value, step);
+  }
+  if (value instanceof ArrayValue && typeof step === 'number') {
+    if (!Number.isInteger(step) || step < 0 || step >= value.elems.length)
+      throw new TraceError(`index ${step} out of bounds at ${describePath(path, i)} (length ${value.elems.length})`);
+    return ev.force(value.elems[step]!);
+  }
+  const want = typeof step === 'number' ? 'an array' : 'an object';
+  throw new TraceError(
+    `${describePath(path, i)} is ${typeName(value) === 'array' ? 'an array' : `a ${typeName(value)}`}, not ${want}: cannot follow ${describePath(path, i + 1)}`,
+  );
+}
+
+/**
+ * An evaluator that notes each object field it evaluates, once its body is evaluated: what
+ * ursonnet sees by wrapping every field body in `std.trace` (go-jsonnet forces both arguments
+ * of std.trace before printing, so a field is noted after the fields its body needed, and a
+ * `+:` field before super's, which go-jsonnet merges after the body). As there, a field whose
+ * body is an object literal is not noted (its own fields are), `+:` or not; fields made by
+ * native code are not.
+ */
+class RootsEvaluator extends Evaluator {
+  private readonly fieldOf = new WeakMap<Node, ObjField>();
+  private readonly seen = new Set<string>();
+  private readonly noted: TracedLocation[] = [];
+
+  protected override fieldBodyEvaluated(layer: Layer, def: FieldDef): void {
+    if (def.body === null || def.body.type === 'Object') return;
+    const field = this.field(layer, def.body);
+    if (field !== undefined) this.note(locationOf(field.span));
+  }
+
+  private field(layer: Layer, body: Node): ObjField | undefined {
+    const lit = layer.literal;
+    if (lit === null) return undefined;
+    if (lit.type === 'ObjectComp') return lit.field;
+    let f = this.fieldOf.get(body);
+    if (f === undefined) {
+      for (const each of lit.fields) this.fieldOf.set(each.body, each);
+      f = this.fieldOf.get(body);
+    }
+    return f;
+  }
+
+  private note(loc: TracedLocation): void {
+    const key = `${loc.file}:${loc.line}`;
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    this.noted.push(loc);
+  }
+
+  /** Each location once, the last one noted first (ursonnet's order). */
+  roots(): TracedLocation[] {
+    return [...this.noted].reverse();
   }
 }
 
@@ -297,5 +354,22 @@ export function traceModuleValue(module: Module, options: RuntimeOptions = {}): 
     ev.cur = 'During evaluation';
     const site = new Tracer(ev).resolve(moduleAst(module), ev.rootEnv(module.file.name));
     return locationOf(site.span ?? site.node.span);
+  });
+}
+
+/**
+ * Every field the value at `path` passed through, as kubecfg's `traceback --all` lists
+ * ursonnet's roots: the fields evaluated to reach the value and, since kubecfg manifests the
+ * value, every field inside it; each location once, the last one evaluated first. Top-level
+ * arguments are applied (kubecfg's ursonnet fails on a file that is a function).
+ */
+export function traceRoots(module: Module, path: readonly PathStep[], options: RuntimeOptions = {}): TracedLocation[] {
+  const ev = new RootsEvaluator(options, (e) => buildStd(e, pureStdTable));
+  return guarded(ev, () => {
+    ev.cur = 'During evaluation';
+    let value = applyTopLevelArgs(ev, ev.evaluateModule(module), options.tlas);
+    for (let i = 0; i < path.length; i++) value = stepInto(ev, value, path, i);
+    ev.manifest(value);
+    return ev.roots();
   });
 }

@@ -5,6 +5,7 @@
  * positions, function names, categories, and the messages of fail, required
  * and the KuboCD functions. `code` says which step failed.
  */
+import { KubecfgError } from '../common/errors.js';
 
 export type KubocdErrorCode =
   /** A template does not parse (unknown function, syntax). */
@@ -20,7 +21,7 @@ export type KubocdErrorCode =
   /** A manifest is not a valid Package, Release, Context or Config, or a rendered value has the wrong shape. */
   | 'KUBOCD_MANIFEST';
 
-export class KubocdError extends Error {
+export class KubocdError extends KubecfgError {
   override name = 'KubocdError';
   constructor(
     message: string,

@@ -15,7 +15,7 @@ import { renderTemplates, ChartError, type Chart } from '../helm/index.js';
 import type { JsonValue } from '../common/json.js';
 import { KubocdError } from './errors.js';
 import type { DnsPolicy } from './functions.js';
-import { durationString as formatGoDuration, parseGoDuration } from '../gotemplate/sprig/gotime.js';
+import { durationString as formatGoDuration, parseGoDuration } from '../go/time.js';
 import { type CompiledPackage, type FieldKind, loadPackage, placePrefix } from './package.js';
 import { renderParameters } from './parameters.js';
 import { collectImageRedirects, getKey, isObj, mergeContexts, mergeMaps, readRelease } from './resources.js';

@@ -10,7 +10,7 @@
 
 import { GoFloat } from '../gotemplate/index.js';
 import { mapSet } from '../gotemplate/value.js';
-import { compileGoRegexp, type GoRegexp } from '../common/re2/go-regexp.js';
+import { compileGoRegexp, type GoRegexp } from '../go/regexp/go-regexp.js';
 import { wellFormed } from '../common/well-formed.js';
 import { KubocdError } from './errors.js';
 import { deepCopy } from './template.js';

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { durationString as formatGoDuration, parseGoDuration } from '../gotemplate/sprig/gotime.js';
+import { durationString as formatGoDuration, parseGoDuration } from '../go/time.js';
 import { printfBound } from './size-bound.js';
 import { unescapeActions } from './parameters.js';
 import { applyDefaults, normalizeSchema, validateSchema } from './schema.js';

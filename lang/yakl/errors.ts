@@ -5,8 +5,9 @@
  * reason in the spec's wording.
  */
 import type { SourceFile } from '../common/source.js';
+import { KubecfgError } from '../common/errors.js';
 
-export class YaklError extends Error {
+export class YaklError extends KubecfgError {
   constructor(
     readonly code: string,
     readonly reason: string,

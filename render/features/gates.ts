@@ -7,6 +7,7 @@
  * source decided each feature: that is the SOURCE column of `kubecfg features`.
  */
 import { defaultEnabled, FEATURES, findFeature, type Feature } from './registry.js';
+import { KubecfgError } from '../../lang/common/errors.js';
 
 /** One place features are set from, e.g. `--features` or `.kubecfgrc.jsonnet`. */
 export interface FeatureSource {
@@ -22,7 +23,7 @@ export interface Resolution {
   source: string;
 }
 
-export class FeatureError extends Error {
+export class FeatureError extends KubecfgError {
   readonly code = 'FEATURE_SETTING';
 }
 

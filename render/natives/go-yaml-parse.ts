@@ -17,8 +17,8 @@ import { parseAllDocuments, isAlias, isMap, isPair, isScalar, isSeq } from 'yaml
 import type { Document, Node as YamlNode } from 'yaml';
 import type { JsonObject, JsonValue } from '../../lang/common/json.js';
 import { jsonObject, setJsonKey } from '../../lang/common/json.js';
-import { isGoYamlTimestamp, parseGoInteger } from '../../lang/common/goyaml/index.js';
-import { formatFloatShortest } from '../go/float-format.js';
+import { isGoYamlTimestamp } from '../../lang/go/yaml-v2-emit/index.js';
+import { formatFloat, parseGoInteger } from '../../lang/go/strconv.js';
 import { Buffer } from 'node:buffer';
 
 export class GoYamlError extends Error {}
@@ -145,11 +145,7 @@ function formatFloat32(f: number): string {
   if (!Number.isFinite(f)) return f > 0 ? '.inf' : '-.inf';
   const f32 = Math.fround(f);
   if (!Number.isFinite(f32)) return f32 > 0 ? '.inf' : '-.inf';
-  for (let p = 1; p <= 9; p++) {
-    const candidate = Number(f32.toPrecision(p));
-    if (Math.fround(candidate) === f32) return formatFloatShortest(candidate, 'g');
-  }
-  return formatFloatShortest(f32, 'g');
+  return formatFloat(f32, 'g', -1, 32);
 }
 
 class DocumentReader {

@@ -12,11 +12,11 @@
 import type { JsonValue } from '../../lang/common/json.js';
 import { RenderError } from '../errors.js';
 import type { RenderErrorCode } from '../errors.js';
-import { goJsonUnmarshal } from './go-json-parse.js';
+import { unmarshal as goJsonUnmarshal } from '../../lang/go/encoding-json.js';
 import { goParseYamlStream } from './go-yaml-parse.js';
 import { goManifestJson, goManifestYaml } from './manifest.js';
-import { goMatchString, goQuoteMeta, goReplaceAllString } from '../../lang/common/re2/go-regexp.js';
-import { goTypeName } from '../go/go-text.js';
+import { goMatchString, goQuoteMeta, goReplaceAllString } from '../../lang/go/regexp/go-regexp.js';
+import { goTypeName } from '../../lang/go/fmt.js';
 import { parseHelmChartNative } from './helm-chart.js';
 import { makeResolveImageNative } from './resolve-image.js';
 import { validateJsonSchema } from './json-schema/validate-json-schema.js';

@@ -9,9 +9,10 @@
 
 import type { JsonValue } from '../../lang/common/json.js';
 import { goMarshalIndent } from '../output/json.js';
-import { marshalYaml, parseGoInteger } from '../../lang/common/goyaml/index.js';
+import { marshalYaml } from '../../lang/go/yaml-v2-emit/index.js';
+import { parseGoInteger } from '../../lang/go/strconv.js';
 import { goFloatYamlText } from '../output/yaml.js';
-import { formatJsonNumber } from '../go/float-format.js';
+import { formatNumber as formatJsonNumber } from '../../lang/go/encoding-json.js';
 
 export function goManifestJson(value: JsonValue, indent: number): string {
   return goMarshalIndent(value, ' '.repeat(indent)) + '\n';

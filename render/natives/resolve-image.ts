@@ -13,7 +13,8 @@
 
 import type { JsonValue } from '../../lang/common/json.js';
 import { RenderError } from '../errors.js';
-import { goQuote, goTypeName } from '../go/go-text.js';
+import { quote as goQuote } from '../../lang/go/strconv.js';
+import { goTypeName } from '../../lang/go/fmt.js';
 
 export interface ImageName {
   registry: string;

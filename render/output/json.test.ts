@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { jsonObject } from '../../lang/common/json.js';
-import { formatJsonObjects, goJsonString, goMarshalIndent } from './json.js';
+import { formatJsonObjects, goMarshalIndent } from './json.js';
+import { quoteString as goJsonString } from '../../lang/go/encoding-json.js';
 import { RenderError } from '../errors.js';
 
 test('encoding/json string escapes', () => {

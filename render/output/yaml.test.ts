@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import type { JsonValue } from '../../lang/common/json.js';
 import { jsonObject } from '../../lang/common/json.js';
 import { formatYamlDocuments, goFloatYamlText, marshalKubecfgYaml } from './yaml.js';
-import { marshalYaml } from '../../lang/common/goyaml/index.js';
+import { marshalYaml } from '../../lang/go/yaml-v2-emit/index.js';
 
 const words = (n: number, w = 'abcd'): string => Array(n).fill(w).join(' ');
 

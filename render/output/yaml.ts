@@ -8,8 +8,8 @@
  */
 
 import type { JsonValue } from '../../lang/common/json.js';
-import { marshalYaml } from '../../lang/common/goyaml/index.js';
-import { formatFloatShortest } from '../go/float-format.js';
+import { marshalYaml } from '../../lang/go/yaml-v2-emit/index.js';
+import { formatFloat } from '../../lang/go/strconv.js';
 import { guardDepth } from '../errors.js';
 import { TextMemo, type TextMemoStats } from './text-memo.js';
 
@@ -18,7 +18,7 @@ export function goFloatYamlText(n: number): string {
   if (Number.isNaN(n)) return '.nan';
   if (n === Infinity) return '.inf';
   if (n === -Infinity) return '-.inf';
-  return formatFloatShortest(n, 'g');
+  return formatFloat(n, 'g', -1);
 }
 
 const KUBECFG_YAML = { numberText: goFloatYamlText, digitRunFix: true } as const;

@@ -13,8 +13,9 @@
  */
 import type { JsonValue, JsonObject } from '../../lang/common/json.js';
 import { isJsonObject } from '../../lang/common/json.js';
+import { KubecfgError } from '../../lang/common/errors.js';
 
-export type FlagKind = 'string' | 'bool' | 'int' | 'stringArray';
+export type FlagKind = 'string' | 'bool' | 'int' | 'float' | 'stringArray';
 
 export interface FlagSpec {
   name: string;
@@ -34,7 +35,7 @@ export interface RcResult {
   alpha?: boolean;
 }
 
-export class RcError extends Error {
+export class RcError extends KubecfgError {
   readonly code = 'RC_FLAGS';
 }
 
@@ -119,6 +120,9 @@ function convert(raw: JsonValue, spec: FlagSpec, where: string): FlagValue {
     case 'int':
       if (typeof raw === 'number' && Number.isInteger(raw)) return raw;
       throw new RcError(`${where}: expected an integer, got ${typeName(raw)}`);
+    case 'float':
+      if (typeof raw === 'number') return raw;
+      throw new RcError(`${where}: expected a number, got ${typeName(raw)}`);
     case 'stringArray':
       if (typeof raw === 'string') return [raw];
       if (Array.isArray(raw) && raw.every((x) => typeof x === 'string')) return raw as string[];

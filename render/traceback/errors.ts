@@ -4,7 +4,8 @@
  * provenance annotations, a path kubecfg cannot follow. The message says
  * where (file:line or the value path) and why; code RENDER_TRACEBACK.
  */
-export class TracebackError extends Error {
+import { KubecfgError } from '../../lang/common/errors.js';
+export class TracebackError extends KubecfgError {
   readonly code = 'RENDER_TRACEBACK';
   constructor(message: string) {
     super(message);

@@ -8,15 +8,17 @@
  * FIFO cannot hang the worker). Reads go through the request's
  * DependencyRecorder. Error texts name no absolute host path.
  */
-import { lstatSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
-import { basename, dirname, isAbsolute, join, posix, resolve } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { DependencyRecorder } from '../../cache/index.js';
-import { isInsideRoot, normalizePath, type CleatLoader } from '../../lang/cleat/index.js';
-
-const MAX_LINK_HOPS = 10;
+import type { CleatLoader } from '../../lang/cleat/index.js';
+import { lstatOrUndefined, walkInside } from '../remote-inputs/walk-inside.js';
+import { KubecfgError } from '../../lang/common/errors.js';
 
 /** A user-facing failure of the Cleat commands' file handling (message already says what and why). */
-export class CleatFileError extends Error {}
+export class CleatFileError extends KubecfgError {
+  readonly code = 'CMD_CLEAT_FILE';
+}
 
 export interface ConfinedLoader extends CleatLoader {
   /**
@@ -24,85 +26,6 @@ export interface ConfinedLoader extends CleatLoader {
    * recorder does not capture (link facts, file kinds): such a result must not be cached.
    */
   readonly uncacheable: boolean;
-}
-
-function lstatOrUndefined(path: string): Stats | undefined {
-  try {
-    return lstatSync(path, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
-}
-
-export type Walk = { path: string } | { missing: string } | { error: string };
-
-/**
- * What the walk saw at one component, symlinks not followed: the link target, undefined for an
- * entry that is no symlink, null for nothing there, 'unreadable' for a link it could not read.
- */
-export type StepSeen = string | undefined | null | 'unreadable';
-
-/**
- * Expands `path` (absolute, lexically inside `root`) link by link, checking each step against
- * `root`. `onStep` hears every component looked at, so a caller can make each of them a
- * dependency of what it reads (a retargeted link then invalidates).
- */
-export function walkInside(root: string, path: string, onStep: (component: string, seen: StepSeen) => void): Walk {
-  if (!isInsideRoot(root, path)) return { error: 'leaves the project root' };
-  const rest = posix
-    .relative(root, normalizePath(path))
-    .split('/')
-    .filter((c) => c !== '');
-  let cur = root;
-  let hops = 0;
-  while (rest.length > 0) {
-    const part = rest.shift()!;
-    if (part === '.') continue;
-    if (part === '..') {
-      cur = posix.dirname(cur);
-      if (!isInsideRoot(root, cur)) return { error: 'a symbolic link leads outside the project root' };
-      continue;
-    }
-    const next = posix.join(cur, part);
-    const st = lstatOrUndefined(next);
-    if (!st) {
-      onStep(next, null);
-      return { missing: next };
-    }
-    if (st.isSymbolicLink()) {
-      if (++hops > MAX_LINK_HOPS) {
-        onStep(next, 'unreadable');
-        return { error: `more than ${MAX_LINK_HOPS} symbolic links (a cycle?)` };
-      }
-      let target: string;
-      try {
-        target = readlinkSync(next);
-      } catch {
-        onStep(next, 'unreadable');
-        return { error: 'unreadable symbolic link' };
-      }
-      onStep(next, target);
-      if (target === '' || target.includes('\0')) return { error: 'invalid symbolic link' };
-      if (target.startsWith('/')) {
-        const abs = normalizePath(target);
-        if (!isInsideRoot(root, abs)) return { error: 'a symbolic link leads outside the project root' };
-        cur = root;
-        rest.unshift(
-          ...posix
-            .relative(root, abs)
-            .split('/')
-            .filter((c) => c !== ''),
-        );
-      } else {
-        rest.unshift(...target.split('/').filter((c) => c !== ''));
-      }
-      continue;
-    }
-    onStep(next, undefined);
-    if (rest.length > 0 && !st.isDirectory()) return { error: 'not a directory' };
-    cur = next;
-  }
-  return { path: cur };
 }
 
 /** A CleatLoader over `root` (a real, absolute path) that reads through `recorder`. */

@@ -73,6 +73,7 @@ export function connectionFlags(flags: Flags): ConnectionFlags {
     asUid: plain('as-uid'),
     username: plain('username'),
     password: plain('password'),
+    disableCompression: flags.bool('disable-compression'),
   };
 }
 
@@ -116,6 +117,7 @@ export async function runClusterStage(
       environment: clientEnvironment(params),
       // A plugin's login prompt must reach the user's terminal, not the daemon's log.
       execStderr: (text) => out.write('stderr', text),
+      qps: flags.float('qps-limit'),
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     });
     switch (command) {

@@ -34,9 +34,12 @@ import {
 import { Gates, splitFeatureFlag } from '../../render/features/gates.js';
 import { predefineKubecfg } from '../../render/predefine.js';
 import type { Flags } from './flags.js';
-import { createImporter, isRemoteLocation } from './importer.js';
+import { createImporter } from './importer.js';
+import { isRemoteLocation } from '../remote-inputs/remote-location.js';
 import { nativesFor } from '../remote-inputs/request-natives.js';
 import { compiledYakl, type CompiledYaklModule } from './yakl-compile.js';
+import { renderMemoryLimit } from './memory-limit.js';
+import { KubecfgError } from '../../lang/common/errors.js';
 
 /** Parsed modules shared by every request this worker runs (safe: keyed by content). */
 const parseCacheStore = new ByteBoundedCache<Module>({ name: 'parsed-modules', maxBytes: 256 * 1024 * 1024 });
@@ -76,7 +79,9 @@ function relieveMemoryPressure(): void {
   if (heap.used_heap_size > heap.heap_size_limit / 2) moduleReuse.clear();
 }
 
-export class VarsError extends Error {}
+export class VarsError extends KubecfgError {
+  readonly code = 'CMD_VARS';
+}
 
 function splitVar(flag: string, entry: string): [string, string] {
   const eq = entry.indexOf('=');
@@ -171,6 +176,7 @@ export function createEngine(
     shouldStop,
     parseCache,
     reuse: moduleReuse,
+    memoryLimit: renderMemoryLimit(),
     ...(maxStack ? { maxStack } : {}),
     ...(trace ? { trace } : {}),
   };

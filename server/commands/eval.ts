@@ -21,7 +21,7 @@ import { describeError, EvalError } from './errors.js';
 import { withHint } from '../../render/predefine.js';
 import { readableYakl } from './yakl-eval.js';
 import { importOf, isYaklFile } from './yakl-overlay.js';
-import { isRemoteLocation } from './importer.js';
+import { isRemoteLocation } from '../remote-inputs/remote-location.js';
 import { colorEnabled, CommandOutput, traceTo } from './output.js';
 import type { RunContext } from './run-context.js';
 import { locationLine, traceEvalValue } from './trace-location.js';

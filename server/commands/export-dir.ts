@@ -33,8 +33,11 @@ import {
   formatJsonObjects,
   formatYamlDocuments,
 } from '../../render/index.js';
+import { KubecfgError } from '../../lang/common/errors.js';
 
-export class ExportError extends Error {}
+export class ExportError extends KubecfgError {
+  readonly code = 'CMD_EXPORT_DIR';
+}
 
 export interface ExportOptions {
   /** Absolute directory. */

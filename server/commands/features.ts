@@ -8,7 +8,7 @@
 import { featuresJson, featuresTable } from '../../render/features/index.js';
 import { Gates, splitFeatureFlag, type FeatureSource } from '../../render/features/gates.js';
 import type { CommandParams } from '../../protocol/index.js';
-import type { CommandOutcome } from '../worker/messages.js';
+import type { CommandOutcome } from './outcome.js';
 import { describeError } from './errors.js';
 import { Flags } from './flags.js';
 import { colorEnabled, CommandOutput } from './output.js';

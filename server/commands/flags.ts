@@ -35,6 +35,11 @@ export class Flags {
     return typeof v === 'number' ? v : 0;
   }
 
+  /** A `float` flag (--qps-limit); 0 when unset, as pflag's Float32 zero value. */
+  float(name: string): number {
+    return this.int(name);
+  }
+
   list(name: string): string[] {
     const v = this.value(name);
     return Array.isArray(v) ? v : [];

@@ -8,6 +8,7 @@
  *   hang      — busy-loop, ignoring shouldStop (forces terminate after grace)
  *   oom       — allocate until the worker's heap limit kills it
  *   echo TEXT — print TEXT (a fast, cacheable render)
+ *   throw TEXT — throw an Error(TEXT): a bug inside a command, as the daemon and --no-daemon report it
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -35,6 +36,8 @@ export function runTestHook(file: string, cwd: string, shouldStop: () => boolean
     }
     case 'echo':
       return done(rest.join(' ') + '\n');
+    case 'throw':
+      throw new Error(rest.join(' '));
     default:
       return {
         exitCode: 1,

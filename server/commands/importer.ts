@@ -44,6 +44,7 @@ import { OciError } from '../../oci/errors.js';
 import { resolveInBundle } from '../../oci/oci-import.js';
 import { formatReference, parseOciImportUrl } from '../../oci/reference.js';
 import { decodeDataUrl, DataUrlError, isDataUrl, shorten } from '../remote-inputs/data-url.js';
+import { isHttpUrl, isOciUrl } from '../remote-inputs/remote-location.js';
 import { confine, OutsideRootError } from '../remote-inputs/root-confine.js';
 import { hostAllowed } from '../remote-inputs/ssrf.js';
 import { currentRemoteSession, RemoteInputPending, type RemoteSession } from '../remote-inputs/remote-session.js';
@@ -67,22 +68,6 @@ export interface ImporterOptions {
 }
 
 export const YAKL_SCHEME = 'yakl:';
-
-const HTTP_URL = /^https?:\/\//i;
-const OCI_URL = /^oci:\/\//;
-
-export function isHttpUrl(location: string): boolean {
-  return HTTP_URL.test(location);
-}
-
-export function isOciUrl(location: string): boolean {
-  return OCI_URL.test(location);
-}
-
-/** True for locations that are not local paths (the main input of a command may be one). */
-export function isRemoteLocation(location: string): boolean {
-  return isHttpUrl(location) || isOciUrl(location) || isDataUrl(location);
-}
 
 type Found = { foundAt: string; contents: Uint8Array };
 

@@ -19,7 +19,8 @@ import { exportCleatInput, isCleatFile } from './cleat-input.js';
 import type { Engine } from './engine.js';
 import { describeError } from './errors.js';
 import type { Flags } from './flags.js';
-import { createImporter, isOciUrl, isRemoteLocation } from './importer.js';
+import { createImporter } from './importer.js';
+import { isOciUrl, isRemoteLocation } from '../remote-inputs/remote-location.js';
 import { evaluateOverlaid } from './yakl-overlay.js';
 
 /**

@@ -11,7 +11,7 @@ import { DependencyRecorder } from '../../cache/index.js';
 import { SourceFile } from '../../lang/common/source.js';
 import { JsonnetError, parseModule } from '../../lang/jsonnet/index.js';
 import type { CommandParams } from '../../protocol/index.js';
-import type { CommandOutcome } from '../worker/messages.js';
+import type { CommandOutcome } from './outcome.js';
 import { createEngine } from './engine.js';
 import { umaskOf, writeUserFile } from './user-files.js';
 import { describeError } from './errors.js';

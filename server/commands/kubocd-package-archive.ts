@@ -1,6 +1,6 @@
 /**
  * The render half of `kubecfg kubocd render --package oci://...`: the
- * content layer of a KuboCD package image (layout in kubocd-fetch.ts) turned
+ * content layer of a KuboCD package image (layout in ../remote-inputs/kubocd-fetch.ts) turned
  * into the Package manifest text (original.yaml) and each module's chart
  * (status.yaml's chartByModule -> NAME-VERSION.tgz). Synchronous, runs in
  * the worker. Invariants: the layer is inflated with a cap and read with
@@ -13,7 +13,7 @@ import { loadChartArchive, type Chart } from '../../lang/helm/index.js';
 import { readPackageManifest } from '../../lang/kubocd/index.js';
 import { readTar } from '../../oci/tar-reader.js';
 import { describeError } from './errors.js';
-import { KubocdFetchError } from './kubocd-fetch.js';
+import { KubocdFetchError } from '../remote-inputs/kubocd-fetch.js';
 
 /** Caps on the content layer once inflated (charts included). */
 const MAX_CONTENT_BYTES = 200 * 1024 * 1024;

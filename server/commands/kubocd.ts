@@ -11,7 +11,7 @@
  * and a line on stderr says so.
  *
  * `--package oci://REGISTRY/REPO:TAG` (or `@sha256:…`) reads a package image
- * as `kubocd package` publishes it (kubocd-fetch.ts): the render asks the
+ * as `kubocd package` publishes it (../remote-inputs/kubocd-fetch.ts): the render asks the
  * request's remote session for the image's content layer (the fetcher gets
  * it in the main thread with the client's docker credentials and
  * --insecure-registry, then the render runs again) and renders with its
@@ -42,7 +42,7 @@ import { currentRemoteSession } from '../remote-inputs/remote-session.js';
 import { describeError } from './errors.js';
 import { replaceUserFile, umaskOf } from './user-files.js';
 import { Flags } from './flags.js';
-import { KubocdFetchError } from './kubocd-fetch.js';
+import { KubocdFetchError } from '../remote-inputs/kubocd-fetch.js';
 import { readKubocdPackageArchive } from './kubocd-package-archive.js';
 import { colorEnabled, CommandOutput } from './output.js';
 import type { RunContext } from './run-context.js';

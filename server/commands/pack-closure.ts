@@ -24,9 +24,12 @@ import { parseModule, type ImportRef } from '../../lang/jsonnet/index.js';
 import type { Gates } from '../../render/features/gates.js';
 import { BUILTIN_LIB_URL, YAKL_SCHEME } from './importer.js';
 import { compiledYakl } from './yakl-compile.js';
+import { KubecfgError } from '../../lang/common/errors.js';
 
 /** A pack problem: the message says where (file:line:col or path) and why. */
-export class PackError extends Error {}
+export class PackError extends KubecfgError {
+  readonly code = 'CMD_PACK';
+}
 
 export interface PackClosureOptions {
   /** Absolute path of the entry file. */

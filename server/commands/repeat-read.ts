@@ -10,7 +10,7 @@ import { goMarshalIndent } from '../../render/index.js';
 import type { ShowInput } from '../../render/index.js';
 import { EvalError } from './errors.js';
 import { InputFailure } from './input-files.js';
-import { isRemoteLocation } from './importer.js';
+import { isRemoteLocation } from '../remote-inputs/remote-location.js';
 
 function foundAt(file: string, cwd: string): string {
   if (file === '' || isRemoteLocation(file) || file.startsWith('file://')) return file || '<cmdline>';

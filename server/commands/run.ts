@@ -22,6 +22,7 @@ import {
 import { renderClusterObjects } from './cluster-render.js';
 import { planPack } from './pack.js';
 import { runKubocdDumpPackage, runKubocdRender } from './kubocd.js';
+import { runKclRun } from './kcl.js';
 import { describeError } from './errors.js';
 import { runEval } from './eval.js';
 import { runFeatures } from './features.js';
@@ -37,7 +38,7 @@ import { Flags } from './flags.js';
 import { isRemoteFlagError, openRemoteSession, withRemoteReport } from '../remote-inputs/run-remote.js';
 import { withRemoteSession, type RemoteSession } from '../remote-inputs/remote-session.js';
 import { runTraceback } from './traceback.js';
-import { runHttpdHook } from '../httpd/hook-command.js';
+import { runHttpdHook } from './httpd-hook.js';
 
 export type { RunContext };
 
@@ -75,6 +76,8 @@ function dispatch(command: CommandName, params: CommandParams, ctx: RunContext):
       return runKubocdRender(params, ctx);
     case 'kubocd-dump-package':
       return runKubocdDumpPackage(params, ctx);
+    case 'kcl-run':
+      return runKclRun(params, ctx);
     case 'traceback':
       return runTraceback(params, ctx);
     case 'httpd':
@@ -103,8 +106,12 @@ export function runCommand(command: CommandName, params: CommandParams, ctx: Run
   // Remote inputs, -U and --root (server/remote-inputs/): looked up in ctx.remote, needs reported back.
   let session: RemoteSession;
   try {
-    session = openRemoteSession(command, rc.params, ctx.remote, () =>
-      gatesFor(new Flags(command, rc.params), rcFeatures),
+    session = openRemoteSession(
+      command,
+      rc.params,
+      ctx.remote,
+      () => gatesFor(new Flags(command, rc.params), rcFeatures),
+      recorder,
     );
   } catch (err) {
     if (!isRemoteFlagError(err)) throw err;

@@ -3,7 +3,8 @@
  * object holding LINE in `show --show-provenance` output, its provenance
  * file and path, and the field on the line (render/traceback); logs
  * `INFO  Tracing file="F", path="P"` and prints the Jsonnet (or YAKL) line
- * that defined the value (lang/jsonnet/trace.ts). As kubecfg, a relative
+ * that defined the value (lang/jsonnet/trace.ts); with --all, every field the
+ * value passed through, latest first, as kubecfg prints ursonnet's roots. As kubecfg, a relative
  * provenance file is taken from the root of the git checkout holding the
  * YAML file (the directory with `.git`), else from the current directory.
  * An object that came out of a List is found among the List's items (see
@@ -12,9 +13,9 @@
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { DependencyRecorder } from '../../cache/index.js';
 import { evaluate } from '../../lang/jsonnet/index.js';
-import { TraceError, traceValuePath, type PathStep } from '../../lang/jsonnet/trace.js';
+import { TraceError, traceRoots, traceValuePath, type PathStep } from '../../lang/jsonnet/trace.js';
 import type { CommandParams } from '../../protocol/index.js';
-import { goQuote } from '../../render/go/go-text.js';
+import { quote as goQuote } from '../../lang/go/strconv.js';
 import {
   formatValuePath,
   listItemIndex,
@@ -72,7 +73,9 @@ export function runTraceback(params: CommandParams, ctx: RunContext): CommandOut
       ? targetSteps(target, listItemIndex(evaluate(module, engine.options), target))
       : targetSteps(target);
     if (target.listItem) tracing(steps);
-    out.stdout(locationLine(traceValuePath(module, steps, engine.options), params.cwd));
+    if (flags.bool('all'))
+      for (const loc of traceRoots(module, steps, engine.options)) out.stdout(locationLine(loc, params.cwd));
+    else out.stdout(locationLine(traceValuePath(module, steps, engine.options), params.cwd));
   } catch (err) {
     out.log('ERROR', err instanceof TracebackError || err instanceof TraceError ? err.message : describeError(err));
     exitCode = 1;

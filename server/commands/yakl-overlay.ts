@@ -20,7 +20,8 @@ import type { JsonValue } from '../../lang/common/json.js';
 import type { Gates } from '../../render/features/gates.js';
 import type { Engine } from './engine.js';
 import type { Flags } from './flags.js';
-import { isRemoteLocation, YAKL_SCHEME } from './importer.js';
+import { YAKL_SCHEME } from './importer.js';
+import { isRemoteLocation } from '../remote-inputs/remote-location.js';
 import { YaklOverlayError } from './errors.js';
 
 /** `NAME=FILE`: NAME is a field name without path separators, FILE the overlay. */

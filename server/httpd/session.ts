@@ -20,7 +20,7 @@ import type { CommandRunner, OutputSink } from '../command-runner.js';
 import { colorEnabled } from '../commands/output.js';
 import { OptionsError, parseDuration } from '../options.js';
 import { JobCancelledError, WorkerCrashedError } from '../worker/pool.js';
-import { HTTPD_REQUEST_FLAG } from './hook-command.js';
+import { HTTPD_REQUEST_FLAG } from '../commands/httpd-hook.js';
 import { HttpdMetrics } from './httpd-metrics.js';
 import { ListenAddressError, parseListenAddress, type ListenAddress } from './listen-address.js';
 import { RouteError, routeTable } from './routes.js';

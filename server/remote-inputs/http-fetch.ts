@@ -13,10 +13,16 @@
  *   userinfo go only to that URL's origin, never to a redirect target.
  * - Every response body has a byte cap and the whole exchange a deadline.
  * - Error texts name the URL without its userinfo and never quote a body.
+ * - Proxies (the client's HTTP(S)_PROXY / NO_PROXY, net/proxy.ts): a hop that goes through a
+ *   proxy is checked before it is sent, the target and not the proxy: an IP literal as above,
+ *   a name on the addresses it resolves to here (a name that does not resolve here is left to
+ *   the proxy, which is where a proxied network resolves names). The proxy itself is the
+ *   user's configuration and is not subject to the rule (it is often on a private address).
  */
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
-import { Agent, buildConnector, request } from 'undici';
+import { Agent, buildConnector, request, type Dispatcher } from 'undici';
+import { ProxyConfigError, ProxyRouter, type ProxySettings } from '../../net/proxy.js';
 import type { HttpCacheTransport, HttpFetchResponse } from '../../cache/http-cache.js';
 import { bareHost, blockedAddressReason, hostAllowed } from './ssrf.js';
 
@@ -32,6 +38,8 @@ export interface HttpFetchOptions {
   timeoutMs?: number;
   /** Observes each request sent (tests and the bench count them). */
   onRequest?: (url: string) => void;
+  /** The client's proxy variables (never under onlyAllowedHosts: the service uses no client proxy). */
+  proxy?: ProxySettings;
 }
 
 /** A URL for messages: no userinfo, no fragment. */
@@ -141,6 +149,8 @@ function describeFailure(url: URL, err: unknown, timeoutMs: number, timedOut: bo
   const chain = causeChain(err);
   const refused = chain.find((e): e is RefusedAddress => e instanceof RefusedAddress);
   if (refused) return refused.message;
+  const badProxy = chain.find((e): e is ProxyConfigError => e instanceof ProxyConfigError);
+  if (badProxy) return `GET ${displayUrl(url)}: ${badProxy.message}`;
   if (timedOut) return `GET ${displayUrl(url)}: no complete answer within ${timeoutMs} ms`;
   const code = chain.map((e) => (e as { code?: unknown }).code).find((c) => typeof c === 'string');
   return `GET ${displayUrl(url)}: ${typeof code === 'string' ? code : 'request failed'}`;
@@ -157,12 +167,35 @@ async function readCapped(body: AsyncIterable<Uint8Array>, maxBytes: number, url
   return new Uint8Array(Buffer.concat(chunks));
 }
 
+/** Whether `url` goes through a proxy (an unusable proxy setting is reported by the request itself). */
+function proxied(router: ProxyRouter, url: URL): boolean {
+  try {
+    return router.proxyFor(url) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** The default rule on the addresses `host` resolves to here, for a hop a proxy will connect. */
+async function resolvedRefusal(allowHosts: readonly string[], host: string): Promise<string | undefined> {
+  const addresses = await new Promise<LookupAddress[]>((resolve) =>
+    dnsLookup(host, { all: true }, (err, found) => resolve(err ? [] : found)),
+  );
+  for (const a of addresses) {
+    const why = connectRefusal(allowHosts, false, host, a.address);
+    if (why !== undefined) return why;
+  }
+  return undefined;
+}
+
 /** The transport the daemon gives the HttpCache for one request's policy. Close the agent after use. */
 export function createHttpFetcher(opts: HttpFetchOptions): { transport: HttpCacheTransport; close(): Promise<void> } {
   const maxBytes = opts.maxBytes ?? 16 * 1024 * 1024;
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const onlyAllowed = opts.onlyAllowedHosts === true;
-  const agent = guardedAgent(opts.allowHosts, onlyAllowed);
+  const guarded = guardedAgent(opts.allowHosts, onlyAllowed);
+  const router = opts.proxy !== undefined && !onlyAllowed ? new ProxyRouter(opts.proxy, guarded) : undefined;
+  const agent: Dispatcher = router ?? guarded;
 
   const transport: HttpCacheTransport = async (urlText, extraHeaders) => {
     let url = new URL(urlText);
@@ -177,6 +210,9 @@ export function createHttpFetcher(opts: HttpFetchOptions): { transport: HttpCach
       const host = bareHost(url.hostname);
       if (isIP(host) !== 0) {
         const why = connectRefusal(opts.allowHosts, onlyAllowed, host, host);
+        if (why !== undefined) throw new Error(why);
+      } else if (router !== undefined && proxied(router, url)) {
+        const why = await resolvedRefusal(opts.allowHosts, host);
         if (why !== undefined) throw new Error(why);
       }
       const target = new URL(url);

@@ -31,8 +31,8 @@ import { DockerConfigCredentials } from '../../oci/docker-config.js';
 import { apiHost, formatReference, parseReference, pinnedReference, type Reference } from '../../oci/reference.js';
 import { BundleStore } from '../../oci/store.js';
 import type { Agent } from 'undici';
-import type { CommandOutcome } from '../worker/messages.js';
-import { fetchKubocdPackageContent } from '../commands/kubocd-fetch.js';
+import type { CommandOutcome } from '../commands/outcome.js';
+import { fetchKubocdPackageContent } from './kubocd-fetch.js';
 import { createHttpFetcher, guardedAgent, strictHostRefusal } from './http-fetch.js';
 import {
   keyOf,
@@ -172,6 +172,7 @@ export class RemoteInputs {
     return {
       allowHosts: policy.allowHosts,
       ...(policy.onlyAllowedHosts === true ? { onlyAllowedHosts: true } : {}),
+      ...(policy.proxy !== undefined && policy.onlyAllowedHosts !== true ? { proxy: policy.proxy } : {}),
       ...this.httpHooks(),
     };
   }
@@ -242,7 +243,8 @@ export class RemoteInputs {
 
   private registry(policy: FetchPolicy): Registry {
     const strict = policy.onlyAllowedHosts === true;
-    const key = `${[...policy.insecureRegistries].sort().join(',')}\n${policy.dockerConfig ?? ''}${strict ? `\nonly ${[...policy.allowHosts].sort().join(',')}` : ''}`;
+    const proxy = strict ? undefined : policy.proxy;
+    const key = `${[...policy.insecureRegistries].sort().join(',')}\n${policy.dockerConfig ?? ''}${strict ? `\nonly ${[...policy.allowHosts].sort().join(',')}` : ''}${proxy !== undefined ? `\nproxy ${JSON.stringify(proxy)}` : ''}`;
     let reg = this.registries.get(key);
     if (!reg) {
       const agent = strict ? guardedAgent(policy.allowHosts, true) : undefined;
@@ -252,6 +254,9 @@ export class RemoteInputs {
       const client = new RegistryClient({
         insecureRegistries: policy.insecureRegistries,
         ...(agent ? { dispatcher: agent } : {}),
+        ...(proxy !== undefined
+          ? { proxyEnv: { HTTP_PROXY: proxy.httpProxy, HTTPS_PROXY: proxy.httpsProxy, NO_PROXY: proxy.noProxy } }
+          : {}),
         ...(this.opts.onRegistryRequest ? { onRequest: this.opts.onRegistryRequest } : {}),
         credentials: {
           get: async (registry) => {
@@ -298,7 +303,7 @@ export class RemoteInputs {
     }
   }
 
-  /** A KuboCD package image's content layer (server/commands/kubocd-fetch.ts), by the tag's current digest. */
+  /** A KuboCD package image's content layer (kubocd-fetch.ts), by the tag's current digest. */
   private async fetchKubocdPackage(reference: string, policy: FetchPolicy): Promise<RemoteEntry> {
     try {
       const ref = parseReference(reference);

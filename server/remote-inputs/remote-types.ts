@@ -41,7 +41,7 @@ export type OciEntry =
 export type ImageEntry =
   { kind: 'image'; status: 'ok'; resolved: string } | { kind: 'image'; status: 'error'; message: string };
 
-/** The package's content layer (server/commands/kubocd-fetch.ts), base64 so JSON snapshot codecs carry it as is. */
+/** The package's content layer (kubocd-fetch.ts), base64 so JSON snapshot codecs carry it as is. */
 export type KubocdPackageEntry =
   | { kind: 'kubocd-package'; status: 'ok'; pinned: string; contentBase64: string }
   | { kind: 'kubocd-package'; status: 'error'; message: string };
@@ -66,6 +66,11 @@ export interface FetchPolicy {
    * the address it resolves to). Without it, allowHosts only lifts the private-address rule.
    */
   onlyAllowedHosts?: boolean;
+  /**
+   * The client's HTTP(S)_PROXY / NO_PROXY (net/proxy.ts) for http(s) imports and registries;
+   * absent when none is set, and always under onlyAllowedHosts (the service uses no client proxy).
+   */
+  proxy?: { httpProxy: string; httpsProxy: string; noProxy: string };
 }
 
 /** What a render reports besides its output: what it still needs, and the remote facts it used. */

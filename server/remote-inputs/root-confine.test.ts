@@ -120,3 +120,17 @@ test('confine and realRoot report paths as given', () => {
   );
   assert.deepEqual(confine(root, join(root, 'missing', 'x'), 'x'), { path: join(root, 'missing'), exists: false });
 });
+
+test('realRoot records every link on the way to the root (and on the way to its targets), no plain directory', () => {
+  const dir = join(base, 'links-above');
+  mkdirSync(join(dir, 'real', 'repo'), { recursive: true });
+  symlinkSync('real', join(dir, 'hop'));
+  symlinkSync(join(dir, 'hop', 'repo'), join(dir, 'root-link'));
+  const recorder = new DependencyRecorder();
+  assert.equal(realRoot('root-link', dir, recorder), join(dir, 'real', 'repo'));
+  const links = recorder
+    .deps()
+    .filter((d) => d.kind === 'link')
+    .map((d) => d.path);
+  assert.deepEqual(links, [join(dir, 'root-link'), join(dir, 'hop')]);
+});

@@ -9,11 +9,14 @@
  * root) is a normal exit-1 outcome naming the flag or path, never a throw.
  */
 import { join, resolve } from 'node:path';
-import { parseGoDuration } from '../../lang/gotemplate/sprig/gotime.js';
+import { parseGoDuration } from '../../lang/go/time.js';
+import type { DependencyRecorder } from '../../cache/index.js';
+import { activeProxySettings } from '../../net/proxy.js';
 import type { CommandParams, FlagValue } from '../../protocol/index.js';
 import type { Gates } from '../../render/features/gates.js';
-import { isRemoteLocation } from '../commands/importer.js';
-import type { CommandName, CommandOutcome } from '../worker/messages.js';
+import { isRemoteLocation } from './remote-location.js';
+import type { CommandName } from '../worker/messages.js';
+import type { CommandOutcome } from '../commands/outcome.js';
 import { confine, OutsideRootError, realRoot } from './root-confine.js';
 import { RemoteSession } from './remote-session.js';
 import type { RemoteSnapshot } from './remote-types.js';
@@ -67,10 +70,11 @@ function searchUrls(values: string[]): string[] {
 }
 
 /** Refuses, before any read, a path named by an argument or a flag that lies outside the root. */
-function checkPathsInsideRoot(root: string, params: CommandParams): void {
+function checkPathsInsideRoot(root: string, params: CommandParams, recorder?: DependencyRecorder): void {
   const check = (p: string, shown: string): void => {
     if (p === '' || p === '-' || p === '/dev/stdin' || isRemoteLocation(p)) return;
-    confine(root, resolve(params.cwd, p), shown);
+    // Recorded: an argument that is a link, or a link on its way, retargeted must re-render.
+    confine(root, resolve(params.cwd, p), shown, recorder);
   };
   for (const arg of params.args) check(arg, arg);
   for (const dir of list(params.flags['jpath'])) check(dir, `-J ${dir}`);
@@ -97,6 +101,8 @@ export function openRemoteSession(
   params: CommandParams,
   snapshot: RemoteSnapshot | undefined,
   gates: () => Gates | undefined,
+  /** Where the links on the way to the root and to the arguments are recorded as dependencies. */
+  recorder?: DependencyRecorder,
 ): RemoteSession {
   const flags = params.flags;
   const ttlText = str(flags['oci-tag-ttl']);
@@ -108,11 +114,13 @@ export function openRemoteSession(
     ttlMs = Number(ns / 1_000_000n);
   }
   const dockerConfig = dockerConfigPath(params.env);
+  const proxy = activeProxySettings(params.env);
   const session = new RemoteSession(snapshot ?? {}, {
     allowHosts: items(flags['allow-import-host']),
     insecureRegistries: items(flags['insecure-registry']),
     ociTagTtlMs: ttlMs,
     ...(dockerConfig !== undefined ? { dockerConfig } : {}),
+    ...(proxy !== undefined ? { proxy: { ...proxy } } : {}),
   });
   if (!RENDER_COMMANDS.has(command)) return session;
   session.jurl = searchUrls(list(flags['jurl']));
@@ -125,8 +133,8 @@ export function openRemoteSession(
   session.enabledFeatures = enabled;
   const rootFlag = str(flags['root']);
   if (rootFlag !== '') {
-    session.root = realRoot(rootFlag, params.cwd);
-    checkPathsInsideRoot(session.root, params);
+    session.root = realRoot(rootFlag, params.cwd, recorder);
+    checkPathsInsideRoot(session.root, params, recorder);
   }
   return session;
 }

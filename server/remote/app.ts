@@ -35,6 +35,7 @@ import type { RemoteMetrics } from './remote-metrics.js';
 import type { RemoteResults } from './remote-results.js';
 import type { TenantConfig, Tenants } from './tenants.js';
 import type { Fleet } from './fleet.js';
+import type { PathRedactor } from './path-redactor.js';
 
 export const REMOTE_BODY_LIMIT = 40 * 1024 * 1024;
 
@@ -46,6 +47,8 @@ export interface RemoteAppDeps {
   admission: Admission;
   results: RemoteResults;
   logger: Logger;
+  /** Takes the service's own paths out of every answer (hazard 26). */
+  redactor: PathRedactor;
   /** The shared Redis of a fleet of replicas, if configured. */
   fleet?: Fleet;
 }
@@ -56,16 +59,20 @@ declare module 'fastify' {
   }
 }
 
-function rpcError(id: unknown, code: number, message: string, data?: unknown): string {
-  return JSON.stringify({
-    jsonrpc: '2.0',
-    id: typeof id === 'string' || typeof id === 'number' ? id : null,
-    error: data === undefined ? { code, message } : { code, message, data },
-  });
-}
-
 export function createRemoteApp(deps: RemoteAppDeps): FastifyInstance {
-  const { service, metrics, logger } = deps;
+  const { service, metrics, logger, redactor } = deps;
+  // Every answer on /rpc is built by one of these two: the only way out for render text (hazard 26).
+  const rpcError = (id: unknown, code: number, message: string, data?: unknown): string =>
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: typeof id === 'string' || typeof id === 'number' ? id : null,
+      error:
+        data === undefined
+          ? { code, message: redactor.errorText(message) }
+          : { code, message: redactor.errorText(message), data: redactor.value(data) },
+    });
+  const rpcResult = (id: unknown, result: unknown): string =>
+    JSON.stringify({ jsonrpc: '2.0', id: id ?? null, result });
   const app = Fastify({
     logger: false,
     https: { cert: deps.tls.cert, key: deps.tls.key },
@@ -172,13 +179,17 @@ export function createRemoteApp(deps: RemoteAppDeps): FastifyInstance {
             reply.raw.off('close', onClose);
           }
           outcome(rendered.cached ? 'cached' : rendered.exitCode === 0 ? 'ok' : 'render_error');
-          result = rendered;
+          result = {
+            ...rendered,
+            stdout: redactor.output(rendered.stdout),
+            stderr: redactor.errorText(rendered.stderr),
+          };
           break;
         }
         default:
           return reply.send(rpcError(id, ErrorCodes.MethodNotFound, `method not found: ${msg.method.slice(0, 64)}`));
       }
-      return reply.send(JSON.stringify({ jsonrpc: '2.0', id: id ?? null, result }));
+      return reply.send(rpcResult(id, result));
     } catch (err) {
       if (err instanceof ParamsError) {
         outcome('invalid');

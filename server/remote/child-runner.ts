@@ -17,9 +17,9 @@
  * (the client hung up) kills its child at once; the child is not reused.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { RenderChildReply, RenderChildRequest } from './render-child.js';
+import { CHILD_STARTED, type RenderChildReply, type RenderChildRequest } from './child-protocol.js';
 
 export interface ChildLimits {
   /** Wall-clock deadline of one render; then SIGTERM, and SIGKILL after graceMs. */
@@ -36,7 +36,11 @@ export interface ChildLimits {
 }
 
 /** 'diagnostics': stderr (std.trace output, error text) past the output cap. */
-export type KillReason = 'timeout' | 'cpu' | 'memory' | 'output' | 'diagnostics' | 'crash';
+/**
+ * 'memory': the V8 heap limit fired; 'address-space': a native allocation failed under RLIMIT_AS
+ * (std::bad_alloc, a failed mmap) while the heap was within its limit.
+ */
+export type KillReason = 'timeout' | 'cpu' | 'memory' | 'address-space' | 'output' | 'diagnostics' | 'crash';
 
 export type ChildResult =
   | { kind: 'done'; reply: Extract<RenderChildReply, { kind: 'done' }> }
@@ -50,12 +54,14 @@ export interface RunOptions {
   signal?: AbortSignal;
 }
 
-/** How to start the child entry: the compiled .js beside us, or the .ts source through tsx (tests from sources). */
+/**
+ * How to start the child entry: compiled code starts the compiled child beside it and
+ * nothing else; only when this module itself runs from the TypeScript sources (tests
+ * under tsx) is the child started through tsx too, a devDependency production never loads.
+ */
 export function childCommand(): string[] {
-  const js = new URL('./render-child.js', import.meta.url);
-  if (existsSync(fileURLToPath(js))) return [fileURLToPath(js)];
-  const ts = new URL('./render-child.ts', import.meta.url);
-  return ['--import', import.meta.resolve('tsx'), fileURLToPath(ts)];
+  if (import.meta.url.endsWith('.js')) return [fileURLToPath(new URL('./render-child.js', import.meta.url))];
+  return ['--import', import.meta.resolve('tsx'), fileURLToPath(new URL('./render-child.ts', import.meta.url))];
 }
 
 const STDERR_KEEP = 16 * 1024;
@@ -63,14 +69,24 @@ const STARTUP_MS = 30_000;
 /** Renders one child serves before it is replaced (bounds slow leaks and cache growth). */
 const RENDERS_PER_CHILD = 200;
 const IDLE_CHILD_MS = 10 * 60_000;
-/** The child's first stderr line once its modules are loaded. */
-export const CHILD_STARTED = 'kubecfg-render-child: started\n';
 
-function classify(signal: NodeJS.Signals | null, stderr: string): KillReason {
+/** Exported for its table test: which limit a dead child's signal and last stderr point at. */
+export function classify(signal: NodeJS.Signals | null, stderr: string, addressSpaceMb: number): KillReason {
   if (signal === 'SIGXCPU') return 'cpu';
-  if (/out of memory|allocation failed|bad_alloc|Cannot allocate memory/i.test(stderr)) return 'memory';
+  if (/Reached heap limit|JavaScript heap out of memory/i.test(stderr)) return 'memory';
+  if (/out of memory|allocation failed|bad_alloc|Cannot allocate memory/i.test(stderr))
+    return addressSpaceMb > 0 ? 'address-space' : 'memory';
   return 'crash';
 }
+
+/**
+ * Largest WebAssembly memory the child may reserve, in 64 KiB pages (128 MiB). Importing undici
+ * instantiates its llhttp parser, and V8 reserves the whole 4 GiB a wasm32 memory may grow to (2 GiB
+ * when that does not fit): under the default address-space limit (heap x 2 + 2 GiB) that left too
+ * little for the heap to grow, and a 120 MB render died of std::bad_alloc. The child never parses
+ * HTTP, and llhttp needs a few pages.
+ */
+export const CHILD_WASM_MAX_PAGES = 2048;
 
 /** CPU seconds a process has used (utime + stime from /proc), or undefined off Linux. */
 function cpuSecondsUsed(pid: number): number | undefined {
@@ -115,7 +131,9 @@ class WarmChild {
       process.execPath,
       `--max-old-space-size=${limits.heapMb}`,
       '--stack-size=984',
-      ...(limits.addressSpaceMb > 0 ? ['--disable-wasm-trap-handler'] : []),
+      ...(limits.addressSpaceMb > 0
+        ? ['--disable-wasm-trap-handler', `--wasm-max-mem-pages=${CHILD_WASM_MAX_PAGES}`]
+        : []),
       ...childCommand(),
     ];
     this.proc = spawn(
@@ -221,7 +239,7 @@ class WarmChild {
       this.onExit = (signal) =>
         finish({
           kind: 'killed',
-          reason: forced ?? (this.overflowed ? 'output' : classify(signal, this.stderr)),
+          reason: forced ?? (this.overflowed ? 'output' : classify(signal, this.stderr, limits.addressSpaceMb)),
           signal,
           stderrTail: this.stderr.slice(-400),
         });
@@ -240,7 +258,7 @@ class WarmChild {
             : { kind: 'done', reply },
         );
       };
-      if (this.exited) return finish({ kind: 'killed', reason: classify(null, this.stderr) });
+      if (this.exited) return finish({ kind: 'killed', reason: classify(null, this.stderr, limits.addressSpaceMb) });
       if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
       this.proc.stdin!.write(JSON.stringify(request) + '\n');

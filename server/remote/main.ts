@@ -12,6 +12,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { basename, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { daemonBuildId } from '../build-id.js';
 import { OptionsError } from '../options.js';
@@ -27,8 +29,15 @@ import { RenderService } from './render-service.js';
 import { Tenants, TenantsError, tokenSha256Hex } from './tenants.js';
 import { RemoteInputs } from '../remote-inputs/remote-fetcher.js';
 import { Fleet } from './fleet.js';
+import { PathRedactor } from './path-redactor.js';
 
 process.umask(0o077);
+
+/** The package's directory (above dist/ when compiled): an internal error's stack names files there. */
+function installDir(): string {
+  const up = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
+  return basename(up) === 'dist' ? dirname(up) : up;
+}
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
@@ -78,8 +87,17 @@ async function main(): Promise<number> {
       )
     : undefined;
   if (fleet) fleet.link.onFailure = (op) => metrics.redisErrors.inc([op]);
+  const redactor = new PathRedactor({
+    workBase: options.workDir,
+    labelled: {
+      '<blob store>': options.storeDir,
+      '<fetch cache>': options.fetchCacheDir,
+      '<kubecfg>': installDir(),
+    },
+  });
   const service = new RenderService({
     store,
+    redactor,
     workBase: options.workDir,
     limits,
     pool,
@@ -100,6 +118,7 @@ async function main(): Promise<number> {
     admission,
     results,
     logger,
+    redactor,
     ...(fleet ? { fleet } : {}),
   });
   await app.listen({ host: options.listen.host, port: options.listen.port });

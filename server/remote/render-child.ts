@@ -21,39 +21,12 @@
  * escapes, out of memory) ends the process, which the parent reports.
  */
 import { createInterface } from 'node:readline';
-import { fileDepToJson, type FileDepJson } from '../../cache/index.js';
-import type { CommandParams } from '../../protocol/index.js';
+import { fileDepToJson } from '../../cache/index.js';
 import { runCommand } from '../commands/run.js';
-import type { CommandName } from '../worker/messages.js';
-import { CHILD_STARTED } from './child-runner.js';
+import { CHILD_STARTED, type RenderChildReply, type RenderChildRequest } from './child-protocol.js';
 import { installFsJail } from './fs-jail.js';
 import { installNetGuard } from './net-guard.js';
-import type { RemoteReport } from '../remote-inputs/remote-types.js';
-import { decodeSnapshot, type EncodedSnapshot } from './snapshot-codec.js';
-
-export interface RenderChildRequest {
-  command: CommandName;
-  params: CommandParams;
-  /** The request's work directory: the only place the render may read. */
-  root: string;
-  /** Largest stdout the render may produce, and separately the largest stderr (std.trace, error text). */
-  outputBytes: number;
-  /** Remote inputs fetched so far by the parent (base64 bytes). */
-  remote?: EncodedSnapshot;
-}
-
-export type RenderChildReply =
-  | {
-      kind: 'done';
-      exitCode: number;
-      stdout: string;
-      stderr: string;
-      cacheable: boolean;
-      deps: FileDepJson[];
-      /** Remote inputs still needed and the remote facts used (server/remote-inputs/). */
-      remote?: RemoteReport;
-    }
-  | { kind: 'output-too-large'; stream: 'stdout' | 'stderr'; bytes: number };
+import { decodeSnapshot } from './snapshot-codec.js';
 
 /** No request: a path that cannot exist, so everything is missing. */
 const NOWHERE = '/\0kubecfg-render-child-idle';

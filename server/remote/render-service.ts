@@ -15,7 +15,7 @@
  * shared only between identical import-host lists, bundles by digest after
  * the registry host is checked for this tenant); a cached result that used a
  * remote input is served only after that input is re-checked; the work directory's
- * absolute path is rewritten out of every text returned (hazard 26); the
+ * paths are rewritten out of every text returned (path-redactor.ts, hazard 26); the
  * child's own stderr never reaches the client.
  */
 import { stableDigest, type FileDepJson } from '../../cache/index.js';
@@ -48,6 +48,8 @@ import type { CommandName, CommandOutcome } from '../worker/messages.js';
 import { materialise, WorkdirError } from './workdir.js';
 import type { Fleet } from './fleet.js';
 import { renderLockKey, type HeldLock } from './render-lock.js';
+import type { PathRedactor } from './path-redactor.js';
+import { pathOutsideRoot } from './request-paths.js';
 
 export class RemoteError extends Error {
   constructor(
@@ -61,6 +63,8 @@ export class RemoteError extends Error {
 
 export interface RenderServiceOptions {
   store: BlobStore;
+  /** Rewrites the service's paths out of results before they are cached (and shared with replicas). */
+  redactor: PathRedactor;
   workBase: string;
   limits: ChildLimits;
   pool: ChildPool;
@@ -126,6 +130,8 @@ function killMessage(reason: KillReason, limits: ChildLimits): string {
       return `render stopped: it used more than the ${limits.cpuSeconds}s CPU-time limit`;
     case 'memory':
       return `render stopped: it ran out of memory (limit ${limits.heapMb} MiB heap)`;
+    case 'address-space':
+      return `render stopped: a native allocation failed under the ${limits.addressSpaceMb} MiB address-space limit (the heap limit is ${limits.heapMb} MiB)`;
     case 'output':
       return `render stopped: its output is larger than the ${limits.outputBytes}-byte limit (nothing partial is returned)`;
     case 'diagnostics':
@@ -194,6 +200,8 @@ export class RenderService {
         warnings.push(`WARNING --${code} values are bound as strings: this tenant does not allow code from requests\n`);
       }
     }
+    const outside = pathOutsideRoot(params);
+    if (outside) throw new RemoteError(RemoteErrorCodes.Refused, `${outside} is outside the upload root`);
     // Only the tenant's list may widen where imports go: a request cannot open the service's own network.
     delete flags['allow-import-host'];
     if (tenant.importHosts.length) flags['allow-import-host'] = [...tenant.importHosts];
@@ -345,13 +353,12 @@ export class RenderService {
         });
       }
       this.opts.backoff.recordSuccess(poisonKey);
-      const scrub = (text: string): string =>
-        text
-          .split(root + '/')
-          .join('')
-          .split(root)
-          .join('.');
-      const output = { exitCode: outcome.exitCode, stdout: scrub(outcome.stdout), stderr: scrub(outcome.stderr) };
+      const { redactor } = this.opts;
+      const output = {
+        exitCode: outcome.exitCode,
+        stdout: redactor.output(outcome.stdout),
+        stderr: redactor.errorText(outcome.stderr),
+      };
       if (outcome.cacheable) {
         const deps = relativeDeps(outcome.deps, root, view);
         if (deps) {

@@ -28,6 +28,7 @@ import {
 } from '../handlers/cleat.js';
 import { clusterHandler } from '../handlers/cluster.js';
 import { kubocdDumpPackage, kubocdRender } from '../handlers/kubocd.js';
+import { kclRun } from '../handlers/kcl.js';
 import { pack } from '../handlers/pack.js';
 import { evalCommand } from '../handlers/eval.js';
 import { features } from '../handlers/features.js';
@@ -70,6 +71,7 @@ export const STREAMING: ReadonlyMap<
   [Methods.pack.method, { descriptor: Methods.pack, handler: pack }],
   [Methods.kubocdRender.method, { descriptor: Methods.kubocdRender, handler: kubocdRender }],
   [Methods.kubocdDumpPackage.method, { descriptor: Methods.kubocdDumpPackage, handler: kubocdDumpPackage }],
+  [Methods.kclRun.method, { descriptor: Methods.kclRun, handler: kclRun }],
   [Methods.diff.method, { descriptor: Methods.diff, handler: clusterHandler('diff') }],
   [Methods.update.method, { descriptor: Methods.update, handler: clusterHandler('update') }],
   [Methods.delete.method, { descriptor: Methods.delete, handler: clusterHandler('delete') }],

@@ -2,9 +2,11 @@
  * Messages between the daemon's main thread and its render workers. Every
  * field survives structured clone (FileDep carries bigint, which clones).
  */
-import type { FileDep } from '../../cache/index.js';
 import type { CommandParams } from '../../protocol/index.js';
-import type { RemoteReport, RemoteSnapshot } from '../remote-inputs/remote-types.js';
+import type { RemoteSnapshot } from '../remote-inputs/remote-types.js';
+import type { CommandOutcome } from '../commands/outcome.js';
+
+export type { CommandOutcome };
 
 export type CommandName =
   | 'show'
@@ -23,6 +25,7 @@ export type CommandName =
   | 'pack'
   | 'kubocd-render'
   | 'kubocd-dump-package'
+  | 'kcl-run'
   | 'traceback'
   | 'httpd'
   | ClusterCommandName;
@@ -36,19 +39,6 @@ export interface RenderJob {
   params: CommandParams;
   /** Remote inputs fetched so far for this request (server/remote-inputs/). */
   remote?: RemoteSnapshot;
-}
-
-/** What one command run produced. Output is returned whole: commands print after rendering. */
-export interface CommandOutcome {
-  exitCode: number;
-  stdout: string;
-  stderr: string;
-  /** Every file read or probed: validates the result cache and drives --watch. */
-  deps: FileDep[];
-  /** False when the output depends on something deps cannot capture (e.g. it wrote files). */
-  cacheable: boolean;
-  /** Remote inputs still needed (the round is re-run once fetched) and the remote facts used. */
-  remote?: RemoteReport;
 }
 
 export interface WorkerData {

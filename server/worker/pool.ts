@@ -203,8 +203,14 @@ export class WorkerPool {
     slot.current = null;
     slot.served++;
     if (pending.cancelled) pending.reject(new JobCancelledError());
-    else if (msg.type === 'done') pending.resolve(msg.outcome);
-    else pending.reject(new Error(msg.message));
+    else if (msg.type === 'done') {
+      for (const refused of msg.outcome.limitRefusals ?? [])
+        this.opts.logger.warn(
+          { worker: slot.index, hostPid: slot.host.pid, job: pending.job.command },
+          `render refused before allocating: ${refused}`,
+        );
+      pending.resolve(msg.outcome);
+    } else pending.reject(new Error(msg.message));
     this.pump(slot);
   }
 

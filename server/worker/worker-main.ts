@@ -8,6 +8,7 @@ import { getHeapStatistics } from 'node:v8';
 import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { runCommand } from '../commands/run.js';
 import type { FromWorker, ToWorker, WorkerData } from './messages.js';
+import { takeLimitRefusals } from '../commands/memory-limit.js';
 
 const data = workerData as WorkerData;
 const cancelFlag = new Int32Array(data.cancelBuffer);
@@ -21,13 +22,19 @@ port.on('message', (msg: ToWorker) => {
   if (msg.type !== 'run') return;
   const { job } = msg;
   const shouldStop = (): boolean => Atomics.load(cancelFlag, 0) === job.jobId;
+  takeLimitRefusals();
   try {
     const outcome = runCommand(job.command, job.params, {
       shouldStop,
       testHooks: data.testHooks,
       ...(job.remote ? { remote: job.remote } : {}),
     });
-    send({ type: 'done', jobId: job.jobId, outcome });
+    const refused = takeLimitRefusals();
+    send({
+      type: 'done',
+      jobId: job.jobId,
+      outcome: refused.length ? { ...outcome, limitRefusals: refused } : outcome,
+    });
   } catch (err) {
     send({ type: 'failed', jobId: job.jobId, message: err instanceof Error ? err.message : String(err) });
   }

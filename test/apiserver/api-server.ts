@@ -9,6 +9,7 @@
  */
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
+import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { stringify as toYaml } from 'yaml';
 import { isJsonObject, type JsonObject, type JsonValue } from '../../lang/common/json.js';
@@ -29,6 +30,8 @@ export interface RequestInfo {
   readonly resource?: ServedResource;
   readonly namespace?: string;
   readonly name?: string;
+  /** The Accept-Encoding header as received. */
+  readonly acceptEncoding?: string;
   /** Impersonate-User and Impersonate-Group headers as received (recorded, not enforced). */
   readonly impersonateUser?: string;
   readonly impersonateGroups?: readonly string[];
@@ -116,6 +119,7 @@ export async function startTestApiServer(
       query: url.searchParams,
       contentType,
       accept: req.headers.accept,
+      ...(req.headers['accept-encoding'] !== undefined ? { acceptEncoding: req.headers['accept-encoding'] } : {}),
       body,
       ...resolveResource(store, req.method ?? 'GET', url),
       ...impersonationOf(req),
@@ -128,12 +132,9 @@ export async function startTestApiServer(
       const injected = options.intercept?.(info);
       if (injected !== undefined) throw injected;
       const out = route(info);
-      if (Buffer.isBuffer(out)) {
-        res.writeHead(200, { 'content-type': 'application/json', 'content-length': out.length });
-        res.end(out);
-      } else {
-        send(res, info.verb === 'create' ? 201 : 200, out);
-      }
+      const gzip = /\bgzip\b/.test(info.acceptEncoding ?? '');
+      if (Buffer.isBuffer(out)) reply(res, 200, 'application/json', out, gzip);
+      else send(res, info.verb === 'create' ? 201 : 200, out, gzip);
     } catch (err) {
       if (err instanceof ApiStatusError) send(res, err.code, err.toStatus());
       else throw err;
@@ -408,14 +409,24 @@ function resourceList(store: ObjectStore, groupVersion: string): JsonObject {
   };
 }
 
-function send(res: ServerResponse, code: number, body: JsonValue): void {
-  if (res.headersSent) return;
+/** kube-apiserver compresses a response of at least 128 KiB when the client accepts gzip. */
+const GZIP_THRESHOLD_BYTES = 128 * 1024;
+
+function send(res: ServerResponse, code: number, body: JsonValue, gzip = false): void {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
+  reply(res, code, typeof body === 'string' ? 'text/plain' : 'application/json', Buffer.from(text), gzip);
+}
+
+function reply(res: ServerResponse, code: number, contentType: string, bytes: Buffer, gzip: boolean): void {
+  if (res.headersSent) return;
+  const compress = gzip && bytes.length >= GZIP_THRESHOLD_BYTES;
+  const out = compress ? gzipSync(bytes) : bytes;
   res.writeHead(code, {
-    'content-type': typeof body === 'string' ? 'text/plain' : 'application/json',
-    'content-length': Buffer.byteLength(text),
+    'content-type': contentType,
+    'content-length': out.length,
+    ...(compress ? { 'content-encoding': 'gzip' } : {}),
   });
-  res.end(text);
+  res.end(out);
 }
 
 async function readJsonBody(req: IncomingMessage, contentType: string | undefined): Promise<JsonValue | undefined> {

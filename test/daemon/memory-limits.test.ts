@@ -15,22 +15,34 @@ import type { ChildProcess } from 'node:child_process';
 import { BUILT, collect, rpc, Sandbox, waitFor, type RunResult } from './harness.js';
 
 const MEMORY = /ran out of memory \(worker (heap )?limit 64 MiB/;
+/** Refused before anything is allocated: the size is known up front (issue 21 item 3). */
+const UP_FRONT = /needs at least [\d.]+ [GM]iB, more than the worker heap limit \(64 MiB\)/;
 
 const BOMBS: { name: string; source: string; error: RegExp }[] = [
-  // One 160 MB allocation, far past the 64 MiB heap in one step: this is what aborted the whole daemon.
-  { name: 'std.range(0, 2e7) in one step', source: 'std.length(std.range(0, 2e7))', error: MEMORY },
-  { name: 'std.range(0, 1e8)', source: 'std.range(0, 1e8)', error: MEMORY },
-  { name: 'std.makeArray(1e9, ...)', source: 'std.makeArray(1e9, function(i) i)', error: MEMORY },
-  // Past V8's longest string: the engine's own named error, before any memory is used.
-  { name: "std.repeat('x', 1e9)", source: "std.repeat('x', 1e9)", error: /value too large: Invalid string length/ },
+  // One 160 MB allocation in one step: this is what once aborted the whole daemon; now refused up front.
+  { name: 'std.range(0, 2e7) in one step', source: 'std.length(std.range(0, 2e7))', error: UP_FRONT },
+  { name: 'std.range(0, 1e8)', source: 'std.range(0, 1e8)', error: UP_FRONT },
+  { name: 'std.makeArray(1e9, ...)', source: 'std.makeArray(1e9, function(i) i)', error: UP_FRONT },
+  { name: "std.repeat('x', 1e9)", source: "std.repeat('x', 1e9)", error: UP_FRONT },
+  {
+    name: 'std.join of 100 MB',
+    source: "local s = std.repeat('x', 1e6); std.join('', std.makeArray(100, function(i) s))",
+    error: UP_FRONT,
+  },
   {
     name: 'a 1e6-deep recursion',
     source: 'local f(n) = if n == 0 then 0 else 1 + f(n - 1); f(1000000)',
     error: /max stack frames exceeded/,
   },
+  // Sizes not known up front: the worker's limits and the watchdog stop these, and the worker is replaced.
   {
     name: 'a 50 MB string',
     source: "local s = std.repeat('x', 50 * 1024 * 1024); { a: s, b: s + 'y' }",
+    error: MEMORY,
+  },
+  {
+    name: 'an array doubled 30 times',
+    source: 'local f(a, n) = if n == 0 then a[std.length(a) - 1] else f(a + a, n - 1); f([1], 30)',
     error: MEMORY,
   },
 ];
@@ -86,7 +98,7 @@ describe('memory limits of render workers', { skip: !BUILT && 'run npm run build
     });
   });
 
-  it('status shows the replaced workers and daemon.log has a line for each', async () => {
+  it('status shows the replaced workers and daemon.log has a line for each failure', async () => {
     const st = (await rpc(sb.socket, 'daemon/status', {})).result;
     const ooms = BOMBS.filter((b) => b.error === MEMORY).length;
     assert.equal(st.workersReplaced, ooms);
@@ -95,6 +107,13 @@ describe('memory limits of render workers', { skip: !BUILT && 'run npm run build
     assert.notDeepEqual(pids, firstPids, 'at least one worker runs in a new render host');
     const log = readFileSync(sb.logFile, 'utf8');
     assert.equal(log.match(/ran out of memory.*replacing the worker/g)?.length, ooms, log);
+    // A refusal before allocating replaces nothing, and is logged too.
+    const upFront = BOMBS.filter((b) => b.error === UP_FRONT).length;
+    assert.equal(
+      log.match(/render refused before allocating: .*more than the worker heap limit/g)?.length,
+      upFront,
+      log,
+    );
     watch.kill('SIGINT');
     assert.equal((await watchDone).code, 130);
   });

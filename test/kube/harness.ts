@@ -44,7 +44,8 @@ export async function startHarness(extra: Partial<TestApiServerOptions> = {}, na
         auth: extra.token !== undefined ? { kind: 'token', token: extra.token } : { kind: 'none' },
         identity: server.url,
       },
-      { cache: new DiscoveryCache() },
+      // No client-side rate limit: these tests count requests (test/kube/rate-limit-compression.test.ts tests it).
+      { cache: new DiscoveryCache(), qps: -1 },
     );
     sessions.push(s);
     return s;

@@ -103,6 +103,40 @@ test('spec example: after the overlay, replicas: 3 traces to line 34', () => {
   assert.equal(r.stdout, `${dir}/code.jsonnet:34 \n`);
 });
 
+// --all: every field the value passed through, latest first, as kubecfg prints ursonnet's roots.
+function traceAll(dir: string, yamlLine: string, nth = 0) {
+  const shown = run('show', dir, ['code.jsonnet'], { 'show-provenance': true });
+  assert.equal(shown.exitCode, 0, shown.stderr);
+  writeFileSync(join(dir, 'output.yaml'), shown.stdout);
+  const line =
+    shown.stdout
+      .split('\n')
+      .findIndex((l, i, all) => l === yamlLine && all.slice(0, i).filter((x) => x === yamlLine).length === nth) + 1;
+  assert.ok(line > 0, yamlLine);
+  return run('traceback', dir, [`output.yaml:${line}`], { features: ['traceback'], all: true });
+}
+
+test('--all: the spec examples are one line each, as kubecfg prints them', () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'code.jsonnet'), CODE);
+  assert.equal(traceAll(dir, '  replicas: 1').stdout, `${dir}/code.jsonnet:21 \n`);
+  writeFileSync(join(dir, 'code.jsonnet'), CODE.replace(/}\n$/, OVERLAY_TAIL));
+  // `deployment+: {...}` and `spec+: {...}` have object bodies: ursonnet does not trace them.
+  assert.equal(traceAll(dir, '  replicas: 3').stdout, `${dir}/code.jsonnet:34 \n`);
+});
+
+test('--all: a value built from other fields lists them, the last evaluated first', () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'code.jsonnet'), CODE);
+  const labels = traceAll(dir, '        name: busybox');
+  assert.equal(labels.exitCode, 0, labels.stderr);
+  assert.match(labels.stderr, /path="\$\.deployment\.spec\.template\.metadata\.labels\.name"/);
+  assert.equal(labels.stdout, `${dir}/code.jsonnet:18 \n${dir}/code.jsonnet:23 \n`);
+  const containers = traceAll(dir, '      containers:');
+  assert.equal(containers.exitCode, 0, containers.stderr);
+  assert.equal(containers.stdout, [7, 8, 25].map((n) => `${dir}/code.jsonnet:${n} \n`).join(''));
+});
+
 test('traceback needs the traceback feature', () => {
   const dir = tempDir();
   writeFileSync(join(dir, 'output.yaml'), 'a: 1\n');

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GoFloat } from '../value.js';
 import { sprint, sprintf, sprintln } from './print.js';
-import { formatFloat } from './float.js';
+import { formatFloat } from '../../go/strconv.js';
 
 const f = (n: number) => new GoFloat(n);
 

@@ -8,8 +8,7 @@
 
 import { GoObject, kindOf, numberOf, typeName } from '../value.js';
 import { compareCodepoints } from '../../common/json.js';
-import { formatFloat } from './float.js';
-import { canBackquote, isPrint, quote, quoteRune } from './quote.js';
+import { canBackquote, formatFloat, isPrint, quote, quoteRune } from '../../go/strconv.js';
 
 interface Flags {
   plus: boolean;

@@ -6,7 +6,7 @@
  */
 
 import { compareCodepoints } from '../../common/json.js';
-import { formatFloat } from '../fmt/float.js';
+import { formatFloat } from '../../go/strconv.js';
 import { GoObject, isMap, kindOf, numberOf } from '../value.js';
 
 function key(k: string): string {

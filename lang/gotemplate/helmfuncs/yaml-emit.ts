@@ -3,15 +3,15 @@
  * the value goes through encoding/json (so integral floats become ints and
  * GoObjects their JSON form), is read back by its go-yaml v2 fork (numbers
  * typed from their JSON text) and written by go-yaml v2's emitter, shared
- * with kubecfg's output in lang/common/goyaml (key order without kubecfg's
+ * with kubecfg's output in lang/go/yaml-v2-emit (key order without kubecfg's
  * digit-run fix, as yaml.v2 v2.4). This file only does the JSON round trip.
  * Throws on values JSON cannot encode (NaN, functions, nesting past 10000).
  */
 
-import { marshalYaml as emitGoYaml, type YamlValue } from '../../common/goyaml/index.js';
+import { marshalYaml as emitGoYaml, type YamlValue } from '../../go/yaml-v2-emit/index.js';
 import { jsonFloat } from '../sprig/encoding.js';
 import { GoObject, kindOf, mapSet, numberOf } from '../value.js';
-import { formatFloat } from '../fmt/float.js';
+import { formatFloat } from '../../go/strconv.js';
 
 const MAX_JSON_DEPTH = 10000;
 const INT64_MIN = -(1n << 63n);

@@ -8,7 +8,8 @@
 
 import { type FuncContext, type FuncDef, def, pure } from '../function.js';
 import { kindOf } from '../value.js';
-import { GoTime, UTC, durationString, formatTime, loadZone, parseDuration, parseTime } from './gotime.js';
+import { GoTime, parseGoTime } from './gotime.js';
+import { UTC, durationString, formatTime, loadZone, parseDuration } from '../../go/time.js';
 
 /** Go's zero time, 0001-01-01T00:00:00Z. */
 const GO_ZERO_TIME_MS = -62135596800000;
@@ -92,7 +93,7 @@ function ago(ctx: FuncContext, v: unknown): string {
 }
 
 function toDate(fmt: string, s: string): GoTime {
-  return parseTime(fmt, s, UTC);
+  return parseGoTime(fmt, s, UTC);
 }
 
 export const dateFuncs: Record<string, FuncDef> = {

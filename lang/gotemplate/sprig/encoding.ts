@@ -9,7 +9,8 @@
 import { compareCodepoints } from '../../common/json.js';
 import { type FuncDef, pure } from '../function.js';
 import { GoObject, goFloat, kindOf, mapSet, numberOf } from '../value.js';
-import { formatFloat } from '../fmt/float.js';
+import { formatFloat } from '../../go/strconv.js';
+import { formatNumber, quoteString, unmarshal } from '../../go/encoding-json.js';
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const B32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
@@ -89,35 +90,10 @@ function decodeToString(s: string, alphabet: string, bits: number, quantum: numb
 
 // ---- JSON ----
 
-function jsonString(s: string, escapeHTML: boolean): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (ch === '"') out += '\\"';
-    else if (ch === '\\') out += '\\\\';
-    else if (c < 0x20) {
-      if (ch === '\n') out += '\\n';
-      else if (ch === '\r') out += '\\r';
-      else if (ch === '\t') out += '\\t';
-      else out += '\\u00' + c.toString(16).padStart(2, '0');
-    } else if (escapeHTML && (ch === '<' || ch === '>' || ch === '&')) out += '\\u00' + c.toString(16);
-    else if (c === 0x2028 || c === 0x2029) out += '\\u' + c.toString(16);
-    else if (c >= 0xd800 && c <= 0xdfff) out += '\\ufffd';
-    else out += ch;
-  }
-  return out + '"';
-}
-
 /** encoding/json's float64 format. */
 export function jsonFloat(f: number): string {
   if (!Number.isFinite(f)) throw new Error(`json: unsupported value: ${formatFloat(f, 'g', -1)}`);
-  const abs = Math.abs(f);
-  let s: string;
-  if (abs !== 0 && (abs < 1e-6 || abs >= 1e21)) {
-    s = formatFloat(f, 'e', -1);
-    s = s.replace(/e([+-])0(\d)$/, 'e$1$2');
-  } else s = formatFloat(f, 'f', -1);
-  return s;
+  return formatNumber(f);
 }
 
 export interface JsonOptions {
@@ -139,9 +115,9 @@ export function marshalJson(v: unknown, opts: JsonOptions, depth = 0): string {
     case 'float':
       return jsonFloat(numberOf(v));
     case 'string':
-      return jsonString(v as string, opts.escapeHTML);
+      return quoteString(v as string, opts.escapeHTML);
     case 'slice': {
-      if (v instanceof Uint8Array) return jsonString(Buffer.from(v).toString('base64'), false);
+      if (v instanceof Uint8Array) return quoteString(Buffer.from(v).toString('base64'), false);
       const a = v as unknown[];
       if (a.length === 0) return '[]';
       const sep = opts.indent !== undefined ? ': ' : ':';
@@ -156,7 +132,7 @@ export function marshalJson(v: unknown, opts: JsonOptions, depth = 0): string {
       return (
         '{' +
         keys
-          .map((k) => nl(depth + 1) + jsonString(k, opts.escapeHTML) + sep + marshalJson(m[k], opts, depth + 1))
+          .map((k) => nl(depth + 1) + quoteString(k, opts.escapeHTML) + sep + marshalJson(m[k], opts, depth + 1))
           .join(',') +
         nl(depth) +
         '}'
@@ -172,23 +148,9 @@ export function marshalJson(v: unknown, opts: JsonOptions, depth = 0): string {
   }
 }
 
-/** JSON text → Go interface{} value (numbers as float64). Throws Go-like messages. */
+/** json.Unmarshal into interface{} (numbers as float64), with Go's error messages. */
 export function unmarshalJson(text: string): unknown {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (e) {
-    if (text.trim() === '') throw new Error('unexpected end of JSON input');
-    const m = /position (\d+)/.exec((e as Error).message);
-    const pos = m ? Number(m[1]) : -1;
-    if (pos >= text.length || /end of JSON input|Unterminated/i.test((e as Error).message))
-      throw new Error('unexpected end of JSON input');
-    const ch = pos >= 0 ? text[pos] : undefined;
-    throw new Error(
-      ch !== undefined ? `invalid character '${ch}' looking for beginning of value` : 'invalid JSON input',
-    );
-  }
-  return toGo(parsed);
+  return toGo(unmarshal(text));
 }
 
 function toGo(v: unknown): unknown {

@@ -7,7 +7,7 @@
  * Errors carry Go's text: `parse "URL": why`.
  */
 
-import { quote as goQuote } from '../fmt/quote.js';
+import { quote as goQuote } from '../../go/strconv.js';
 
 export interface GoURL {
   scheme: string;

@@ -45,9 +45,16 @@ function gcd(a: bigint, b: bigint): bigint {
   return a;
 }
 
-const SMALL_PRIMES: bigint[] = [];
-for (let n = 3; n < 2000; n += 2) if (SMALL_PRIMES.every((p) => BigInt(n) % p !== 0n)) SMALL_PRIMES.push(BigInt(n));
-const SMALL_PRODUCT = SMALL_PRIMES.reduce((a, b) => a * b, 1n);
+// Built on the first key generated, not at load: ~10 ms of BigInt work that every
+// one-shot render would otherwise pay for (docs/performance.md, start-up).
+let smallPrimes: { primes: bigint[]; product: bigint } | undefined;
+function smallPrimeTable(): { primes: bigint[]; product: bigint } {
+  if (smallPrimes) return smallPrimes;
+  const primes: bigint[] = [];
+  for (let n = 3; n < 2000; n += 2) if (primes.every((p) => BigInt(n) % p !== 0n)) primes.push(BigInt(n));
+  smallPrimes = { primes, product: primes.reduce((a, b) => a * b, 1n) };
+  return smallPrimes;
+}
 
 /**
  * Trial division first (one big remainder, then small ones): it rules out
@@ -55,8 +62,9 @@ const SMALL_PRODUCT = SMALL_PRIMES.reduce((a, b) => a * b, 1n);
  * candidate is kept does not change.
  */
 function isPrime(n: bigint): boolean {
-  const r = n % SMALL_PRODUCT;
-  for (const p of SMALL_PRIMES) if (r % p === 0n && n !== p) return false;
+  const { primes, product } = smallPrimeTable();
+  const r = n % product;
+  for (const p of primes) if (r % p === 0n && n !== p) return false;
   return checkPrimeSync(n);
 }
 

@@ -1,6 +1,6 @@
 /**
  * Sprig regex functions (https://masterminds.github.io/sprig/strings.html#regexmatch):
- * each is one call of Go's regexp package (lang/common/re2, linear-time and
+ * each is one call of Go's regexp package (lang/go/regexp, linear-time and
  * shared with kubecfg's natives and Cleat): MatchString, FindAllString,
  * FindString, ReplaceAllString, ReplaceAllLiteralString, Split, QuoteMeta.
  */
@@ -14,7 +14,7 @@ import {
   goQuoteMeta,
   goReplaceAll,
   goSplit,
-} from '../../common/re2/go-regexp.js';
+} from '../../go/regexp/go-regexp.js';
 import { wellFormed } from '../../common/well-formed.js';
 
 /** Regexp.FindAllString(s, n). */

@@ -6,7 +6,7 @@
 
 import { FuncError } from '../errors.js';
 import { sprintf } from '../fmt/print.js';
-import { quote } from '../fmt/quote.js';
+import { quote } from '../../go/strconv.js';
 import { type FuncContext, type FuncDef, def, pure } from '../function.js';
 import { byteLength, byteSlice, tagType } from '../value.js';
 import { strval, strslice } from './convert.js';

@@ -40,6 +40,20 @@ function keyOf(ev: Evaluator, keyF: Value, x: Value): Value {
   return keyF instanceof FuncValue && keyF.builtinName === 'id' ? x : ev.call(keyF, [x]);
 }
 
+/**
+ * Low estimates of the heap bytes of one element (measured on Node 20: a ready thunk with its
+ * array slot ~64, a lazy makeArray element with its closure ~160, a shared slot 8), so a
+ * refusal is never wrong: only what cannot fit is refused before it starts.
+ */
+const READY_ELEMENT_BYTES = 48;
+const LAZY_ELEMENT_BYTES = 100;
+const SLOT_BYTES = 8;
+
+/** Bytes of a string of `length` UTF-16 units (one byte each if it is Latin-1, else two). */
+function stringBytes(sample: string, length: number): number {
+  return /^[\x00-\xff]*$/.test(sample) ? length : 2 * length;
+}
+
 export const arrayBuiltins: BuiltinTable = {
   makeArray: {
     params: ['sz', 'func'],
@@ -47,6 +61,7 @@ export const arrayBuiltins: BuiltinTable = {
       const sz = intArg(ev, szV!);
       if (sz < 0) throw ev.error(`makeArray requires size >= 0, got ${sz}`);
       if (!(f instanceof FuncValue)) throw ev.typeError(f!, 'function');
+      ev.checkAllocation(`std.makeArray(${sz}, ...)`, sz * LAZY_ELEMENT_BYTES);
       const out = new Array<Thunk>(sz);
       for (let i = 0; i < sz; i++) {
         if ((i & 0xffff) === 0xffff) ev.poll();
@@ -173,6 +188,7 @@ export const arrayBuiltins: BuiltinTable = {
       const from = intArg(ev, a!);
       const to = intArg(ev, b!);
       const n = Math.max(0, to - from + 1);
+      ev.checkAllocation(`std.range(${from}, ${to}) (${n} elements)`, n * READY_ELEMENT_BYTES);
       const out = new Array<Thunk>(n);
       for (let i = 0; i < n; i++) {
         if ((i & 0xffff) === 0xffff) ev.poll();
@@ -193,6 +209,9 @@ export const arrayBuiltins: BuiltinTable = {
           if (typeof v !== 'string') throw ev.typeError(v, 'string');
           parts.push(v);
         });
+        let length = sep.length * Math.max(0, parts.length - 1);
+        for (const p of parts) length += p.length;
+        ev.checkAllocation(`std.join of ${parts.length} strings (${length} characters)`, stringBytes(sep, length));
         return parts.join(sep);
       }
       if (sep instanceof ArrayValue) {
@@ -202,6 +221,10 @@ export const arrayBuiltins: BuiltinTable = {
           const v = ev.force(t);
           if (v === null) return;
           if (!(v instanceof ArrayValue)) throw ev.typeError(v, 'array');
+          ev.checkAllocation(
+            `std.join of arrays (${out.length + v.elems.length + sep.elems.length} elements so far)`,
+            (out.length + v.elems.length + sep.elems.length) * SLOT_BYTES,
+          );
           if (!first) out.push(...sep.elems);
           out.push(...v.elems);
           first = false;
@@ -216,8 +239,18 @@ export const arrayBuiltins: BuiltinTable = {
     fn: (ev, [what, c]) => {
       const count = intArg(ev, c!);
       if (count < 0) throw ev.error(`makeArray requires size >= 0, got ${count}`);
-      if (typeof what === 'string') return what.repeat(count);
+      if (typeof what === 'string') {
+        ev.checkAllocation(
+          `std.repeat of a ${what.length}-character string ${count} times`,
+          stringBytes(what, what.length * count),
+        );
+        return what.repeat(count);
+      }
       if (what instanceof ArrayValue) {
+        ev.checkAllocation(
+          `std.repeat of a ${what.elems.length}-element array ${count} times`,
+          what.elems.length * count * SLOT_BYTES,
+        );
         const out: Thunk[] = [];
         for (let i = 0; i < count; i++) {
           if ((i & 0xffff) === 0xffff) ev.poll();

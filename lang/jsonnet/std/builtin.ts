@@ -7,6 +7,7 @@
  */
 import type { Evaluator } from '../evaluator.js';
 import { ArrayValue, FuncValue, ObjectValue, type Thunk, type Value } from '../value.js';
+import { formatFloat } from '../../go/strconv.js';
 
 export type ParamType = 'any' | 'number' | 'string' | 'boolean' | 'array' | 'object' | 'function';
 
@@ -45,19 +46,6 @@ export function checkType(ev: Evaluator, v: Value, t: ParamType): void {
 /** go-jsonnet's getInt: an integer that fits int32. */
 export function intArg(ev: Evaluator, v: Value): number {
   if (typeof v !== 'number') throw ev.typeError(v, 'number');
-  if ((v | 0) !== v) throw ev.error(`Expected an integer, but got ${goNumber(v)}`);
+  if ((v | 0) !== v) throw ev.error(`Expected an integer, but got ${formatFloat(v, 'g', -1)}`);
   return v;
-}
-
-/** Go's `%v` of a float64: shortest digits, exponent form below 1e-4 or from 1e+06 (strconv's eprec 6). */
-export function goNumber(v: number): string {
-  if (!Number.isFinite(v)) return Number.isNaN(v) ? 'NaN' : v > 0 ? '+Inf' : '-Inf';
-  if (v === 0) return Object.is(v, -0) ? '-0' : '0';
-  const [m, e] = v.toExponential().split('e');
-  const exp = parseInt(e!, 10);
-  if (exp < -4 || exp >= 6) {
-    const an = Math.abs(exp);
-    return `${m}e${exp < 0 ? '-' : '+'}${an < 10 ? '0' + an : an}`;
-  }
-  return String(v);
 }

@@ -7,8 +7,7 @@
 import type { Evaluator } from '../evaluator.js';
 import { type Value, typeName } from '../value.js';
 import type { BuiltinTable } from './builtin.js';
-import { goAcos, goAsin, goAtan, goAtan2, goCos, goSin, goTan } from './go-math.js';
-import { goPow } from './pure/go-number.js';
+import { frexp, goAcos, goAsin, goAtan, goAtan2, goCos, goSin, goTan, goPow } from '../../go/math.js';
 
 function lift(f: (x: number) => number): BuiltinTable[string] {
   return { params: ['x'], types: ['number'], fn: (ev, [x]) => ev.checkNum(f(x as number)) };
@@ -16,22 +15,6 @@ function lift(f: (x: number) => number): BuiltinTable[string] {
 
 function liftBool(f: (x: number) => boolean): BuiltinTable[string] {
   return { params: ['x'], types: ['number'], fn: (_ev, [x]) => f(x as number) };
-}
-
-/** Go's math.Frexp: x = frac × 2^exp with 0.5 <= |frac| < 1. */
-export function frexp(x: number): [number, number] {
-  if (x === 0 || !Number.isFinite(x)) return [x, 0];
-  let e = Math.max(-1073, Math.floor(Math.log2(Math.abs(x))) + 1);
-  let f = x * Math.pow(2, -e);
-  while (Math.abs(f) < 0.5) {
-    f *= 2;
-    e--;
-  }
-  while (Math.abs(f) >= 1) {
-    f /= 2;
-    e++;
-  }
-  return [f, e];
 }
 
 /** Go's math.Round: half away from zero. */

@@ -20,7 +20,7 @@ import {
   ValidationDepthError,
   Validator,
   violationText,
-} from '../../../lang/common/jsonschema/index.js';
+} from '../../../lang/jsonschema/index.js';
 
 /** True when `obj` satisfies `schema`; otherwise throws a RenderError with kubecfg's message. */
 export function validateJsonSchema(obj: JsonValue, schema: JsonValue): true {

@@ -18,7 +18,7 @@ import type { JsonValue } from '../../../common/json.js';
 import { isJsonObject } from '../../../common/json.js';
 import { charOf } from './strings.js';
 import { toStringValue } from './manifest-json.js';
-import { goPow } from './go-number.js';
+import { goPow } from '../../../go/math.js';
 import { StdError } from './std-error.js';
 import { codePoints, cpLength, expectedTypeError, getField, typeName } from './values.js';
 

@@ -11,7 +11,7 @@
  */
 import type { JsonValue } from '../../../common/json.js';
 import { sortedKeys } from '../../../common/json.js';
-import { goShortestFixed } from './go-number.js';
+import { formatFloat } from '../../../go/strconv.js';
 import { wantString } from './values.js';
 
 const HEX = '0123456789abcdef';
@@ -84,7 +84,7 @@ export function manifestJsonEx(value: JsonValue, indentV: JsonValue, newlineV: J
   const aux = (v: JsonValue, cindent: string): void => {
     if (v === null) out += 'null';
     else if (typeof v === 'boolean') out += v ? 'true' : 'false';
-    else if (typeof v === 'number') out += goShortestFixed(v);
+    else if (typeof v === 'number') out += formatFloat(v, 'f', -1);
     else if (typeof v === 'string') out += goJsonString(v);
     else {
       const inner = cindent + indent;

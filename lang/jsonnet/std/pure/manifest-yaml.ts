@@ -10,8 +10,7 @@
  */
 import type { JsonValue } from '../../../common/json.js';
 import { sortedKeys } from '../../../common/json.js';
-import { goShortestFixed } from './go-number.js';
-import { goParseFloatOk } from './go-parse-float.js';
+import { formatFloat, parseFloatOk } from '../../../go/strconv.js';
 import { unparseString } from './manifest-json.js';
 import { StdError } from './std-error.js';
 import { typeName, wantBoolean } from './values.js';
@@ -50,7 +49,7 @@ export function yamlBareSafe(s: string): boolean {
   if (TIMESTAMP.test(s)) return false;
   if (BINARY.test(s) || HEX.test(s)) return false;
   // strconv.Atoi success implies ParseFloat success, so one check covers both.
-  if (goParseFloatOk(s)) return false;
+  if (parseFloatOk(s)) return false;
   return true;
 }
 
@@ -69,7 +68,7 @@ export function manifestYamlDoc(value: JsonValue, indentArrayInObjectV: JsonValu
   const aux = (v: JsonValue, cindent: string): void => {
     if (v === null) out.push('null');
     else if (typeof v === 'boolean') out.push(v ? 'true' : 'false');
-    else if (typeof v === 'number') out.push(goShortestFixed(v));
+    else if (typeof v === 'number') out.push(formatFloat(v, 'f', -1));
     else if (typeof v === 'string') {
       if (v === '') out.push('""');
       else if (v.endsWith('\n')) {

@@ -24,8 +24,7 @@ import { isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments } from 'yaml
 import type { Alias, Document, Node as YamlNode, Scalar } from 'yaml';
 import type { JsonObject, JsonValue } from '../../../common/json.js';
 import { setJsonKey } from '../../../common/json.js';
-import { goFloat32G } from './go-number.js';
-import { goParseFloatOk } from './go-parse-float.js';
+import { formatFloat, parseFloatOk } from '../../../go/strconv.js';
 import { StdError } from './std-error.js';
 import { wantString } from './values.js';
 
@@ -69,7 +68,7 @@ function resolvePlain(s: string): GoScalar {
   const c = s[0];
   if (c === '.') {
     // strconv.ParseFloat on the raw text (`.5`, `.5e3`, `.5_0`...)
-    if (goParseFloatOk(s)) return { float: Number(s.replace(/_/g, '')) };
+    if (parseFloatOk(s)) return { float: Number(s.replace(/_/g, '')) };
     return s;
   }
   if (c === '+' || c === '-' || (c !== undefined && c >= '0' && c <= '9')) {
@@ -127,7 +126,7 @@ function keyString(v: GoScalar): string {
     if (v.int > 2n ** 63n - 1n) throw new YamlFail(`Unsupported map key of type: uint64, key: 0x${v.int.toString(16)}`);
     return v.int.toString();
   }
-  const s = goFloat32G(v.float);
+  const s = formatFloat(v.float, 'g', -1, 32);
   return s === '+Inf' ? '.inf' : s === '-Inf' ? '-.inf' : s === 'NaN' ? '.nan' : s;
 }
 

@@ -10,7 +10,7 @@
  */
 import type { JsonValue } from '../../../common/json.js';
 import { isJsonObject } from '../../../common/json.js';
-import { goFixed, goFloatV } from './go-number.js';
+import { formatFloat } from '../../../go/strconv.js';
 import { StdError } from './std-error.js';
 import {
   codePoints,
@@ -27,8 +27,8 @@ import {
 /** std.char: Go's string(rune(n)) (fraction truncated; surrogates become U+FFFD). */
 export function charOf(nV: JsonValue): string {
   const n = wantNumber(nV);
-  if (n > 0x10ffff) throw new StdError(`Invalid unicode codepoint, got ${goFloatV(n)}`);
-  if (n < 0) throw new StdError(`Codepoints must be >= 0, got ${goFloatV(n)}`);
+  if (n > 0x10ffff) throw new StdError(`Invalid unicode codepoint, got ${formatFloat(n, 'g', -1)}`);
+  if (n < 0) throw new StdError(`Codepoints must be >= 0, got ${formatFloat(n, 'g', -1)}`);
   const cp = Math.trunc(n);
   if (cp >= 0xd800 && cp <= 0xdfff) return '\ufffd';
   return String.fromCodePoint(cp);
@@ -45,10 +45,13 @@ export function substr(strV: JsonValue, fromV: JsonValue, lenV: JsonValue): stri
   if (typeof strV !== 'string') throw new StdError(`substr first parameter should be a string, got ${typeName(strV)}`);
   if (typeof fromV !== 'number')
     throw new StdError(`substr second parameter should be a number, got ${typeName(fromV)}`);
-  if (fromV % 1 !== 0) throw new StdError(`substr second parameter should be an integer, got ${goFixed(fromV, 6)}`);
-  if (fromV < 0) throw new StdError(`substr second parameter should be greater than zero, got ${goFixed(fromV, 6)}`);
+  if (fromV % 1 !== 0)
+    throw new StdError(`substr second parameter should be an integer, got ${formatFloat(fromV, 'f', 6)}`);
+  if (fromV < 0)
+    throw new StdError(`substr second parameter should be greater than zero, got ${formatFloat(fromV, 'f', 6)}`);
   if (typeof lenV !== 'number') throw new StdError(`substr third parameter should be a number, got ${typeName(lenV)}`);
-  if (!isInt32(lenV)) throw new StdError(`substr third parameter should be an integer, got ${goFixed(lenV, 6)}`);
+  if (!isInt32(lenV))
+    throw new StdError(`substr third parameter should be an integer, got ${formatFloat(lenV, 'f', 6)}`);
   if (lenV < 0) throw new StdError(`substr third parameter should be greater than zero, got ${lenV}`);
   const cps = codePoints(strV);
   if (fromV > cps.length) return '';

@@ -7,7 +7,7 @@
 import type { JsonObject, JsonValue } from '../../../common/json.js';
 import { isJsonObject } from '../../../common/json.js';
 import { StdError } from './std-error.js';
-import { goFloatV } from './go-number.js';
+import { formatFloat } from '../../../go/strconv.js';
 
 export type JsonnetType = 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object';
 
@@ -62,7 +62,7 @@ export function wantObject(v: JsonValue): JsonObject {
  */
 export function wantInt(v: JsonValue): number {
   const n = wantNumber(v);
-  if (!isInt32(n)) throw new StdError(`Expected an integer, but got ${goFloatV(n)}`);
+  if (!isInt32(n)) throw new StdError(`Expected an integer, but got ${formatFloat(n, 'g', -1)}`);
   return n;
 }
 

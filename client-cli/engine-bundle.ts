@@ -1,0 +1,71 @@
+/**
+ * Loads the engine bundle (dist/bin/engine.cjs: server/oneshot-run.ts and
+ * everything it needs, one file) into this process through node:vm with V8's
+ * code cache beside it (engine.cjs.cache). Node 20 has no
+ * module.enableCompileCache, and an ES module import cannot take cached data:
+ * a CommonJS bundle compiled as one vm.Script can. The cache is written after
+ * a command has run, so it holds the functions that command compiled too; V8
+ * rejects a cache from another V8 version or source, and then it is rewritten.
+ */
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { Script } from 'node:vm';
+
+/** What the bundle exports (server/oneshot-run.ts); the CLI never imports that module's types. */
+export interface Engine {
+  runOneshotRequest(method: string, params: unknown, sink: undefined, testHooks: boolean): Promise<number>;
+}
+
+export interface LoadedEngine {
+  engine: Engine;
+  /** Writes the code cache when there was none or V8 refused it; best effort (a read-only install keeps working). */
+  saveCache(): void;
+}
+
+type CommonJsBody = (
+  exports: object,
+  require: NodeJS.Require,
+  module: { exports: object },
+  filename: string,
+  dirname: string,
+) => void;
+
+/** undefined when the bundle is not there (a tree built without it, or run from source). */
+export function loadEngineBundle(file: string): LoadedEngine | undefined {
+  let source: string;
+  try {
+    source = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const cacheFile = `${file}.cache`;
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = readFileSync(cacheFile);
+  } catch {
+    cachedData = undefined;
+  }
+  // Node's CommonJS wrapper, kept on the bundle's first line so positions in stack traces stay right.
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: file,
+    cachedData,
+  });
+  const body = script.runInThisContext() as CommonJsBody;
+  const module = { exports: {} };
+  body.call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
+  const stale = cachedData === undefined || script.cachedDataRejected === true;
+  return {
+    engine: module.exports as Engine,
+    saveCache: () => {
+      if (!stale) return;
+      try {
+        const tmp = `${cacheFile}.${process.pid}.tmp`;
+        writeFileSync(tmp, script.createCachedData());
+        renameSync(tmp, cacheFile);
+      } catch {
+        // not writable: the next run compiles without a cache, as this one did
+      }
+    },
+  };
+}

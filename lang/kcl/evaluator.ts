@@ -1,0 +1,1246 @@
+/**
+ * The KCL evaluator. A package is every `.k` file of a directory sharing one
+ * namespace. Its top-level names are evaluated lazily, on first read, by
+ * running every statement that sets the name in file order (files sorted by
+ * name): a reader sees the value bound last, whichever file binds it, and
+ * `name: Schema {...}` statements unify into one instance. Public names may be
+ * bound once; `_private` ones any number of times.
+ */
+import type {
+  CheckItem,
+  ConfigEntry,
+  ConfigOp,
+  Expr,
+  ListItem,
+  Loc,
+  Module,
+  SchemaAssign,
+  SchemaAttr,
+  Stmt,
+  TypeExpr,
+} from './ast.js';
+import { CallError, KclError, type KclErrorKind, type KclRelated } from './errors.js';
+import { callMethod, makeBuiltins } from './builtins.js';
+import { repr, toStr } from './text.js';
+import {
+  KDict,
+  KFloat,
+  KFunc,
+  KModule,
+  SchemaType,
+  UNDEFINED,
+  copyDict,
+  numeric,
+  truthy,
+  typeName,
+  valuesEqual,
+  type Value,
+} from './value.js';
+import { encodeJson, encodeYaml } from './printer.js';
+
+/** One parsed file in its package. */
+export class FileUnit {
+  readonly imports = new Map<string, { path: string; loc: Loc; value?: KModule }>();
+  constructor(
+    readonly module: Module,
+    readonly pkg: Package,
+  ) {}
+  get fileKey(): string {
+    return this.module.file;
+  }
+}
+
+interface Setter {
+  readonly stmt: Stmt;
+  readonly file: FileUnit;
+  readonly guards: readonly { readonly stmt: Stmt & { s: 'if' }; readonly branch: number; readonly file: FileUnit }[];
+}
+
+export class Package {
+  readonly files: FileUnit[] = [];
+  readonly setters = new Map<string, Setter[]>();
+  readonly values = new Map<string, Value>();
+  readonly busy = new Set<string>();
+  /** Public names in the order they are first bound (the output order). */
+  readonly order: string[] = [];
+  readonly ifChoice = new Map<Stmt, number>();
+  constructor(readonly path: string) {}
+}
+
+/** Resolves `import a.b` to a package (the loader knows directories, kcl.mod and built-in modules). */
+export interface PackageResolver {
+  (importPath: string, from: FileUnit): Package | KModule | undefined;
+}
+
+type Scope = Map<string, Value>;
+
+interface PendingUnify {
+  schema: SchemaType;
+  config: KDict;
+  file: FileUnit;
+  loc: Loc;
+  /** The value bound before these statements, unioned with their instance. */
+  base: Value | undefined;
+}
+
+interface Env {
+  readonly file: FileUnit;
+  readonly vars?: Scope;
+  /** Names a schema body sees: the instance's attributes. */
+  readonly resolve?: (name: string) => Value | undefined;
+  readonly parent?: Env;
+}
+
+interface Layout {
+  attrs: Map<string, { attr: SchemaAttr; owner: SchemaType }>;
+  privates: Set<string>;
+  /** The body statements giving each name its value, base schemas first. */
+  values: Map<string, { stmt: SchemaAssign; owner: SchemaType }[]>;
+  index?: { value: TypeExpr; owner: SchemaType; keyName?: string };
+  checks: { item: CheckItem; owner: SchemaType }[];
+}
+
+const MAX_DEPTH = 4000;
+
+export class Evaluator {
+  private readonly builtins: Map<string, Value>;
+  private depth = 0;
+  private readonly layouts = new Map<SchemaType, Layout>();
+  readonly printed: string[] = [];
+
+  constructor(
+    private readonly resolver: PackageResolver,
+    readonly options: ReadonlyMap<string, Value>,
+  ) {
+    this.builtins = makeBuiltins(this);
+  }
+
+  // ---- errors ----
+  fail(
+    kind: KclErrorKind,
+    detail: string,
+    file?: FileUnit,
+    loc?: Loc,
+    related: readonly KclRelated[] = [],
+    notes: readonly string[] = [],
+    caret = true,
+  ): never {
+    if (!file || !loc) throw new KclError(kind, detail);
+    const pos = { file: file.fileKey, line: loc.line, col: loc.col };
+    throw new KclError(kind, detail, pos, lineOf(file, loc), related, notes, caret);
+  }
+
+  // ---- packages ----
+  static index(pkg: Package, modules: readonly Module[]): void {
+    for (const m of modules) {
+      const unit = new FileUnit(m, pkg);
+      pkg.files.push(unit);
+      const visit = (stmts: readonly Stmt[], guards: Setter['guards']): void => {
+        for (const st of stmts) {
+          if (st.s === 'import') unit.imports.set(st.asName, { path: st.path, loc: st });
+          else if (st.s === 'assign' || st.s === 'unify')
+            Evaluator.addSetter(pkg, st.target, { stmt: st, file: unit, guards });
+          else if (st.s === 'schema') Evaluator.addSetter(pkg, st.def.name, { stmt: st, file: unit, guards });
+          else if (st.s === 'type') Evaluator.addSetter(pkg, st.name, { stmt: st, file: unit, guards });
+          else if (st.s === 'if')
+            st.branches.forEach((b, i) => visit(b.body, [...guards, { stmt: st, branch: i, file: unit }]));
+        }
+      };
+      visit(m.body, []);
+    }
+  }
+
+  private static addSetter(pkg: Package, name: string, s: Setter): void {
+    let list = pkg.setters.get(name);
+    if (!list) {
+      list = [];
+      pkg.setters.set(name, list);
+      if (!name.startsWith('_')) pkg.order.push(name);
+    }
+    list.push(s);
+  }
+
+  private ifBranch(pkg: Package, st: Stmt & { s: 'if' }, file: FileUnit): number {
+    const known = pkg.ifChoice.get(st);
+    if (known !== undefined) return known;
+    const env: Env = { file };
+    let chosen = -1;
+    for (let i = 0; i < st.branches.length; i++) {
+      const b = st.branches[i]!;
+      if (!b.test || truthy(this.eval(b.test, env))) {
+        chosen = i;
+        break;
+      }
+    }
+    pkg.ifChoice.set(st, chosen);
+    return chosen;
+  }
+
+  global(pkg: Package, name: string, file?: FileUnit, loc?: Loc): Value {
+    if (pkg.values.has(name)) return pkg.values.get(name)!;
+    const setters = pkg.setters.get(name);
+    if (!setters) return this.fail('CompileError', `name '${name}' is not defined`, file, loc);
+    if (pkg.busy.has(name))
+      return this.fail('RecursionError', `'${name}' refers to itself (a cycle of top-level values)`, file, loc);
+    pkg.busy.add(name);
+    let value: Value = UNDEFINED;
+    let bound = false;
+    let first: Setter | undefined;
+    let pending: PendingUnify | undefined;
+    try {
+      for (const s of setters) {
+        if (!s.guards.every((g) => this.ifBranch(pkg, g.stmt, g.file) === g.branch)) continue;
+        const st = s.stmt;
+        const env: Env = { file: s.file };
+        if (pending && st.s !== 'unify') {
+          value = this.finishUnify(value, pending);
+          pending = undefined;
+        }
+        if (st.s === 'schema') value = new SchemaType(st.def, pkg.path, s.file);
+        else if (st.s === 'type') value = new TypeAlias(st.type, s.file) as unknown as Value;
+        else if (st.s === 'assign') {
+          let v = this.eval(st.value, env);
+          if (st.op) {
+            if (!bound) this.fail('EvaluationError', `name '${name}' is not defined before '${st.op}='`, s.file, st);
+            v = this.binary(st.op, value, v, s.file, st);
+          } else if (bound && !name.startsWith('_'))
+            this.fail(
+              'ImmutableError',
+              `Can not change the value of '${name}', because it was declared immutable`,
+              s.file,
+              st,
+              [related(first!.file, first!.stmt, `The variable '${name}' is declared here`, true)],
+              [`change the variable name to '_${name}' to make it mutable`],
+            );
+          if (st.type) v = this.convert(v, st.type, env, name, st);
+          value = v;
+        } else if (st.s === 'unify') {
+          // The configs of every `name: S {...}` statement merge first and S is instantiated once
+          // at the end: the same value as unioning instance after instance, without rebuilding it
+          // (and converting every entry again) once per statement.
+          const sx = st.value as Expr & { k: 'schema' };
+          const target = this.eval(sx.target, env);
+          const config = this.eval(sx.config, env) as KDict;
+          if (!(target instanceof SchemaType))
+            value = bound ? this.union(value, config, s.file, st) : this.schemaExpr(sx, env);
+          else if (pending && pending.schema === target)
+            pending.config = this.mergeConfig(pending.config, config, s.file, st, false);
+          else {
+            if (pending) value = this.finishUnify(value, pending);
+            pending = { schema: target, config, file: s.file, loc: st, base: bound ? value : undefined };
+          }
+        }
+        first ??= s;
+        bound = true;
+      }
+      if (pending) value = this.finishUnify(value, pending);
+    } finally {
+      pkg.busy.delete(name);
+    }
+    pkg.values.set(name, value);
+    return value;
+  }
+
+  private finishUnify(value: Value, p: PendingUnify): Value {
+    const inst = this.instantiate(p.schema, p.config, p.file, p.loc);
+    return p.base === undefined ? inst : this.union(p.base, inst, p.file, p.loc);
+  }
+
+  /** Runs a package the way `kcl run` does: every statement in order, then the values of its public names. */
+  run(pkg: Package): KDict {
+    for (const f of pkg.files) this.runStatements(pkg, f, f.module.body);
+    const out = new KDict();
+    for (const name of pkg.order) {
+      const v = this.global(pkg, name);
+      if (
+        v === UNDEFINED ||
+        v instanceof SchemaType ||
+        v instanceof KFunc ||
+        v instanceof KModule ||
+        v instanceof TypeAlias
+      )
+        continue;
+      out.map.set(name, v);
+    }
+    return out;
+  }
+
+  private runStatements(pkg: Package, file: FileUnit, stmts: readonly Stmt[]): void {
+    for (const st of stmts) {
+      switch (st.s) {
+        case 'assign':
+        case 'unify':
+          this.global(pkg, st.target, file, st);
+          break;
+        case 'if': {
+          const b = this.ifBranch(pkg, st, file);
+          if (b >= 0) this.runStatements(pkg, file, st.branches[b]!.body);
+          break;
+        }
+        case 'assert':
+          this.assert(st, { file });
+          break;
+        case 'expr':
+          if (st.expr.k !== 'str') this.eval(st.expr, { file });
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  private assert(st: Stmt & { s: 'assert' }, env: Env): void {
+    if (st.guard && !truthy(this.eval(st.guard, env))) return;
+    if (truthy(this.eval(st.test, env))) return;
+    const msg = st.message ? toStr(this.eval(st.message, env)) : '';
+    this.fail('EvaluationError', msg, env.file, st, [], [], false);
+  }
+
+  // ---- names ----
+  private lookup(name: string, env: Env, loc: Loc): Value {
+    for (let e: Env | undefined = env; e; e = e.parent) {
+      if (e.vars?.has(name)) return e.vars.get(name)!;
+      if (e.resolve) {
+        const v = e.resolve(name);
+        if (v !== undefined) return v;
+      }
+    }
+    const file = env.file;
+    const imp = file.imports.get(name);
+    if (imp) return this.importModule(file, name, imp);
+    if (file.pkg.setters.has(name)) return this.global(file.pkg, name, file, loc);
+    const b = this.builtins.get(name);
+    if (b !== undefined) return b;
+    return this.fail('CompileError', `name '${name}' is not defined`, file, loc);
+  }
+
+  private importModule(file: FileUnit, name: string, imp: { path: string; loc: Loc; value?: KModule }): KModule {
+    if (imp.value) return imp.value;
+    const target = this.resolver(imp.path, file);
+    if (!target) return this.fail('CannotFindModule', `Cannot find the module ${imp.path}`, file, imp.loc);
+    if (target instanceof KModule) {
+      imp.value = target;
+      return target;
+    }
+    imp.value = new KModule(name, (attr) => {
+      if (!target.setters.has(attr)) return undefined;
+      if (attr.startsWith('_')) return undefined;
+      return this.global(target, attr);
+    });
+    return imp.value;
+  }
+
+  // ---- expressions ----
+  eval(e: Expr, env: Env): Value {
+    if (++this.depth > MAX_DEPTH) {
+      this.depth = 0;
+      this.fail('RecursionError', 'maximum recursion depth exceeded', env.file, e);
+    }
+    try {
+      return this.evalInner(e, env);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private evalInner(e: Expr, env: Env): Value {
+    switch (e.k) {
+      case 'name':
+        return this.lookup(e.name, env, e);
+      case 'lit':
+        return e.value === 'Undefined' ? UNDEFINED : e.value;
+      case 'float':
+        return new KFloat(e.value);
+      case 'paren':
+        return this.eval(e.expr, env);
+      case 'str': {
+        if (e.parts.length === 1 && e.parts[0]!.text !== undefined) return e.parts[0]!.text;
+        let s = '';
+        for (const p of e.parts) {
+          if (p.text !== undefined) s += p.text;
+          else {
+            const v = this.eval(p.expr!, env);
+            s += p.spec === 'json' ? encodeJson(v, { indent: 0 }) : p.spec === 'yaml' ? encodeYaml(v, {}) : toStr(v);
+          }
+        }
+        return s;
+      }
+      case 'list':
+        return this.evalList(e.items, env);
+      case 'listcomp': {
+        const out: Value[] = [];
+        this.comprehend(e.clauses, 0, env, (inner) => out.push(this.eval(e.elt, inner)));
+        return out;
+      }
+      case 'config':
+        return this.evalConfig(e.entries, env, new KDict());
+      case 'dictcomp': {
+        const out = new KDict();
+        this.comprehend(e.clauses, 0, env, (inner) => {
+          const k = this.eval(e.key, inner);
+          if (typeof k !== 'string')
+            this.fail('TypeError', `dict key must be str, got ${typeName(k)}`, env.file, e.key);
+          this.mergeEntry(out, k, this.eval(e.value, inner), e.op, env.file, e);
+        });
+        return out;
+      }
+      case 'select': {
+        const v = this.eval(e.value, env);
+        if ((v === null || v === UNDEFINED) && e.optional) return v;
+        return this.select(v, e.attr, env.file, e);
+      }
+      case 'index': {
+        const v = this.eval(e.value, env);
+        if ((v === null || v === UNDEFINED) && e.optional) return v;
+        return this.index(v, this.eval(e.index, env), env.file, e);
+      }
+      case 'slice':
+        return this.slice(e, env);
+      case 'call':
+        return this.call(e, env);
+      case 'schema':
+        return this.schemaExpr(e, env);
+      case 'unary':
+        return this.unary(e.op, this.eval(e.operand, env), env.file, e);
+      case 'binary': {
+        if (e.op === 'and') {
+          const l = this.eval(e.left, env);
+          return truthy(l) ? this.eval(e.right, env) : l;
+        }
+        if (e.op === 'or') {
+          const l = this.eval(e.left, env);
+          return truthy(l) ? l : this.eval(e.right, env);
+        }
+        return this.binary(e.op, this.eval(e.left, env), this.eval(e.right, env), env.file, e);
+      }
+      case 'compare': {
+        let left = this.eval(e.operands[0]!, env);
+        for (let i = 0; i < e.ops.length; i++) {
+          const right = this.eval(e.operands[i + 1]!, env);
+          if (!this.compare(e.ops[i]!, left, right, env.file, e)) return false;
+          left = right;
+        }
+        return true;
+      }
+      case 'ifexpr':
+        if (truthy(this.eval(e.test, env))) return this.eval(e.then, env);
+        return e.else ? this.eval(e.else, env) : UNDEFINED;
+      case 'lambda':
+        return this.lambda(e, env);
+      case 'quant':
+        return this.quantifier(e, env);
+    }
+  }
+
+  private evalList(items: readonly ListItem[], env: Env, out: Value[] = []): Value[] {
+    for (const it of items) {
+      if (it.kind === 'item') out.push(this.eval(it.value, env));
+      else if (it.kind === 'unpack') {
+        const v = this.eval(it.value, env);
+        if (v === null || v === UNDEFINED) continue;
+        if (Array.isArray(v)) out.push(...v);
+        else if (v instanceof KDict) out.push(...v.map.keys());
+        else
+          this.fail('TypeError', `only list and dict can be unpacked with *, got ${typeName(v)}`, env.file, it.value);
+      } else {
+        const b = it.branches.find((br) => !br.test || truthy(this.eval(br.test, env)));
+        if (b) this.evalList(b.items, env, out);
+      }
+    }
+    return out;
+  }
+
+  private comprehend(
+    clauses: readonly { targets: readonly string[]; iter: Expr; ifs: readonly Expr[] }[],
+    i: number,
+    env: Env,
+    emit: (env: Env) => void,
+  ): void {
+    if (i === clauses.length) {
+      emit(env);
+      return;
+    }
+    const c = clauses[i]!;
+    const iterable = this.eval(c.iter, env);
+    for (const binding of this.iterate(iterable, c.targets.length, env.file, c.iter)) {
+      const vars: Scope = new Map();
+      c.targets.forEach((t, j) => vars.set(t, binding[j]!));
+      const inner: Env = { file: env.file, vars, parent: env };
+      if (c.ifs.every((t) => truthy(this.eval(t, inner)))) this.comprehend(clauses, i + 1, inner, emit);
+    }
+  }
+
+  private iterate(v: Value, arity: number, file: FileUnit, loc: Loc): Value[][] {
+    if (v === null || v === UNDEFINED) return [];
+    if (Array.isArray(v)) return v.map((x, i) => (arity === 2 ? [i, x] : [x]));
+    if (v instanceof KDict) {
+      const out: Value[][] = [];
+      for (const [k, x] of v.map) if (x !== UNDEFINED) out.push(arity === 2 ? [k, x] : [k]);
+      return out;
+    }
+    if (typeof v === 'string') return [...v].map((ch, i) => (arity === 2 ? [i, ch] : [ch]));
+    return this.fail('TypeError', `'${typeName(v)}' object is not iterable`, file, loc);
+  }
+
+  private quantifier(e: Expr & { k: 'quant' }, env: Env): Value {
+    const iterable = this.eval(e.iter, env);
+    const bindings = this.iterate(iterable, e.targets.length, env.file, e.iter);
+    const listOut: Value[] = [];
+    const dictOut = new KDict();
+    for (const b of bindings) {
+      const vars: Scope = new Map();
+      e.targets.forEach((t, j) => vars.set(t, b[j]!));
+      const inner: Env = { file: env.file, vars, parent: env };
+      if (e.test && !truthy(this.eval(e.test, inner))) continue;
+      const r = this.eval(e.body, inner);
+      switch (e.op) {
+        case 'all':
+          if (!truthy(r)) return false;
+          break;
+        case 'any':
+          if (truthy(r)) return true;
+          break;
+        case 'map':
+          listOut.push(r);
+          break;
+        case 'filter':
+          if (truthy(r)) {
+            if (iterable instanceof KDict) dictOut.map.set(b[0] as string, iterable.map.get(b[0] as string)!);
+            else listOut.push(e.targets.length === 2 ? b[1]! : b[0]!);
+          }
+      }
+    }
+    if (e.op === 'all') return true;
+    if (e.op === 'any') return false;
+    if (e.op === 'filter' && iterable instanceof KDict) return dictOut;
+    return listOut;
+  }
+
+  // ---- configs ----
+  private evalConfig(entries: readonly ConfigEntry[], env: Env, out: KDict): KDict {
+    for (const en of entries) {
+      if (en.kind === 'if') {
+        const b = en.branches.find((br) => !br.test || truthy(this.eval(br.test, env)));
+        if (b) this.evalConfig(b.entries, env, out);
+        continue;
+      }
+      if (en.kind === 'unpack') {
+        const v = this.eval(en.value, env);
+        if (v === null || v === UNDEFINED) continue;
+        if (!(v instanceof KDict))
+          this.fail('TypeError', `only dict can be unpacked with **, got ${typeName(v)}`, env.file, en.loc);
+        for (const [k, x] of v.map) this.mergeEntry(out, k, x, 'union', env.file, en.loc, false);
+        continue;
+      }
+      const value = this.eval(en.value, env);
+      let path: readonly string[];
+      if (en.path) path = en.path;
+      else {
+        const k = this.eval(en.keyExpr!, env);
+        if (typeof k !== 'string')
+          this.fail('TypeError', `config key must be str, got ${typeName(k)}`, env.file, en.loc);
+        path = [k];
+      }
+      let v = value;
+      let op = en.op;
+      for (let i = path.length - 1; i >= 1; i--) {
+        const d = new KDict();
+        d.map.set(path[i]!, v);
+        d.setOp(path[i]!, op);
+        d.origins = new Map([[path[i]!, { file: env.file, line: en.loc.line, col: en.loc.col }]]);
+        v = d;
+        op = 'union';
+      }
+      this.mergeEntry(out, path[0]!, v, op, env.file, en.loc);
+    }
+    return out;
+  }
+
+  /** One key of a config literal: `:` unions (conflicting scalars are an error), `=` overrides, `+=` appends. */
+  private mergeEntry(out: KDict, k: string, v: Value, op: ConfigOp, file: FileUnit, loc: Loc, idempotent = true): void {
+    (out.origins ??= new Map()).set(k, { file, line: loc.line, col: loc.col });
+    if (!out.map.has(k)) {
+      out.map.set(k, v);
+      out.setOp(k, op);
+      return;
+    }
+    const prev = out.map.get(k)!;
+    if (op === 'override') {
+      out.map.set(k, v);
+      out.setOp(k, 'override');
+    } else if (op === 'insert') out.map.set(k, this.concat(prev, v, file, loc));
+    else {
+      if (
+        idempotent &&
+        !(prev instanceof KDict && v instanceof KDict) &&
+        !valuesEqual(prev, v) &&
+        out.opOf(k) === 'union'
+      )
+        this.fail(
+          'EvaluationError',
+          `conflicting values on the attribute '${k}' between ${repr(prev)} and ${repr(v)}`,
+          file,
+          loc,
+        );
+      out.map.set(k, this.union(prev, v, file, loc, idempotent));
+    }
+  }
+
+  private concat(a: Value, b: Value, file: FileUnit, loc: Loc): Value {
+    if (a === UNDEFINED || a === null) a = [];
+    if (!Array.isArray(a) || !Array.isArray(b))
+      return this.fail('TypeError', `'+=' needs lists, got ${typeName(a)} and ${typeName(b)}`, file, loc);
+    return [...a, ...b];
+  }
+
+  /** KCL's union (`|` and `:`): dicts merge key by key, a schema instance is rebuilt from the merged config, anything else is replaced. */
+  union(a: Value, b: Value, file: FileUnit, loc: Loc, idempotent = false): Value {
+    if (b === UNDEFINED) return a;
+    if (a instanceof KDict && b instanceof KDict) {
+      if (a.schema)
+        return this.instantiate(
+          a.schema,
+          this.mergeConfig(a.config ?? a, b.config ?? b, file, loc, idempotent),
+          file,
+          loc,
+        );
+      if (b.schema)
+        return this.instantiate(b.schema, this.mergeConfig(a, b.config ?? b, file, loc, idempotent), file, loc);
+      return this.mergeConfig(a, b, file, loc, idempotent);
+    }
+    // Lists union element by element; what the right list lacks is kept from the left.
+    if (Array.isArray(a) && Array.isArray(b)) {
+      const out = [...a];
+      b.forEach((x, i) => (out[i] = i < a.length ? this.union(a[i]!, x, file, loc, idempotent) : x));
+      return out;
+    }
+    return b;
+  }
+
+  private mergeConfig(a: KDict, b: KDict, file: FileUnit, loc: Loc, idempotent: boolean): KDict {
+    const out = copyDict(a);
+    for (const [k, v] of b.map) {
+      const op = b.opOf(k);
+      const origin = b.origins?.get(k);
+      if (origin) (out.origins ??= new Map()).set(k, origin);
+      if (!out.map.has(k)) {
+        out.map.set(k, v);
+        out.setOp(k, op);
+      } else if (op === 'override') {
+        out.map.set(k, v);
+        out.setOp(k, 'override');
+      } else if (op === 'insert') out.map.set(k, this.concat(out.map.get(k)!, v, file, loc));
+      else {
+        const at = origin
+          ? { file: origin.file as FileUnit, loc: { line: origin.line, col: origin.col } }
+          : { file, loc };
+        this.mergeEntry(out, k, v, 'union', at.file, at.loc, idempotent);
+      }
+    }
+    return out;
+  }
+
+  // ---- schemas ----
+  private schemaExpr(e: Expr & { k: 'schema' }, env: Env): Value {
+    const target = this.eval(e.target, env);
+    const config = this.eval(e.config, env) as KDict;
+    if (target instanceof SchemaType) return this.instantiate(target, config, env.file, e);
+    if (target instanceof KDict) return this.union(target, config, env.file, e);
+    return this.fail('TypeError', `'${typeName(target)}' cannot be instantiated with a config`, env.file, e);
+  }
+
+  private base(s: SchemaType): SchemaType | undefined {
+    if (!s.def.base) return undefined;
+    if (s.base) return s.base;
+    const file = s.scope as FileUnit;
+    const b = this.eval(s.def.base, { file });
+    if (!(b instanceof SchemaType))
+      return this.fail(
+        'TypeError',
+        `the base of schema ${s.name} must be a schema, got ${typeName(b)}`,
+        file,
+        s.def.loc,
+      );
+    s.base = b;
+    return b;
+  }
+
+  private layout(s: SchemaType): Layout {
+    const known = this.layouts.get(s);
+    if (known) return known;
+    const chain: SchemaType[] = [];
+    for (let c: SchemaType | undefined = s; c; c = this.base(c)) {
+      if (chain.includes(c))
+        this.fail('TypeError', `schema ${s.name} inherits from itself`, s.scope as FileUnit, s.def.loc);
+      chain.unshift(c);
+    }
+    const l: Layout = { attrs: new Map(), privates: new Set(), values: new Map(), checks: [] };
+    for (const c of chain) {
+      for (const a of c.def.attrs) l.attrs.set(a.name, { attr: a, owner: c });
+      for (const b of c.def.body) {
+        // `a = v` in a body without a declaration above declares `a` (untyped).
+        if (b.name.startsWith('_')) l.privates.add(b.name);
+        else if (!l.attrs.has(b.name))
+          l.attrs.set(b.name, { attr: { name: b.name, optional: false, loc: b.loc }, owner: c });
+        let list = l.values.get(b.name);
+        if (!list) l.values.set(b.name, (list = []));
+        list.push({ stmt: b, owner: c });
+      }
+      if (c.def.indexSignature)
+        l.index = {
+          value: c.def.indexSignature.value,
+          owner: c,
+          ...(c.def.indexSignature.keyName ? { keyName: c.def.indexSignature.keyName } : {}),
+        };
+      for (const item of c.def.checks) l.checks.push({ item, owner: c });
+    }
+    this.layouts.set(s, l);
+    return l;
+  }
+
+  /** An attribute's value from the schema bodies: each statement whose `if` guards hold, in order. */
+  private bodyValue(
+    stmts: readonly { stmt: SchemaAssign; owner: SchemaType }[],
+    envOf: (owner: SchemaType) => Env,
+    file: FileUnit,
+    loc: Loc,
+  ): Value {
+    let v: Value = UNDEFINED;
+    for (const { stmt, owner } of stmts) {
+      const env = envOf(owner);
+      const holds = stmt.guards.every(
+        (g) => g.prior.every((p) => !truthy(this.eval(p, env))) && (!g.test || truthy(this.eval(g.test, env))),
+      );
+      if (!holds) continue;
+      let x = this.eval(stmt.value, env);
+      let op = stmt.op;
+      for (let i = stmt.path.length - 1; i >= 0; i--) {
+        const d = new KDict();
+        d.map.set(stmt.path[i]!, x);
+        d.setOp(stmt.path[i]!, op);
+        x = d;
+        op = 'union';
+      }
+      if (op === 'override') v = x;
+      else if (op === 'insert') v = this.concat(v, x, owner.scope as FileUnit, stmt.loc);
+      else v = v === UNDEFINED || v === null ? x : this.union(v, x, file, loc);
+    }
+    return v;
+  }
+
+  isSubschema(s: SchemaType, of: SchemaType): boolean {
+    for (let c: SchemaType | undefined = s; c; c = this.base(c)) if (c === of) return true;
+    return false;
+  }
+
+  instantiate(s: SchemaType, config: KDict, file: FileUnit, loc: Loc): KDict {
+    const l = this.layout(s);
+    const where = (k: string): [FileUnit, Loc] => {
+      const o = config.origins?.get(k);
+      return o ? [o.file as FileUnit, { line: o.line, col: o.col }] : [file, loc];
+    };
+    for (const k of config.map.keys())
+      if (!l.attrs.has(k) && !l.privates.has(k) && !l.index)
+        this.fail(
+          'CompileError',
+          `Cannot add member '${k}' to schema '${s.name}'${suggest(k, [...l.attrs.keys()])}`,
+          ...where(k),
+        );
+    const inst = new KDict();
+    inst.schema = s;
+    inst.config = config;
+    const values = new Map<string, Value>();
+    const busy = new Set<string>();
+    const envOf = (owner: SchemaType): Env => ({ file: owner.scope as FileUnit, resolve });
+    const resolve = (name: string): Value | undefined =>
+      l.attrs.has(name) || l.privates.has(name) || (config.map.has(name) && l.index) ? get(name) : undefined;
+    const get = (name: string): Value => {
+      if (values.has(name)) return values.get(name)!;
+      if (busy.has(name)) this.fail('RecursionError', `attribute '${name}' of ${s.name} refers to itself`, file, loc);
+      busy.add(name);
+      let v: Value;
+      const hasCfg = config.map.has(name);
+      const cv = config.map.get(name);
+      const op = config.opOf(name);
+      const attr = l.attrs.get(name);
+      const body = l.values.get(name);
+      if (attr || l.privates.has(name)) {
+        const dv = !hasCfg || op !== 'override' ? this.bodyValue(body ?? [], envOf, file, loc) : UNDEFINED;
+        if (!hasCfg) v = dv;
+        else if (op === 'override') v = cv!;
+        else if (op === 'insert') v = this.concat(dv, cv!, file, loc);
+        else v = cv === UNDEFINED ? dv : dv === UNDEFINED || dv === null ? cv! : this.union(dv, cv!, file, loc);
+        const [efile, eloc] = where(name);
+        const a = attr?.attr;
+        if (a?.type) v = this.convert(v, a.type, envOf(attr!.owner), `${s.name}.${name}`, eloc, efile);
+        if (a && !a.optional && (v === null || v === UNDEFINED))
+          this.fail(
+            'EvaluationError',
+            `attribute '${name}' of ${s.name} is required and can't be None or Undefined`,
+            efile,
+            eloc,
+            [],
+            [],
+            false,
+          );
+      } else {
+        v = cv!;
+        if (l.index && !name.startsWith('_'))
+          v = this.convert(v, l.index.value, envOf(l.index.owner), `${s.name}.${name}`, ...swap(where(name)));
+      }
+      busy.delete(name);
+      values.set(name, v);
+      return v;
+    };
+    for (const name of l.attrs.keys()) {
+      const v = get(name);
+      if (v !== UNDEFINED) inst.map.set(name, v);
+    }
+    for (const name of l.privates) inst.map.set(name, get(name));
+    for (const name of config.map.keys()) if (!inst.map.has(name)) inst.map.set(name, get(name));
+    for (const { item, owner } of l.checks) {
+      const env = envOf(owner);
+      if (item.guard && !truthy(this.eval(item.guard, env))) continue;
+      if (truthy(this.eval(item.test, env))) continue;
+      const msg = item.message ? toStr(this.eval(item.message, env)) : '';
+      const ownerFile = owner.scope as FileUnit;
+      this.fail('EvaluationError', 'Instance check failed', file, loc, [
+        related(
+          ownerFile,
+          { line: item.loc.line, col: 1 },
+          `Check failed on the condition${msg ? `: ${msg}` : ''}`,
+          false,
+        ),
+      ]);
+    }
+    return inst;
+  }
+
+  // ---- types ----
+  /** Checks `v` against `t`, converting dicts to schema instances and ints to floats as KCL does. */
+  convert(v: Value, t: TypeExpr, env: Env, _what: string, loc: Loc, errFile: FileUnit = env.file): Value {
+    const r = this.tryConvert(v, t, env, loc, errFile);
+    if (r.ok) return r.value;
+    return this.fail(
+      'TypeError',
+      `expected ${typeText(t)}, got ${describeValue(v)}${r.why ? ` (${r.why})` : ''}`,
+      errFile,
+      loc,
+    );
+  }
+
+  private tryConvert(
+    v: Value,
+    t: TypeExpr,
+    env: Env,
+    loc: Loc,
+    errFile: FileUnit,
+  ): { ok: true; value: Value } | { ok: false; why?: string } {
+    if (v === null || v === UNDEFINED) return { ok: true, value: v };
+    switch (t.t) {
+      case 'any':
+        return { ok: true, value: v };
+      case 'basic':
+        switch (t.name) {
+          case 'int':
+            return typeof v === 'number' ? { ok: true, value: v } : { ok: false };
+          case 'float':
+            if (typeof v === 'number') return { ok: true, value: new KFloat(v) };
+            return v instanceof KFloat ? { ok: true, value: v } : { ok: false };
+          case 'str':
+            return typeof v === 'string' ? { ok: true, value: v } : { ok: false };
+          case 'bool':
+            return typeof v === 'boolean' ? { ok: true, value: v } : { ok: false };
+          default:
+            return { ok: false };
+        }
+      case 'literal':
+        return valuesEqual(v, t.value) && typeof v === typeof t.value ? { ok: true, value: v } : { ok: false };
+      case 'list': {
+        if (!Array.isArray(v)) return { ok: false };
+        const out: Value[] = [];
+        for (const x of v) {
+          const r = this.tryConvert(x, t.item, env, loc, errFile);
+          if (!r.ok) return r;
+          out.push(r.value);
+        }
+        return { ok: true, value: out };
+      }
+      case 'dict': {
+        if (!(v instanceof KDict)) return { ok: false };
+        if (v.schema && t.value.t === 'any') return { ok: true, value: v };
+        if (t.value.t === 'any') return { ok: true, value: v };
+        const out = new KDict();
+        if (v.ops) out.ops = new Map(v.ops);
+        for (const [k, x] of v.map) {
+          const r = this.tryConvert(x, t.value, env, loc, errFile);
+          if (!r.ok) return r;
+          out.map.set(k, r.value);
+        }
+        return { ok: true, value: out };
+      }
+      case 'named': {
+        const target = this.resolveType(t, env);
+        if (target instanceof TypeAlias) return this.tryConvert(v, target.type, { file: target.file }, loc, errFile);
+        if (!(v instanceof KDict)) return { ok: false };
+        if (v.schema && this.isSubschema(v.schema, target)) return { ok: true, value: v };
+        if (v.schema) return { ok: false };
+        return { ok: true, value: this.instantiate(target, v, errFile, loc) };
+      }
+      case 'func':
+        return v instanceof KFunc ? { ok: true, value: v } : { ok: false };
+      case 'union': {
+        let why: string | undefined;
+        for (const alt of t.types) {
+          try {
+            const r = this.tryConvert(v, alt, env, loc, errFile);
+            if (r.ok) return r;
+          } catch (err) {
+            if (!(err instanceof KclError)) throw err;
+            why = err.detail;
+          }
+        }
+        return why ? { ok: false, why } : { ok: false };
+      }
+    }
+  }
+
+  private resolveType(t: TypeExpr & { t: 'named' }, env: Env): SchemaType | TypeAlias {
+    let v: Value = this.lookup(t.path[0]!, { file: env.file }, t.loc);
+    for (const seg of t.path.slice(1)) v = this.select(v, seg, env.file, t.loc);
+    if (v instanceof SchemaType || v instanceof TypeAlias) return v;
+    return this.fail('TypeError', `'${t.path.join('.')}' is not a schema type`, env.file, t.loc);
+  }
+
+  // ---- operations ----
+  select(v: Value, attr: string, file: FileUnit, loc: Loc): Value {
+    if (v instanceof KDict) {
+      if (v.map.has(attr)) return v.map.get(attr)!;
+      if (v.schema && !this.layout(v.schema).attrs.has(attr) && !this.layout(v.schema).index)
+        return this.fail('AttributeError', `schema '${v.schema.name}' attribute '${attr}' not found`, file, loc);
+      return UNDEFINED;
+    }
+    if (v instanceof KModule) {
+      const x = v.get(attr);
+      if (x === undefined)
+        return this.fail('AttributeError', `module '${v.name}' has no attribute '${attr}'`, file, loc);
+      return x;
+    }
+    if (typeof v === 'string') return new KFunc(attr, (a) => callMethod(this, v, attr, a, file, loc));
+    if (v === null || v === UNDEFINED)
+      return this.fail('EvaluationError', `'${typeName(v)}' object has no attribute '${attr}'`, file, loc);
+    return this.fail('AttributeError', `'${typeName(v)}' object has no attribute '${attr}'`, file, loc);
+  }
+
+  private index(v: Value, i: Value, file: FileUnit, loc: Loc): Value {
+    if (Array.isArray(v) || typeof v === 'string') {
+      if (typeof i !== 'number')
+        return this.fail('TypeError', `${typeName(v)} indices must be int, got ${typeName(i)}`, file, loc);
+      const n = v.length;
+      const j = i < 0 ? n + i : i;
+      if (j < 0 || j >= n) return this.fail('EvaluationError', `${typeName(v)} index out of range: ${i}`, file, loc);
+      return Array.isArray(v) ? v[j]! : [...v][j]!;
+    }
+    if (v instanceof KDict) {
+      if (typeof i !== 'string') return this.fail('TypeError', `dict keys are str, got ${typeName(i)}`, file, loc);
+      return v.map.has(i) ? v.map.get(i)! : UNDEFINED;
+    }
+    return this.fail('TypeError', `'${typeName(v)}' object is not subscriptable`, file, loc);
+  }
+
+  private slice(e: Expr & { k: 'slice' }, env: Env): Value {
+    const v = this.eval(e.value, env);
+    if (!Array.isArray(v) && typeof v !== 'string')
+      return this.fail('TypeError', `'${typeName(v)}' object is not sliceable`, env.file, e);
+    const items: Value[] = Array.isArray(v) ? v : [...v];
+    const n = items.length;
+    const num = (x: Expr | undefined): number | undefined => {
+      if (!x) return undefined;
+      const r = this.eval(x, env);
+      if (typeof r !== 'number')
+        return this.fail('TypeError', `slice indices must be int, got ${typeName(r)}`, env.file, x);
+      return r;
+    };
+    const step = num(e.step) ?? 1;
+    if (step === 0) return this.fail('EvaluationError', 'slice step cannot be zero', env.file, e);
+    const norm = (x: number | undefined, dflt: number): number => {
+      if (x === undefined) return dflt;
+      if (x < 0) x += n;
+      return step > 0 ? Math.min(Math.max(x, 0), n) : Math.min(Math.max(x, -1), n - 1);
+    };
+    const lo = norm(num(e.lo), step > 0 ? 0 : n - 1);
+    const hi = norm(num(e.hi), step > 0 ? n : -1);
+    const out: Value[] = [];
+    for (let i = lo; step > 0 ? i < hi : i > hi; i += step) out.push(items[i]!);
+    return Array.isArray(v) ? out : out.join('');
+  }
+
+  private call(e: Expr & { k: 'call' }, env: Env): Value {
+    const fn = this.eval(e.fn, env);
+    const args = e.args.map((a) => this.eval(a, env));
+    const kwargs = new Map(e.kwargs.map((k) => [k.name, this.eval(k.value, env)] as const));
+    if (fn instanceof KFunc) {
+      try {
+        return fn.impl({ args, kwargs });
+      } catch (err) {
+        if (err instanceof CallError) return this.fail(err.kind, err.message, env.file, e, [], [], err.caret);
+        throw err;
+      }
+    }
+    if (fn instanceof SchemaType) return this.instantiate(fn, new KDict(), env.file, e);
+    return this.fail('TypeError', `'${typeName(fn)}' object is not callable`, env.file, e);
+  }
+
+  private lambda(e: Expr & { k: 'lambda' }, closure: Env): KFunc {
+    return new KFunc(
+      'lambda',
+      ({ args, kwargs }) => {
+        if (args.length > e.params.length)
+          throw new CallError(
+            'TypeError',
+            `expected at most ${e.params.length} positional arguments, found ${args.length}`,
+          );
+        const vars: Scope = new Map();
+        const env: Env = { file: closure.file, vars, parent: closure };
+        e.params.forEach((p, i) => {
+          let v: Value;
+          if (i < args.length) v = args[i]!;
+          else if (kwargs.has(p.name)) v = kwargs.get(p.name)!;
+          else if (p.default) v = this.eval(p.default, env);
+          else throw new CallError('TypeError', `missing the required positional argument '${p.name}'`);
+          if (p.type) v = this.convert(v, p.type, env, `argument '${p.name}'`, e);
+          vars.set(p.name, v);
+        });
+        for (const k of kwargs.keys())
+          if (!e.params.some((p) => p.name === k))
+            throw new CallError('TypeError', `got an unexpected keyword argument '${k}'`);
+        let result = this.execBody(e.body, env);
+        if (e.ret) result = this.convert(result, e.ret, env, 'the lambda result', e);
+        return result;
+      },
+      { params: e.params, ...(e.ret ? { ret: e.ret } : {}), body: e.body },
+    );
+  }
+
+  private execBody(body: readonly Stmt[], env: Env): Value {
+    let last: Value = null;
+    for (const st of body) {
+      switch (st.s) {
+        case 'assign': {
+          let v = this.eval(st.value, env);
+          if (st.op) v = this.binary(st.op, this.lookup(st.target, env, st), v, env.file, st);
+          if (st.type) v = this.convert(v, st.type, env, st.target, st);
+          env.vars!.set(st.target, v);
+          last = null;
+          break;
+        }
+        case 'expr':
+          last = this.eval(st.expr, env);
+          break;
+        case 'assert':
+          this.assert(st, env);
+          break;
+        case 'if': {
+          const b = st.branches.find((br) => !br.test || truthy(this.eval(br.test, env)));
+          last = b ? this.execBody(b.body, env) : null;
+          break;
+        }
+        default:
+          this.fail('CompileError', `'${st.s}' statements are not allowed in a lambda body`, env.file, st);
+      }
+    }
+    return last;
+  }
+
+  private unary(op: string, v: Value, file: FileUnit, loc: Loc): Value {
+    if (op === 'not') return !truthy(v);
+    if (op === '~' && typeof v === 'number') return ~v;
+    if (typeof v === 'number') return op === '-' ? -v : v;
+    if (v instanceof KFloat) return op === '-' ? new KFloat(-v.v) : v;
+    return this.fail('TypeError', `bad operand type for unary ${op}: '${typeName(v)}'`, file, loc);
+  }
+
+  binary(op: string, a: Value, b: Value, file: FileUnit, loc: Loc): Value {
+    const bad = (): never =>
+      this.fail('TypeError', `unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`, file, loc);
+    if (op === '|') {
+      if (typeof a === 'number' && typeof b === 'number') return a | b;
+      if (a === null || a === UNDEFINED) return b;
+      return this.union(a, b, file, loc);
+    }
+    if (op === '+') {
+      if (typeof a === 'string' && typeof b === 'string') return a + b;
+      if (Array.isArray(a) && Array.isArray(b)) return [...a, ...b];
+    }
+    if (op === '*') {
+      if (typeof a === 'string' && typeof b === 'number') return b > 0 ? a.repeat(b) : '';
+      if (Array.isArray(a) && typeof b === 'number') return Array.from({ length: Math.max(0, b) }, () => a).flat();
+    }
+    if (op === '%' && typeof a === 'string') return bad();
+    const isNum = (x: Value): boolean => typeof x === 'number' || x instanceof KFloat;
+    if (!isNum(a) || !isNum(b)) return bad();
+    const x = numeric(a)!;
+    const y = numeric(b)!;
+    const ints = typeof a === 'number' && typeof b === 'number';
+    const wrap = (r: number): Value => (ints ? r : new KFloat(r));
+    switch (op) {
+      case '+':
+        return wrap(x + y);
+      case '-':
+        return wrap(x - y);
+      case '*':
+        return wrap(x * y);
+      case '/':
+        if (y === 0) return this.fail('EvaluationError', 'division by zero', file, loc);
+        return new KFloat(x / y);
+      case '//':
+        if (y === 0) return this.fail('EvaluationError', 'integer division or modulo by zero', file, loc);
+        return wrap(Math.floor(x / y));
+      case '%':
+        if (y === 0) return this.fail('EvaluationError', 'integer division or modulo by zero', file, loc);
+        return wrap(x - y * Math.floor(x / y));
+      case '**':
+        return wrap(x ** y);
+      case '&':
+        return ints ? x & y : bad();
+      case '^':
+        return ints ? x ^ y : bad();
+      case '<<':
+        return ints ? x * 2 ** y : bad();
+      case '>>':
+        return ints ? Math.floor(x / 2 ** y) : bad();
+    }
+    return bad();
+  }
+
+  private compare(op: string, a: Value, b: Value, file: FileUnit, loc: Loc): boolean {
+    switch (op) {
+      case '==':
+        return valuesEqual(a, b);
+      case '!=':
+        return !valuesEqual(a, b);
+      case 'is':
+        return a === b || valuesEqual(a, b);
+      case 'is not':
+        return !(a === b || valuesEqual(a, b));
+      case 'in':
+      case 'not in': {
+        let r: boolean;
+        if (Array.isArray(b)) r = b.some((x) => valuesEqual(x, a));
+        else if (b instanceof KDict) r = typeof a === 'string' && b.map.has(a) && b.map.get(a) !== UNDEFINED;
+        else if (typeof b === 'string' && typeof a === 'string') r = b.includes(a);
+        else if (b === null || b === UNDEFINED) r = false;
+        else
+          return this.fail('TypeError', `'in' needs a list, dict or str on its right, got ${typeName(b)}`, file, loc);
+        return op === 'in' ? r : !r;
+      }
+    }
+    const c = this.order(a, b, file, loc);
+    switch (op) {
+      case '<':
+        return c < 0;
+      case '<=':
+        return c <= 0;
+      case '>':
+        return c > 0;
+      default:
+        return c >= 0;
+    }
+  }
+
+  order(a: Value, b: Value, file?: FileUnit, loc?: Loc): number {
+    const na = numeric(a);
+    const nb = numeric(b);
+    if (na !== undefined && nb !== undefined) return na < nb ? -1 : na > nb ? 1 : 0;
+    if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+    if (Array.isArray(a) && Array.isArray(b)) {
+      for (let i = 0; i < Math.min(a.length, b.length); i++) {
+        const c = this.order(a[i]!, b[i]!, file, loc);
+        if (c !== 0) return c;
+      }
+      return a.length - b.length;
+    }
+    return this.fail(
+      'TypeError',
+      `'<' not supported between instances of '${typeName(a)}' and '${typeName(b)}'`,
+      file,
+      loc,
+    );
+  }
+}
+
+/** kcl's "did you mean" for a misspelled member: the names within two edits. */
+function suggest(name: string, names: readonly string[]): string {
+  const close = names.filter((n) => editDistance(n, name) <= Math.min(2, Math.max(1, Math.floor(name.length / 3))));
+  return close.length ? `, did you mean '${JSON.stringify(close).replace(/,/g, ', ')}'?` : '';
+}
+
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  return d[a.length]![b.length]!;
+}
+
+function lineOf(file: FileUnit, loc: Loc): string {
+  return file.module.text.split('\n')[loc.line - 1] ?? '';
+}
+
+function related(file: FileUnit, loc: Loc, text: string, caret: boolean): KclRelated {
+  return { pos: { file: file.fileKey, line: loc.line, col: loc.col }, sourceLine: lineOf(file, loc), text, caret };
+}
+
+/** How KCL names a value in a type error: `str(x)`, `int(1)`, `[str(a) | int(1)]`, a schema's name. */
+function describeValue(v: Value): string {
+  if (v === null) return 'NoneType';
+  if (v === UNDEFINED) return 'UndefinedType';
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || v instanceof KFloat)
+    return `${typeName(v)}(${toStr(v)})`;
+  if (Array.isArray(v)) return `[${[...new Set(v.map(describeValue))].join(' | ')}]`;
+  if (v instanceof KDict && !v.schema) {
+    const vals = [...new Set([...v.map.values()].map(describeValue))];
+    return vals.length ? `{str:${vals.join(' | ')}}` : '{}';
+  }
+  return typeName(v);
+}
+
+function swap([f, l]: [FileUnit, Loc]): [Loc, FileUnit] {
+  return [l, f];
+}
+
+/** `type Name = T`. */
+export class TypeAlias {
+  constructor(
+    readonly type: TypeExpr,
+    readonly file: FileUnit,
+  ) {}
+}
+
+/** An error raised by a builtin or lambda; the call site adds the position. */
+
+export function typeText(t: TypeExpr): string {
+  switch (t.t) {
+    case 'any':
+      return 'any';
+    case 'basic':
+      return t.name;
+    case 'list':
+      return `[${typeText(t.item)}]`;
+    case 'dict':
+      return `{${typeText(t.key)}:${typeText(t.value)}}`;
+    case 'named':
+      return t.path.join('.');
+    case 'literal':
+      return typeof t.value === 'string' ? JSON.stringify(t.value) : String(t.value);
+    case 'union':
+      return t.types.map(typeText).join(' | ');
+    case 'func':
+      return 'function';
+  }
+}

@@ -1,0 +1,290 @@
+/**
+ * KCL tokens. Indentation is significant outside brackets (NEWLINE, INDENT,
+ * DEDENT, as in Python). Inside `[]` and `{}` a line break is a soft NL token
+ * (list items and config entries may be separated by line breaks alone, and
+ * `if` blocks in a config are delimited by the column of their lines); inside
+ * `()` line breaks are ignored. Strings keep their raw body: escapes and
+ * `${}` interpolations are decoded by the parser, which knows the positions.
+ */
+import { KclError } from './errors.js';
+
+export type TokenKind = 'name' | 'int' | 'float' | 'string' | 'op' | 'newline' | 'nl' | 'indent' | 'dedent' | 'eof';
+
+export interface Token {
+  readonly kind: TokenKind;
+  /** Name text, operator text, number text, or a string's raw body. */
+  readonly value: string;
+  readonly line: number;
+  readonly col: number;
+  /** Offset of the first character of the token. */
+  readonly offset: number;
+  /** For strings: raw (r"..."), and the offset of the body's first character. */
+  readonly raw?: boolean;
+  readonly bodyOffset?: number;
+  /** For strings: the quote, `"`, `'`, `"""` or `'''`. */
+  readonly quote?: string;
+}
+
+const OPERATORS = [
+  '**=',
+  '//=',
+  '<<=',
+  '>>=',
+  '...',
+  '**',
+  '//',
+  '<<',
+  '>>',
+  '<=',
+  '>=',
+  '==',
+  '!=',
+  '->',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '%=',
+  '&=',
+  '|=',
+  '^=',
+  '?.',
+  '?[',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '<',
+  '>',
+  '=',
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  ',',
+  ':',
+  '.',
+  ';',
+  '|',
+  '&',
+  '^',
+  '~',
+  '@',
+  '?',
+  '!',
+];
+
+/** Deeper nesting is refused here rather than overflowing the parser's stack. */
+const MAX_NESTING = 200;
+
+/** Operators by first character, longest first. */
+const OPS_BY_CHAR = new Map<string, string[]>();
+for (const o of OPERATORS) {
+  const list = OPS_BY_CHAR.get(o[0]!) ?? [];
+  list.push(o);
+  OPS_BY_CHAR.set(o[0]!, list);
+}
+
+function isIdentStart(c: string): boolean {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_' || c === '$' || c > '\u007f';
+}
+function isIdentPart(c: string): boolean {
+  return isIdentStart(c) || (c >= '0' && c <= '9');
+}
+function isDigit(c: string): boolean {
+  return c >= '0' && c <= '9';
+}
+
+export function tokenize(file: string, text: string): Token[] {
+  const tokens: Token[] = [];
+  const indents = [0];
+  const brackets: string[] = [];
+  let i = 0;
+  let line = 1;
+  let lineStart = 0;
+  let atLineStart = true;
+  const n = text.length;
+  const lineText = (l: number): string => text.split('\n')[l - 1] ?? '';
+  const fail = (msg: string, off: number, l = line, ls = lineStart): never => {
+    throw new KclError('InvalidSyntax', msg, { file, line: l, col: off - ls + 1 }, lineText(l));
+  };
+  const push = (kind: TokenKind, value: string, offset: number, extra: Partial<Token> = {}): void => {
+    tokens.push({ kind, value, line, col: offset - lineStart + 1, offset, ...extra });
+  };
+
+  while (i <= n) {
+    if (atLineStart && brackets.length === 0) {
+      // Measure indentation; blank and comment-only lines do not count.
+      let j = i;
+      let width = 0;
+      while (j < n && (text[j] === ' ' || text[j] === '\t')) {
+        width += text[j] === '\t' ? 4 : 1;
+        j++;
+      }
+      if (j >= n) {
+        i = j;
+        break;
+      }
+      if (text[j] === '\n' || text[j] === '#' || (text[j] === '\r' && text[j + 1] === '\n')) {
+        while (j < n && text[j] !== '\n') j++;
+        i = j + 1;
+        line++;
+        lineStart = i;
+        continue;
+      }
+      atLineStart = false;
+      const top = indents[indents.length - 1]!;
+      if (width > top) {
+        indents.push(width);
+        push('indent', '', j);
+      } else {
+        while (width < indents[indents.length - 1]!) {
+          indents.pop();
+          push('dedent', '', j);
+        }
+        if (width !== indents[indents.length - 1]!) fail('unindent does not match any outer indentation level', j);
+      }
+      i = j;
+    }
+    if (i >= n) break;
+    const c = text[i]!;
+    if (c === ' ' || c === '\t' || c === '\r') {
+      i++;
+      continue;
+    }
+    if (c === '#') {
+      while (i < n && text[i] !== '\n') i++;
+      continue;
+    }
+    if (c === '\\' && (text[i + 1] === '\n' || (text[i + 1] === '\r' && text[i + 2] === '\n'))) {
+      i += text[i + 1] === '\n' ? 2 : 3;
+      line++;
+      lineStart = i;
+      continue;
+    }
+    if (c === '\n') {
+      const top = brackets[brackets.length - 1];
+      if (top === undefined) {
+        push('newline', '', i);
+        atLineStart = true;
+      } else if (top !== '(') {
+        const last = tokens[tokens.length - 1];
+        if (last && last.kind !== 'nl') push('nl', '', i);
+      }
+      i++;
+      line++;
+      lineStart = i;
+      continue;
+    }
+    const start = i;
+    // Strings, with an optional r/R prefix.
+    const rawPrefix = (c === 'r' || c === 'R') && (text[i + 1] === '"' || text[i + 1] === "'");
+    if (c === '"' || c === "'" || rawPrefix) {
+      const q0 = rawPrefix ? i + 1 : i;
+      const qc = text[q0]!;
+      const triple = text[q0 + 1] === qc && text[q0 + 2] === qc;
+      const quote = triple ? qc + qc + qc : qc;
+      let j = q0 + quote.length;
+      const bodyStart = j;
+      const startLine = line;
+      const startLineStart = lineStart;
+      for (;;) {
+        if (j >= n) fail('unterminated string', start, startLine, startLineStart);
+        const ch = text[j]!;
+        if (ch === '\\' && !rawPrefix) {
+          if (text[j + 1] === '\n') {
+            line++;
+            lineStart = j + 2;
+          }
+          j += 2;
+          continue;
+        }
+        if (ch === '\n') {
+          if (!triple) fail('unterminated string', start, startLine, startLineStart);
+          line++;
+          lineStart = j + 1;
+        }
+        if (text.startsWith(quote, j)) break;
+        j++;
+      }
+      tokens.push({
+        kind: 'string',
+        value: text.slice(bodyStart, j),
+        line: startLine,
+        col: start - startLineStart + 1,
+        offset: start,
+        raw: rawPrefix,
+        bodyOffset: bodyStart,
+        quote,
+      });
+      i = j + quote.length;
+      continue;
+    }
+    if (isIdentStart(c)) {
+      let j = i + 1;
+      while (j < n && isIdentPart(text[j]!)) j++;
+      push('name', text.slice(i, j), i);
+      i = j;
+      continue;
+    }
+    if (isDigit(c) || (c === '.' && isDigit(text[i + 1] ?? ''))) {
+      let j = i;
+      let kind: TokenKind = 'int';
+      if (c === '0' && /[xXoObB]/.test(text[i + 1] ?? '')) {
+        j += 2;
+        while (j < n && /[0-9a-fA-F_]/.test(text[j]!)) j++;
+      } else {
+        while (j < n && (isDigit(text[j]!) || text[j] === '_')) j++;
+        if (text[j] === '.' && isDigit(text[j + 1] ?? '')) {
+          kind = 'float';
+          j++;
+          while (j < n && isDigit(text[j]!)) j++;
+        } else if (text[j] === '.' && !isIdentStart(text[j + 1] ?? '') && text[j + 1] !== '.') {
+          kind = 'float';
+          j++;
+        }
+        if (text[j] === 'e' || text[j] === 'E') {
+          let k = j + 1;
+          if (text[k] === '+' || text[k] === '-') k++;
+          if (isDigit(text[k] ?? '')) {
+            kind = 'float';
+            j = k;
+            while (j < n && isDigit(text[j]!)) j++;
+          }
+        }
+      }
+      if (isIdentStart(text[j] ?? ''))
+        fail(`invalid number suffix '${text[j]}': unit suffixes are outside the subset`, j);
+      push(kind, text.slice(i, j).replace(/_/g, ''), i);
+      i = j;
+      continue;
+    }
+    const op = OPS_BY_CHAR.get(c)?.find((o) => text.startsWith(o, i));
+    if (!op) fail(`invalid character '${c}' in source`, i);
+    const o = op!;
+    if (o === '(' || o === '[' || o === '{' || o === '?[') {
+      if (brackets.length >= MAX_NESTING) fail(`brackets nested deeper than ${MAX_NESTING}`, i);
+      brackets.push(o === '?[' ? '[' : o);
+    }
+    if (o === ')' || o === ']' || o === '}') {
+      const want = o === ')' ? '(' : o === ']' ? '[' : '{';
+      if (brackets.pop() !== want) fail(`unmatched '${o}'`, i);
+      const last = tokens[tokens.length - 1];
+      if (last && last.kind === 'nl') tokens.pop();
+    }
+    push('op', o, i);
+    i += o.length;
+  }
+  if (brackets.length > 0) fail(`unclosed '${brackets[brackets.length - 1]}'`, n);
+  const last = tokens[tokens.length - 1];
+  if (last && last.kind !== 'newline' && last.kind !== 'dedent') push('newline', '', n);
+  while (indents.length > 1) {
+    indents.pop();
+    push('dedent', '', n);
+  }
+  push('eof', '', n);
+  return tokens;
+}

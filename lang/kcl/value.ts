@@ -1,0 +1,150 @@
+/**
+ * KCL values. Ints are JS numbers, floats are KFloat (so 1.0 prints as 1.0),
+ * dicts and schema instances are KDict: insertion-ordered, with the operator
+ * each key was written with (`:` union, `=` override, `+=` insert), which a
+ * later merge into a schema's defaults needs. A schema instance remembers the
+ * config it was built from, so a union with it rebuilds the instance: defaults
+ * that derive from other attributes and the `check:` block run again, as KCL does.
+ */
+import type { ConfigOp, Param, SchemaDef, Stmt, TypeExpr } from './ast.js';
+
+export const UNDEFINED: unique symbol = Symbol('Undefined');
+export type Undefined = typeof UNDEFINED;
+
+export class KFloat {
+  constructor(readonly v: number) {}
+}
+
+export class KDict {
+  readonly map = new Map<string, Value>();
+  ops?: Map<string, ConfigOp>;
+  schema?: SchemaType;
+  /** For an instance: the merged config it was instantiated from. */
+  config?: KDict;
+  /** Where each key of a config was written (file, line, column), for errors about that key. */
+  origins?: Map<string, KeyOrigin>;
+
+  opOf(k: string): ConfigOp {
+    return this.ops?.get(k) ?? 'union';
+  }
+  setOp(k: string, op: ConfigOp): void {
+    if (op === 'union' && !this.ops) return;
+    (this.ops ??= new Map()).set(k, op);
+  }
+  static of(entries: Iterable<[string, Value]>): KDict {
+    const d = new KDict();
+    for (const [k, v] of entries) d.map.set(k, v);
+    return d;
+  }
+}
+
+export interface KeyOrigin {
+  readonly file: unknown;
+  readonly line: number;
+  readonly col: number;
+}
+
+/** Where names of a schema or lambda body resolve: its file's imports and its package's globals. */
+export interface DefScope {
+  readonly fileKey: string;
+}
+
+export class SchemaType {
+  constructor(
+    readonly def: SchemaDef,
+    readonly pkgPath: string,
+    readonly scope: DefScope,
+    /** The resolved base schema (filled on first instantiation). */
+    public base?: SchemaType,
+  ) {}
+  get name(): string {
+    return this.def.name;
+  }
+}
+
+export interface CallArgs {
+  readonly args: readonly Value[];
+  readonly kwargs: ReadonlyMap<string, Value>;
+}
+
+export class KFunc {
+  constructor(
+    readonly name: string,
+    readonly impl: (a: CallArgs) => Value,
+    /** For lambdas: parameters and body, kept for typeof and error messages. */
+    readonly lambda?: { readonly params: readonly Param[]; readonly ret?: TypeExpr; readonly body: readonly Stmt[] },
+  ) {}
+}
+
+export class KModule {
+  constructor(
+    readonly name: string,
+    readonly get: (attr: string) => Value | undefined,
+  ) {}
+}
+
+export type Value =
+  null | Undefined | boolean | number | KFloat | string | Value[] | KDict | SchemaType | KFunc | KModule;
+
+export function isDict(v: Value): v is KDict {
+  return v instanceof KDict;
+}
+
+export function typeName(v: Value): string {
+  if (v === null) return 'NoneType';
+  if (v === UNDEFINED) return 'UndefinedType';
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'number') return 'int';
+  if (typeof v === 'string') return 'str';
+  if (v instanceof KFloat) return 'float';
+  if (Array.isArray(v)) return 'list';
+  if (v instanceof KDict) return v.schema ? v.schema.name : 'dict';
+  if (v instanceof SchemaType) return 'schema';
+  if (v instanceof KFunc) return 'function';
+  return 'module';
+}
+
+export function truthy(v: Value): boolean {
+  if (v === null || v === UNDEFINED || v === false) return false;
+  if (v === true) return true;
+  if (typeof v === 'number') return v !== 0;
+  if (v instanceof KFloat) return v.v !== 0;
+  if (typeof v === 'string') return v.length > 0;
+  if (Array.isArray(v)) return v.length > 0;
+  if (v instanceof KDict) return v.map.size > 0;
+  return true;
+}
+
+export function numeric(v: Value): number | undefined {
+  if (typeof v === 'number') return v;
+  if (v instanceof KFloat) return v.v;
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  return undefined;
+}
+
+export function valuesEqual(a: Value, b: Value): boolean {
+  if (a === b) return true;
+  const na = numeric(a);
+  const nb = numeric(b);
+  if (na !== undefined && nb !== undefined && typeof a !== 'boolean' && typeof b !== 'boolean') return na === nb;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => valuesEqual(x, b[i]!));
+  if (a instanceof KDict && b instanceof KDict) {
+    const ka = visibleKeys(a);
+    const kb = visibleKeys(b);
+    return ka.length === kb.length && ka.every((k) => b.map.has(k) && valuesEqual(a.map.get(k)!, b.map.get(k)!));
+  }
+  return false;
+}
+
+function visibleKeys(d: KDict): string[] {
+  return [...d.map.keys()].filter((k) => d.map.get(k) !== UNDEFINED);
+}
+
+/** A shallow copy keeping ops (not the schema). */
+export function copyDict(d: KDict): KDict {
+  const out = new KDict();
+  for (const [k, v] of d.map) out.map.set(k, v);
+  if (d.ops) out.ops = new Map(d.ops);
+  if (d.origins) out.origins = new Map(d.origins);
+  return out;
+}
