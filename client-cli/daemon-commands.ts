@@ -1,13 +1,12 @@
 /**
  * `kubecfg daemon start|stop|status|logs`. Start passes its flags through to
  * server/main.js; status prints what `daemon/status` returns; logs reads the
- * tail of the log file directly (it works when the daemon is down, which is
- * when logs are most wanted).
+ * log file directly (daemon-logs.ts).
  */
 import { runChild } from './run-child.js';
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { Methods, type DaemonStatus, type FlagValue } from '../protocol/index.js';
 import { ConnectError, rpcCall } from './connection.js';
+import { printLogs } from './daemon-logs.js';
 import { ensureDaemon, hello, serverEntry, stopDaemon } from './launcher.js';
 import { ensureSecureDir, type DaemonPaths } from './paths.js';
 
@@ -123,30 +122,28 @@ async function status(paths: DaemonPaths, flags: Record<string, FlagValue>): Pro
   return 0;
 }
 
-/** The last `count` lines of a file, reading at most the final 1 MiB. */
-export function tailLines(file: string, count: number): string[] {
-  const size = statSync(file).size;
-  const len = Math.min(size, 1 << 20);
-  const buf = Buffer.alloc(len);
-  const fd = openSync(file, 'r');
+async function logs(paths: DaemonPaths, flags: Record<string, FlagValue>): Promise<number> {
+  const controller = new AbortController();
+  const stop = (): void => controller.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
   try {
-    readSync(fd, buf, 0, len, size - len);
-  } finally {
-    closeSync(fd);
-  }
-  const lines = buf.toString('utf8').split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  return count > 0 ? lines.slice(-count) : [];
-}
-
-function logs(paths: DaemonPaths, flags: Record<string, FlagValue>): number {
-  const count = typeof flags.lines === 'number' ? flags.lines : 50;
-  try {
-    for (const line of tailLines(paths.logFile, count)) process.stdout.write(line + '\n');
+    await printLogs(paths.logFile, {
+      lines: typeof flags.lines === 'number' ? flags.lines : 50,
+      format: flags.output === 'json' ? 'json' : 'text',
+      follow: flags.follow === true,
+      color:
+        flags.color === 'always' || (flags.color !== 'never' && process.stdout.isTTY === true && !process.env.NO_COLOR),
+      write: (text) => process.stdout.write(text),
+      signal: controller.signal,
+    });
     return 0;
   } catch (err) {
     process.stderr.write(`kubecfg: cannot read the daemon log ${paths.logFile}: ${(err as Error).message}\n`);
     return 1;
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
   }
 }
 

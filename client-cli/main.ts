@@ -4,10 +4,10 @@
  * the daemon (or to a one-shot child with --no-daemon). Imports only
  * protocol/ and node built-ins, so the bundle starts fast.
  */
-import { COMMANDS, PROTOCOL_VERSION, REMOTE_METHODS, type FlagValue } from '../protocol/index.js';
+import { COMMANDS, REMOTE_METHODS, type FlagValue } from '../protocol/index.js';
 import { checkArgCount, parseArgs, replaceDeprecated, resolveShadowed, UsageError, type ParsedArgs } from './args.js';
-import { cliBuildId, JSONNET_VERSION, KUBECFG_VERSION } from './build-info.js';
 import { completionScript, completionShell } from './completion.js';
+import { runDynamicComplete } from './complete-dynamic.js';
 import { ConnectError, StreamBrokenError } from './connection.js';
 import { runDaemonCommand } from './daemon-commands.js';
 import { applyEnvFlags, resolveVarsFromEnv } from './env-flags.js';
@@ -19,9 +19,12 @@ import { daemonPaths, InsecureDirError } from './paths.js';
 import { buildCommandParams } from './request.js';
 import { runOneshot } from './run-oneshot.js';
 import { runRemote } from './run-remote.js';
+import { versionInfo, versionText } from './version.js';
 import { remoteEndpoint, RemoteSetupError, runRemoteCommand } from './remote/run-remote-command.js';
 
 async function run(argv: string[]): Promise<number> {
+  // Hidden: what the completion scripts ask at TAB time (complete-dynamic.ts).
+  if (argv[0] === '__complete') return runDynamicComplete(argv.slice(1));
   let parsed: ParsedArgs;
   let flags: Record<string, FlagValue>;
   try {
@@ -57,9 +60,7 @@ async function run(argv: string[]): Promise<number> {
   const paths = daemonPaths();
   switch (top) {
     case 'version':
-      process.stdout.write(
-        `kubecfg version: ${KUBECFG_VERSION}\njsonnet version: ${JSONNET_VERSION}\nbuild id: ${cliBuildId()}\nprotocol version: ${PROTOCOL_VERSION}\nnode version: ${process.version}\n`,
-      );
+      process.stdout.write(versionText(versionInfo(), String(flags.output ?? 'text')));
       return 0;
     case 'completion': {
       const shell = completionShell(parsed.args, flags.shell, process.env.SHELL);

@@ -82,6 +82,25 @@ export async function locate(session: ClusterSession, obj: JsonObject): Promise<
   return { resource, namespace, path: resourcePath(resource, namespace, name), desc };
 }
 
+/** Which object a summary line is about (`-o json` of diff and update): stable keys, namespace only when namespaced. */
+export interface ObjectRef {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly resource: string;
+  readonly namespace?: string;
+  readonly name: string;
+}
+
+export function objectRef(obj: JsonObject, where: ObjectLocation): ObjectRef {
+  return {
+    apiVersion: apiVersionOfObject(obj),
+    kind: kindOf(obj),
+    resource: where.resource.plural,
+    ...(where.namespace !== undefined ? { namespace: where.namespace } : {}),
+    name: nameOf(obj),
+  };
+}
+
 /** kubecfg's description when the kind cannot be mapped: lower-case kind. */
 export async function describe(session: ClusterSession, obj: JsonObject): Promise<string> {
   const r = await session.discovery.lookup(apiVersionOfObject(obj), kindOf(obj)).catch(() => undefined);

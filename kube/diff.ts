@@ -13,7 +13,7 @@
  * exit code 10 when any difference is found, 0 otherwise.
  */
 import { isJsonObject, jsonObject, setJsonKey, type JsonObject, type JsonValue } from '../lang/common/json.js';
-import { describe, locate, type ClusterSession, type ObjectLocation } from './cluster.js';
+import { describe, locate, objectRef, type ClusterSession, type ObjectLocation, type ObjectRef } from './cluster.js';
 import { resourcePath } from './discovery.js';
 import { mapInOrder } from './parallel.js';
 import { isNotFound, KubeError } from './errors.js';
@@ -39,9 +39,20 @@ export interface DiffOptions {
   readonly parallelism?: number;
 }
 
+/** One object's outcome: `missing` (not on the server), `changed` or `unchanged`. */
+export interface DiffObjectResult {
+  readonly desc: string;
+  readonly ref: ObjectRef;
+  readonly status: 'missing' | 'changed' | 'unchanged';
+  /** The hunks printed for a changed object (never coloured), else ''. */
+  readonly diff: string;
+}
+
 export interface DiffResult {
   readonly output: string;
   readonly differencesFound: boolean;
+  /** In the order printed (alphabetical). */
+  readonly objects: readonly DiffObjectResult[];
   /** 10 when differences were found (kubecfg's ErrDiffFound), else 0. */
   readonly exitCode: 0 | 10;
 }
@@ -70,18 +81,43 @@ export async function diffObjects(
     }
   }
   const live = await fetchLive(session, located, options.parallelism ?? 1);
+  const results: DiffObjectResult[] = [];
   for (let i = 0; i < located.length; i++) {
-    const { obj, desc } = located[i]!;
+    const { obj, desc, where } = located[i]!;
     const got = live[i]!;
     if (got.error !== undefined)
       throw new KubeError(
         got.error instanceof KubeError ? got.error.code : 'KUBE_API',
         `Error fetching ${desc}: ${got.error instanceof Error ? got.error.message : String(got.error)}`,
       );
-    if (renderDiff(emit, desc, got.live, obj, options)) found = true;
+    let printed = '';
+    const changed = renderDiff(
+      (text) => {
+        printed += text;
+        emit(text);
+      },
+      desc,
+      got.live,
+      obj,
+      options,
+    );
+    if (changed) found = true;
+    const header = `--- live ${desc}\n+++ config ${desc}\n`;
+    results.push({
+      desc,
+      ref: objectRef(obj, where),
+      status: got.live === undefined ? 'missing' : changed ? 'changed' : 'unchanged',
+      // The printed hunks between the header and the closing blank line; recomputed only when coloured.
+      diff:
+        !changed || got.live === undefined
+          ? ''
+          : options.color
+            ? plainHunks(desc, got.live, obj, options)
+            : printed.slice(header.length, -1),
+    });
   }
   if (locateError !== undefined) throw locateError;
-  return { output, differencesFound: found, exitCode: found ? 10 : 0 };
+  return { output, differencesFound: found, objects: results, exitCode: found ? 10 : 0 };
 }
 
 interface LiveResult {
@@ -175,22 +211,34 @@ export function renderDiff(
     emit(`${desc} doesn't exist on server\n`);
     return true;
   }
-  const liveView = liveViewFor(options.strategy, obj, live, desc);
-  const liveText = goJson(liveView, { indent: '  ', escapeHtml: true });
-  const objText = goJson(obj, { indent: '  ', escapeHtml: true });
-  if (liveText === objText) {
+  const hunks = hunksOf(desc, live, obj, options, options.color ?? false);
+  if (hunks === undefined) {
     emit(`${desc} unchanged\n`);
     return false;
   }
-  emit(
-    formatHunks(
-      unifiedHunks(liveText, objText),
-      options.color ?? false,
-      options.omitSecrets && kindOf(obj) === 'Secret',
-    ),
-  );
+  emit(hunks);
   emit('\n');
   return true;
+}
+
+/** The formatted hunks between the live view and the config, or undefined when they are equal. */
+function hunksOf(
+  desc: string,
+  live: JsonObject,
+  obj: JsonObject,
+  options: DiffOptions,
+  color: boolean,
+): string | undefined {
+  const liveView = liveViewFor(options.strategy, obj, live, desc);
+  const liveText = goJson(liveView, { indent: '  ', escapeHtml: true });
+  const objText = goJson(obj, { indent: '  ', escapeHtml: true });
+  if (liveText === objText) return undefined;
+  return formatHunks(unifiedHunks(liveText, objText), color, options.omitSecrets && kindOf(obj) === 'Secret');
+}
+
+/** The hunks without colour, for `-o json` (the printed ones may carry ANSI codes). */
+function plainHunks(desc: string, live: JsonObject, obj: JsonObject, options: DiffOptions): string {
+  return hunksOf(desc, live, obj, options, false) ?? '';
 }
 
 function liveViewFor(strategy: DiffStrategy, obj: JsonObject, live: JsonObject, desc: string): JsonValue {

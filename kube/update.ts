@@ -14,7 +14,7 @@
  * objects are not mutated.
  */
 import { isJsonObject, type JsonObject, type JsonValue } from '../lang/common/json.js';
-import { locate, type ClusterSession, type ObjectLocation } from './cluster.js';
+import { locate, objectRef, type ClusterSession, type ObjectLocation, type ObjectRef } from './cluster.js';
 import { resourcePath } from './discovery.js';
 import { isNotFound, KubeError } from './errors.js';
 import { collectGarbage, type GcReport } from './gc.js';
@@ -52,7 +52,7 @@ export interface UpdateOptions {
 export type ApplyAction = 'created' | 'updated' | 'unchanged';
 
 export interface UpdateReport {
-  readonly applied: Array<{ readonly desc: string; readonly action: ApplyAction }>;
+  readonly applied: Array<{ readonly desc: string; readonly ref: ObjectRef; readonly action: ApplyAction }>;
   /** Undefined when GC did not run. */
   readonly gc?: GcReport;
 }
@@ -80,12 +80,12 @@ export async function updateObjects(
       : (await (options.order ?? dependencyOrder(session.discovery))(objects)).map((o) => [o]);
   const schema = await session.discovery.openapi();
   const appliedUids = new Set<string>();
-  const applied: Array<{ desc: string; action: ApplyAction }> = [];
+  const applied: Array<{ desc: string; ref: ObjectRef; action: ApplyAction }> = [];
 
   const applyOne = async (
     input: JsonObject,
     objLog: (line: string) => void,
-  ): Promise<{ desc: string; action: ApplyAction; uid: string }> => {
+  ): Promise<{ desc: string; ref: ObjectRef; action: ApplyAction; uid: string }> => {
     let obj = input;
     if (options.gcTag !== undefined && options.gcTag !== '') {
       obj = withMetaEntry(obj, 'annotations', ANNOTATION_GC_TAG, options.gcTag);
@@ -112,7 +112,7 @@ export async function updateObjects(
     if (options.dryRun !== true && groupOf(obj) === CRD_GROUP && kindOf(obj) === 'CustomResourceDefinition') {
       await waitForEstablished(session, where, result.obj, options.crdEstablishTimeoutMs ?? 300_000, sleep, objLog);
     }
-    return { desc: where.desc, action: result.action, uid: uidOf(result.obj) };
+    return { desc: where.desc, ref: objectRef(obj, where), action: result.action, uid: uidOf(result.obj) };
   };
 
   for (const group of groups) {
@@ -122,7 +122,7 @@ export async function updateObjects(
       applyOne(obj, objLog),
     );
     for (const r of results) {
-      applied.push({ desc: r.desc, action: r.action });
+      applied.push({ desc: r.desc, ref: r.ref, action: r.action });
       appliedUids.add(r.uid);
     }
   }

@@ -194,6 +194,11 @@ export const GLOBAL_FLAGS: readonly FlagSpec[] = [
     help: 'Colorize diagnostics: auto, always or never',
   },
   {
+    name: 'progress',
+    kind: 'bool',
+    help: 'Print progress of pack pushes and --remote uploads on stderr (default: when stderr is a terminal)',
+  },
+  {
     name: 'no-daemon',
     kind: 'bool',
     help: 'Run the command in a child process instead of the daemon (also KUBECFG_DAEMON=0)',
@@ -264,6 +269,18 @@ const commonEvalFlags: readonly FlagSpec[] = [
   overlayCodeFlag,
   overlayCodeFileFlag,
 ];
+
+/** Ours: `diff -o json`, `update -o json` (docs/cluster.md); text is kubecfg's output. */
+function clusterOutputFlag(what: string): FlagSpec {
+  return {
+    name: 'output',
+    short: 'o',
+    kind: 'string',
+    default: 'text',
+    values: ['text', 'json'],
+    help: `Output format: text (kubecfg's) or json (a summary: ${what})`,
+  };
+}
 
 /** The flags kubecfg makes mutually exclusive (cmd.MarkFlagsMutuallyExclusive). */
 export const EXCLUSIVE_FLAG_GROUPS: readonly (readonly string[])[] = [['overlay', 'overlay-code', 'overlay-code-file']];
@@ -609,7 +626,23 @@ export const COMMANDS: readonly CommandSpec[] = [
         summary: "Print the end of the daemon's log file",
         usage: 'kubecfg daemon logs [flags]',
         args: 'none',
-        flags: [{ name: 'lines', kind: 'int', default: 50, help: 'Number of lines to print' }],
+        flags: [
+          { name: 'lines', kind: 'int', default: 50, help: 'Number of lines to print' },
+          {
+            name: 'follow',
+            short: 'f',
+            kind: 'bool',
+            help: 'Keep printing lines as they are written (across rotation)',
+          },
+          {
+            name: 'output',
+            short: 'o',
+            kind: 'string',
+            default: 'text',
+            values: ['text', 'json'],
+            help: 'Output format: text (time level message key=value) or json (the raw lines)',
+          },
+        ],
       },
     ],
   },
@@ -646,6 +679,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         help: 'Diff strategy, all, subset or last-applied',
       },
       { name: 'omit-secrets', kind: 'bool', help: 'hide secret details when showing diff' },
+      clusterOutputFlag('diff: every object with its status and hunks'),
       {
         name: 'parallelism',
         kind: 'int',
@@ -686,6 +720,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         help: 'Allow garbage collection to delete Namespace objects (off by default: it deletes everything inside)',
       },
       { name: 'dry-run', kind: 'bool', help: 'Perform only read-only operations' },
+      clusterOutputFlag('update: every object with its action, and what garbage collection did'),
       { name: 'validate', kind: 'bool', default: true, help: 'Validate input against server schema' },
       {
         name: 'ignore-unknown',
@@ -854,7 +889,22 @@ export const COMMANDS: readonly CommandSpec[] = [
       },
     ],
   },
-  { name: 'version', summary: 'Print version information', usage: 'kubecfg version', args: 'none', flags: [] },
+  {
+    name: 'version',
+    summary: 'Print version information',
+    usage: 'kubecfg version [flags]',
+    args: 'none',
+    flags: [
+      {
+        name: 'output',
+        short: 'o',
+        kind: 'string',
+        default: 'text',
+        values: ['text', 'json'],
+        help: 'Output format: text or json',
+      },
+    ],
+  },
   {
     name: 'completion',
     summary: 'Output shell completion code for bash, zsh or fish',

@@ -271,11 +271,32 @@ function commandSpec(name: string): CommandSpec {
   return spec;
 }
 
+// ---- complete/values -----------------------------------------------------
+
+/**
+ * Values for tab completion that only the daemon can find: the kubeconfig's contexts, the
+ * cluster's namespaces. `command` is what the line typed so far would send (its connection
+ * flags and the client's env); the answer is empty when nothing could be found quickly.
+ */
+export interface CompleteParams {
+  what: 'contexts' | 'namespaces';
+  command: CommandParams;
+}
+export interface CompleteResult {
+  values: string[];
+}
+
+const completeParams = objectOf<CompleteParams>({
+  what: required(oneOf(['contexts', 'namespaces'] as const)),
+  command: required(commandParams(commandSpec('diff'))),
+});
+
 export const Methods = {
   hello: method<HelloParams, HelloResult>('daemon/hello', false, helloParams),
   status: method<Record<string, never>, DaemonStatus>('daemon/status', false, emptyParams),
   shutdown: method<ShutdownParams, ShutdownResult>('daemon/shutdown', false, shutdownParams),
   cancel: method<CancelParams, CancelResult>('request/cancel', false, cancelParams),
+  complete: method<CompleteParams, CompleteResult>('complete/values', false, completeParams),
   show: method<CommandParams, CommandResult>('render/show', true, commandParams(commandSpec('show'))),
   eval: method<CommandParams, CommandResult>('render/eval', true, commandParams(commandSpec('eval'))),
   jsonnet: method<CommandParams, CommandResult>('render/jsonnet', true, commandParams(commandSpec('jsonnet'))),

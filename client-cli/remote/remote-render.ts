@@ -20,12 +20,15 @@ import {
 } from '../../protocol/index.js';
 import { remoteCall, RemoteCallError, RemoteUnavailableError, type RemoteEndpoint } from './https-rpc.js';
 import { buildManifest, gitTopLevel, readManifestFile, sha256Digest, type Manifest } from './manifest.js';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 
 export class RemoteSetupError extends Error {}
 
 /** Flags that only the client-side cluster stage or the CLI itself uses. */
 const LOCAL_ONLY_FLAGS = new Set([
+  'progress',
   'remote',
   'remote-token-file',
   'remote-ca',
@@ -96,6 +99,22 @@ export function remoteParams(root: string, params: CommandParams): CommandParams
   return { ...params, args, flags, cwd: toPosix(relative(root, cwd)) || '.', env: {} };
 }
 
+function manifestFileSize(m: Manifest, rel: string): number {
+  try {
+    return statSync(join(m.root, m.sources.get(rel) ?? rel)).size;
+  } catch {
+    return 0; // the upload reports an unreadable file
+  }
+}
+
+function sizeText(bytes: number): string {
+  return bytes < 1024
+    ? `${bytes} B`
+    : bytes < 1048576
+      ? `${(bytes / 1024).toFixed(1)} KiB`
+      : `${(bytes / 1048576).toFixed(1)} MiB`;
+}
+
 function gitBlobId(bytes: Uint8Array): string {
   return 'git-sha1:' + createHash('sha1').update(`blob ${bytes.byteLength}\0`).update(bytes).digest('hex');
 }
@@ -107,10 +126,17 @@ async function upload(
   digests: string[],
   stats: RemoteRenderStats,
   signal?: AbortSignal,
+  progress?: (line: string) => void,
 ): Promise<boolean> {
   const want = new Set(digests);
   const byDigest = new Map<string, string>();
   for (const [path, d] of Object.entries(manifest.files)) if (want.has(d) && !byDigest.has(d)) byDigest.set(d, path);
+  const files = [...byDigest].map(([digest, path]) => ({ digest, path }));
+  // Sizes from stat, so the bytes are still read one batch at a time.
+  const totalBytes = progress ? files.reduce((n, f) => n + manifestFileSize(manifest, f.path), 0) : 0;
+  progress?.(`uploading ${files.length} of ${stats.files} files (${sizeText(totalBytes)})`);
+  let done = 0;
+  let doneBytes = 0;
   let batch: { digest: string; data: string }[] = [];
   let batchBytes = 0;
   let changed = false;
@@ -119,10 +145,13 @@ async function upload(
     const r = await remoteCall<RemoteUploadResult>(endpoint, RemoteMethods.upload, { blobs: batch }, undefined, signal);
     stats.uploadedBlobs += batch.length;
     stats.uploadedBytes += r.bytes;
+    done += batch.length;
+    doneBytes += batchBytes;
+    progress?.(`uploaded ${done}/${files.length} files (${sizeText(doneBytes)} of ${sizeText(totalBytes)})`);
     batch = [];
     batchBytes = 0;
   };
-  for (const [digest, path] of byDigest) {
+  for (const { digest, path } of files) {
     const bytes = readManifestFile(manifest, path);
     let sent = digest;
     if (digest.startsWith('git-sha1:') && gitBlobId(bytes) !== digest) {
@@ -145,6 +174,7 @@ async function attempt(
   manifest: Manifest,
   stats: RemoteRenderStats,
   signal?: AbortSignal,
+  progress?: (line: string) => void,
 ): Promise<RemoteRenderResult> {
   const digests = [...new Set(Object.values(manifest.files))];
   const { missing } = await remoteCall<RemoteMissingResult>(
@@ -154,7 +184,8 @@ async function attempt(
     undefined,
     signal,
   );
-  if (missing.length) await upload(endpoint, manifest, missing, stats, signal);
+  if (missing.length) await upload(endpoint, manifest, missing, stats, signal, progress);
+  else progress?.(`all ${stats.files} files already on the service`);
   const ask = (): Promise<RemoteRenderResult> =>
     remoteCall<RemoteRenderResult>(
       endpoint,
@@ -176,6 +207,7 @@ async function attempt(
       again.filter((d): d is string => typeof d === 'string'),
       stats,
       signal,
+      progress,
     );
     return ask();
   }
@@ -191,6 +223,8 @@ export async function renderRemotely(
   warn: (line: string) => void,
   retryDelayMs = 1000,
   signal?: AbortSignal,
+  /** Receives upload progress lines (the caller decides whether to print them: --progress). */
+  progress?: (line: string) => void,
 ): Promise<{ result: RemoteRenderResult; stats: RemoteRenderStats }> {
   const cwd = resolve(params.cwd);
   const top = gitTopLevel(cwd);
@@ -206,13 +240,13 @@ export async function renderRemotely(
     retried: false,
   };
   try {
-    return { result: await attempt(endpoint, method, sent, manifest, stats, signal), stats };
+    return { result: await attempt(endpoint, method, sent, manifest, stats, signal, progress), stats };
   } catch (err) {
     if (!retriable(err) || signal?.aborted) throw err;
     stats.retried = true;
     await new Promise((r) => setTimeout(r, retryDelayMs));
     try {
-      return { result: await attempt(endpoint, method, sent, manifest, stats, signal), stats };
+      return { result: await attempt(endpoint, method, sent, manifest, stats, signal, progress), stats };
     } catch (again) {
       if (again instanceof Error && retriable(again)) again.message += ' (after one retry)';
       throw again;

@@ -113,6 +113,12 @@ export function retryDelayMs(env: Record<string, string | undefined>): number {
   return Number.isFinite(v) && v >= 0 && v <= 60_000 ? v : 1000;
 }
 
+/** `--progress` / `--progress=false` when given, else whether stderr is a terminal. */
+export function progressWanted(flags: CommandParams['flags'], stderrIsTTY: boolean): boolean {
+  const given = flags['progress'];
+  return typeof given === 'boolean' ? given : stderrIsTTY;
+}
+
 /** Describes a remote failure for the user (never includes the token). */
 export function describeRemoteFailure(err: unknown): string | undefined {
   if (
@@ -146,6 +152,9 @@ export async function runRemoteCommand(
       (line) => process.stderr.write(line + '\n'),
       retryDelayMs(process.env),
       interrupt.signal,
+      progressWanted(params.flags, process.stderr.isTTY === true)
+        ? (line) => process.stderr.write(`kubecfg: remote: ${line}\n`)
+        : undefined,
     );
     process.stdout.write(result.stdout);
     process.stderr.write(result.stderr);

@@ -28,7 +28,11 @@ import { nodeFileReader } from '../../kube/connection.js';
 import type { CommandParams } from '../../protocol/index.js';
 import type { ClusterCommandName } from '../worker/messages.js';
 import { Flags } from './flags.js';
+import { diffSummaryJson, updateSummaryJson } from './cluster-summary.js';
 import { colorEnabled } from './output.js';
+
+/** kubecfg's ErrDiffFound text, logged when a diff found differences (exit code 10). */
+export const DIFFERENCES_FOUND = 'Differences found.';
 
 export interface StageOutput {
   write(stream: 'stdout' | 'stderr', data: string): void;
@@ -45,7 +49,7 @@ export function clientEnvironment(params: CommandParams): ConnectionEnvironment 
   };
 }
 
-function connectionFlags(flags: Flags): ConnectionFlags {
+export function connectionFlags(flags: Flags): ConnectionFlags {
   const opt = (name: string): string | undefined => (flags.given(name) ? flags.path(flags.str(name)) : undefined);
   const plain = (name: string): string | undefined => (flags.given(name) ? flags.str(name) : undefined);
   return {
@@ -118,13 +122,17 @@ export async function runClusterStage(
     });
     switch (command) {
       case 'diff': {
+        const json = flags.str('output') === 'json';
         const result = await diffObjects(session, objects, {
           strategy: flags.str('diff-strategy') as DiffStrategy,
           omitSecrets: flags.bool('omit-secrets'),
-          color: params.tty.stdoutIsTTY && color,
-          write: (text) => out.write('stdout', text),
+          // kubecfg colours hunks when stdout is a terminal; --color=always also when piped.
+          color: !json && colorEnabled(params.tty, 'stdout'),
+          ...(json ? {} : { write: (text: string) => out.write('stdout', text) }),
           parallelism: flags.int('parallelism'),
         });
+        if (json) out.write('stdout', diffSummaryJson(result));
+        if (result.differencesFound) out.write('stderr', logLine(color, 'ERROR', DIFFERENCES_FOUND));
         return result.exitCode;
       }
       case 'validate': {
@@ -142,7 +150,7 @@ export async function runClusterStage(
           });
           if (!report.ok) return fail('Validation failed; nothing was changed (--validate=false skips validation)');
         }
-        await updateObjects(session, objects, {
+        const report = await updateObjects(session, objects, {
           create: flags.bool('create'),
           dryRun: flags.bool('dry-run'),
           ...(flags.str('gc-tag') !== '' ? { gcTag: flags.str('gc-tag') } : {}),
@@ -153,6 +161,7 @@ export async function runClusterStage(
           parallelism: flags.int('parallelism'),
           log,
         });
+        if (flags.str('output') === 'json') out.write('stdout', updateSummaryJson(report, flags.bool('dry-run')));
         return 0;
       }
       case 'delete': {

@@ -1,18 +1,34 @@
 /**
  * Collects what a command prints and decides about color the way a local
  * process would, from the client's terminal facts (TtyInfo): --color wins,
- * then FORCE_COLOR, then NO_COLOR, then "is stderr a terminal".
+ * then FORCE_COLOR, then NO_COLOR, then "is that stream a terminal" (stderr for
+ * log lines, stdout for diff hunks).
  */
 import type { FileDep } from '../../cache/index.js';
-import type { TtyInfo } from '../../protocol/index.js';
+import type { CommandParams, TtyInfo } from '../../protocol/index.js';
 import type { CommandOutcome } from '../worker/messages.js';
 
-export function colorEnabled(tty: TtyInfo): boolean {
+export function colorEnabled(tty: TtyInfo, stream: 'stdout' | 'stderr' = 'stderr'): boolean {
   if (tty.color === 'never') return false;
   if (tty.color === 'always') return true;
   if (tty.forceColor !== null && tty.forceColor !== '') return tty.forceColor !== '0' && tty.forceColor !== 'false';
   if (tty.noColor) return false;
-  return tty.stderrIsTTY;
+  return stream === 'stdout' ? tty.stdoutIsTTY : tty.stderrIsTTY;
+}
+
+/** Progress lines (pack pushes): `--progress` / `--progress=false` when given, else when stderr is a terminal. */
+export function progressEnabled(flags: CommandParams['flags'], tty: TtyInfo): boolean {
+  const given = flags['progress'];
+  return typeof given === 'boolean' ? given : tty.stderrIsTTY;
+}
+
+/** A byte count as progress lines print it. */
+export function sizeText(bytes: number): string {
+  return bytes < 1024
+    ? `${bytes} B`
+    : bytes < 1048576
+      ? `${(bytes / 1024).toFixed(1)} KiB`
+      : `${(bytes / 1048576).toFixed(1)} MiB`;
 }
 
 export class CommandOutput {

@@ -41,7 +41,7 @@ import { replaceUserFile, umaskOf } from './user-files.js';
 import { describeError } from './errors.js';
 import { gatesFor } from './features.js';
 import { Flags } from './flags.js';
-import { colorEnabled, CommandOutput, traceTo } from './output.js';
+import { colorEnabled, CommandOutput, progressEnabled, sizeText, traceTo } from './output.js';
 import { collectPackClosure, PackError } from './pack-closure.js';
 import type { RunContext } from './run-context.js';
 
@@ -191,6 +191,10 @@ export async function finishPack(
     const code = level === 'ERROR' ? 31 : 34;
     out.write('stderr', `${color ? `\u001b[${code}m${level}\u001b[0m` : level} ${message}\n`);
   };
+  // Ours: what is being pushed, on stderr, for a person watching (--progress, or stderr a terminal).
+  const progress = (line: string): void => {
+    if (progressEnabled(params.flags, params.tty)) out.write('stderr', `kubecfg: pack: ${line}\n`);
+  };
   const entryArg = params.args[1] ?? '';
   let client: RegistryClient | undefined;
   const onAbort = (): void => void client?.close();
@@ -216,6 +220,7 @@ export async function finishPack(
       } catch (err) {
         throw new PackError(`--output ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
       }
+      progress(`wrote ${plan.output} (${sizeText(artifact.body.byteLength)})`);
       return 0;
     }
     const configPath = dockerConfigPath(params.env);
@@ -226,10 +231,17 @@ export async function finishPack(
       proxyEnv: params.env,
       insecureRegistries: plan.insecureRegistry ? [reference.registry] : [],
     });
-    await client.pushBlob(reference, artifact.body);
-    await client.pushBlob(reference, artifact.config);
-    if (artifact.docs !== undefined) await client.pushBlob(reference, artifact.docs);
+    const blobs = [artifact.body, artifact.config, ...(artifact.docs !== undefined ? [artifact.docs] : [])];
+    const total = blobs.reduce((n, b) => n + b.byteLength, 0);
+    const where = `${reference.registry}/${reference.repository}`;
+    progress(`pushing ${blobs.length} blobs (${sizeText(total)}) to ${where}`);
+    for (const [i, blob] of blobs.entries()) {
+      const pushed = await client.pushBlob(reference, blob);
+      const what = pushed.skipped ? 'already in the registry' : pushed.mounted ? 'mounted' : 'uploaded';
+      progress(`[${i + 1}/${blobs.length}] ${pushed.digest.slice(0, 19)} ${sizeText(pushed.size)} ${what}`);
+    }
     const digest = await client.putManifest(reference, OCI_MANIFEST, artifact.manifest);
+    progress(`manifest pushed`);
     log('INFO', `Pushed ${formatReference(reference)} (${digest})`);
     return 0;
   } catch (err) {

@@ -57,6 +57,8 @@ export function runShow(params: CommandParams, ctx: RunContext): CommandOutcome 
         fileNameFormat: flags.str('export-filename-format'),
         extension: flags.str('export-filename-extension') || format,
         umask: umaskOf(params),
+        // Each re-render of a watch replaces the previous one's files (export-dir.ts).
+        replace: flags.bool('watch'),
       });
     } else {
       out.stdout(renderShow(inputs, { format, showProvenance, reorder }));

@@ -40,6 +40,7 @@ import { httpd } from '../handlers/httpd.js';
 import { traceback } from '../handlers/traceback.js';
 import { shutdown } from '../handlers/shutdown.js';
 import { status } from '../handlers/status.js';
+import { complete } from '../handlers/complete.js';
 
 export type StreamingHandler = (
   ctx: DaemonContext,
@@ -90,13 +91,14 @@ export function checked<P>(descriptor: MethodDescriptor<P, unknown>, params: unk
 
 export function createRpcServer(): JSONRPCServer<DaemonContext> {
   const server = new JSONRPCServer<DaemonContext>();
-  const plain = <P, R>(descriptor: MethodDescriptor<P, R>, fn: (ctx: DaemonContext, p: P) => R): void => {
+  const plain = <P, R>(descriptor: MethodDescriptor<P, R>, fn: (ctx: DaemonContext, p: P) => R | Promise<R>): void => {
     server.addMethod(descriptor.method, (params, ctx) => fn(ctx, checked(descriptor, params)));
   };
   plain(Methods.hello, hello);
   plain(Methods.status, (ctx) => status(ctx));
   plain(Methods.shutdown, shutdown);
   plain(Methods.cancel, cancel);
+  plain(Methods.complete, (_ctx, p) => complete(p));
   // A streaming method sent in a batch (or otherwise outside the streaming path) is refused clearly.
   for (const name of STREAMING.keys()) {
     server.addMethod(name, () => {
