@@ -37,6 +37,8 @@ export interface YamlEmitOptions {
   numberText: (n: number) => string;
   /** Key order variant, see yaml-key-order.ts. */
   digitRunFix: boolean;
+  /** Keep the mapping's own key order (a yaml.MapSlice, as ytt prints) instead of sorting. */
+  keepKeyOrder?: boolean;
 }
 
 const BEST_INDENT = 2;
@@ -146,7 +148,9 @@ class Emitter {
   }
 
   private emitMapping(obj: { [key: string]: YamlValue }): void {
-    const keys = sortYamlKeys(Object.keys(obj), this.options.digitRunFix);
+    const keys = this.options.keepKeyOrder
+      ? Object.keys(obj)
+      : sortYamlKeys(Object.keys(obj), this.options.digitRunFix);
     if (keys.length === 0) {
       this.emptyFlow('{', '}');
       return;
