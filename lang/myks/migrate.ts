@@ -59,6 +59,8 @@ export interface MigrateResult {
 const ENV_DATA = /^env-data.*\.yaml$/;
 const APP_DATA = /^app-data.*\.yaml$/;
 const TODO = '# TODO(myks migrate): frozen from the legacy-resolved output; replace with a KCL derivation.';
+const ORDER = '\u0000order';
+const APPS = '\u0000apps';
 const SKEW = '# Frozen from the legacy-resolved output: ytt merged these differently (array append, merge order).';
 
 interface AppRef {
@@ -102,7 +104,8 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
   const parentOf = (l: string): string | undefined => (l === 'envs' ? undefined : l.slice(0, l.lastIndexOf('/')));
   for (const l of levels)
     for (const seg of l.split('/'))
-      if (!isIdent(seg)) warnings.push(`${l}: the directory name ${seg} is not a KCL identifier; its package cannot be imported`);
+      if (!isIdent(seg))
+        warnings.push(`${l}: the directory name ${seg} is not a KCL identifier; its package cannot be imported`);
 
   const library = myksLeafFiles(tree, 'envs').library;
   const legacyEnv = new Map<string, Record<string, unknown>>();
@@ -127,10 +130,12 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     if (!s) {
       s = readSource({ read, library }, p);
       sources.set(p, s);
-      if (s.kind === 'resolved') notes.push(`${p}: converted as the values ytt resolved (its computation is not translated)`);
+      if (s.kind === 'resolved')
+        notes.push(`${p}: converted as the values ytt resolved (its computation is not translated)`);
       if (s.kind === 'skipped') warnings.push(`${p}: not converted (${s.reason}); its values are frozen at each leaf`);
       for (const c of s.comments)
-        if (/renovate/i.test(c)) warnings.push(`${p}: carries a Renovate marker (${c.trim()}); update its pattern for KCL`);
+        if (/renovate/i.test(c))
+          warnings.push(`${p}: carries a Renovate marker (${c.trim()}); update its pattern for KCL`);
       for (const c of s.comments)
         if (/app-data|env-data|\.ytt\.yaml|_apps\//.test(c))
           warnings.push(`${p}: a carried comment names a legacy file: ${c.trim()}`);
@@ -148,7 +153,8 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
   for (const p of [...protoNames].sort()) {
     const id = toIdent(p);
     protoIdent.set(p, id);
-    if (id !== p) warnings.push(`prototypes/${p}: renamed to prototypes/${id} (a KCL package name must be an identifier)`);
+    if (id !== p)
+      warnings.push(`prototypes/${p}: renamed to prototypes/${id} (a KCL package name must be an identifier)`);
     out.set(`prototypes/${id}/proto.k`, protoFile(p, files(join('prototypes', p), APP_DATA).map(source)));
   }
   const protoAlias = (p: string): string => {
@@ -163,28 +169,36 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
 
   // levels
   const appFiles = new Map<string, { imports: Set<string>; blocks: string[][] }>();
+  const appsK = new Map<string, Map<string, { line: string; imp: string }>>();
+  const levelOrder = new Map<string, string[]>();
   const computedAt = new Map<string, string[]>(); // level → computed env paths of its files
   for (const l of levels) {
     const parent = parentOf(l);
     const envSources = files(l, ENV_DATA).map(source);
-    computedAt.set(l, envSources.flatMap((s) => s.computed));
+    computedAt.set(
+      l,
+      envSources.flatMap((s) => s.computed),
+    );
     const known = new Set(parent ? appsOf(parent).map((a) => a.name) : []);
     const levelApps = appsOf(l);
     const applines: string[] = [];
     const appImports = new Set<string>();
+    const withFile: string[] = [];
+    const inAppsK: string[] = [];
     for (const a of levelApps) {
-      const vals = [
-        ...files(join(l, '_proto', a.proto), APP_DATA),
-        ...files(join(l, '_apps', a.name), APP_DATA),
-      ].map(source);
+      const vals = [...files(join(l, '_proto', a.proto), APP_DATA), ...files(join(l, '_apps', a.name), APP_DATA)].map(
+        source,
+      );
       const entries = mergeEntries(vals.map((s) => s.value?.map ?? []));
       const declared = !known.has(a.name);
       if (declared && entries.length === 0) {
         applines.push(`    ${keyRef(a.name)} = ${protoAlias(a.proto)}.${toSchemaName(a.proto)} {}`);
         appImports.add(protoImport(a.proto));
+        inAppsK.push(a.name);
         continue;
       }
       if (entries.length === 0) continue;
+      withFile.push(a.name);
       const body = declared
         ? [
             `    ${keyRef(a.name)} = ${protoAlias(a.proto)}.${toSchemaName(a.proto)} {`,
@@ -195,8 +209,12 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
       const f = { imports: new Set(['import myks', ...(declared ? [protoImport(a.proto)] : [])]), blocks: [body] };
       appFiles.set(join(l, `app-${a.name}.k`), f);
     }
-    if (applines.length > 0)
-      out.set(join(l, 'apps.k'), [...['import myks', ...appImports].sort(), '', '_apps: myks.Apps {', ...applines, '}', ''].join('\n'));
+    appsK.set(l, new Map(inAppsK.map((n, i) => [n, { line: applines[i]!, imp: [...appImports][0]! }])));
+    for (const n of inAppsK) appsK.get(l)!.get(n)!.imp = protoImport(levelApps.find((a) => a.name === n)!.proto);
+    levelOrder.set(
+      l,
+      levelApps.map((a) => a.name),
+    );
 
     // env.k
     const lines: string[] = ['import myks'];
@@ -220,7 +238,12 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     const trailing = envSources.flatMap((s) => s.trailing);
     lines.push('_apps: myks.Apps {}', '');
     const isLeaf = children.get(l)!.length === 0;
-    lines.push(isLeaf ? 'env = myks.finalize(myks.with_apps(_level | _patch, _apps))' : 'level = myks.with_apps(_level, _apps)');
+    lines.push(ORDER);
+    lines.push(
+      isLeaf
+        ? `env = myks.finalize(myks.with_apps(_level | _patch, ${APPS}))`
+        : `level = myks.with_apps(_level, ${APPS})`,
+    );
     if (trailing.length > 0) lines.push('', ...trailing);
     out.set(join(l, 'env.k'), lines.join('\n') + '\n');
     if (isLeaf) out.set(join(l, 'patch.k'), '_patch = {}\n');
@@ -260,8 +283,38 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
 
   const render = (): Map<string, string> => {
     const all = new Map(out);
+    for (const l of levels) {
+      const k = appsK.get(l)!;
+      if (k.size > 0)
+        all.set(
+          join(l, 'apps.k'),
+          [...new Set(['import myks', ...[...k.values()].map((x) => x.imp)])].sort().join('\n') +
+            ['', '', '_apps: myks.Apps {', ...[...k.values()].map((x) => x.line), '}', ''].join('\n'),
+        );
+      // The accumulator unifies in file-name order; where that is not the order the
+      // legacy files list the applications in, the level states it.
+      const withFile = [...appFiles.keys()]
+        .filter((p) => p.startsWith(`${l}/app-`) && !p.slice(l.length + 1).includes('/'))
+        .sort();
+      const natural = [...withFile.map((p) => p.slice(l.length + 5, -2)), ...k.keys()];
+      const legacyOrder = levelOrder.get(l)!.filter((n) => natural.includes(n));
+      const ordered = natural.join('\0') !== legacyOrder.join('\0');
+      const envK = all.get(join(l, 'env.k'))!;
+      all.set(
+        join(l, 'env.k'),
+        envK
+          .replace(
+            `${ORDER}\n`,
+            ordered ? `_ordered = {n: _apps[n] for n in [${legacyOrder.map(kclString).join(', ')}]}\n` : '',
+          )
+          .replace(APPS, ordered ? '_ordered' : '_apps'),
+      );
+    }
     for (const [p, f] of appFiles)
-      all.set(p, [...[...f.imports].sort(), '', ...f.blocks.flatMap((b) => ['_apps: myks.Apps {', ...b, '}', '']) ].join('\n'));
+      all.set(
+        p,
+        [...[...f.imports].sort(), '', ...f.blocks.flatMap((b) => ['_apps: myks.Apps {', ...b, '}', ''])].join('\n'),
+      );
     return all;
   };
 
@@ -271,7 +324,8 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     const all = render();
     const mem: Record<string, string> = {};
     for (const [p, t] of all) mem[`/repo/${p}`] = t;
-    mem['/repo/__verify__.k'] = `import ${l.split('/').join('.')} as leaf\nimport myks\n\nenv = leaf.env\napps = {n: myks.app_values(leaf.env, n) for n in leaf.env.applications}\n`;
+    mem['/repo/__verify__.k'] =
+      `import ${l.split('/').join('.')} as leaf\nimport myks\n\nenv = leaf.env\napps = {n: myks.app_values(leaf.env, n) for n in leaf.env.applications}\n`;
     const r = evaluateKcl(memoryHost(mem), { paths: ['/repo/__verify__.k'] });
     return kclPlain(r.value) as { env: Record<string, unknown>; apps: Record<string, Record<string, unknown>> };
   };
@@ -312,6 +366,13 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
       if (ds.length === 0) continue;
       const p = join(l, `app-${a.name}.k`);
       const f = appFiles.get(p) ?? { imports: new Set(['import myks']), blocks: [] };
+      // frozen values join the declaration this level states (the later block wins)
+      const decl = appsK.get(l)!.get(a.name);
+      if (decl) {
+        f.blocks.unshift([decl.line]);
+        f.imports.add(decl.imp);
+        appsK.get(l)!.delete(a.name);
+      }
       const todo = ds.some((d) => isComputed(d.path, appComputed));
       f.blocks.push([
         `    ${todo ? TODO : SKEW}`,
@@ -344,8 +405,14 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
         differences.push({ env: leafId(l), app: a.name, path: d.path.join('.'), legacy: d.legacy, kcl: d.kcl });
     }
   }
-  if (levels.some((l) => Object.keys((resolveLevel(l).environment ?? {}) as object).some((k) => k !== 'id' && k !== 'applications')))
-    warnings.push('environment.* extras: the engine owns only environment.id and environment.applications; other keys are carried as data');
+  if (
+    levels.some((l) =>
+      Object.keys((resolveLevel(l).environment ?? {}) as object).some((k) => k !== 'id' && k !== 'applications'),
+    )
+  )
+    warnings.push(
+      'environment.* extras: the engine owns only environment.id and environment.applications; other keys are carried as data',
+    );
   warnings.push(
     'mapping key order: KCL prints mapping keys sorted while ytt kept file order; a template dumping a whole subtree renders its keys in another order',
   );
@@ -431,7 +498,9 @@ function envEntry(e: Entry, path: string, warnings: string[]): Entry[] {
   const rest = e.value.map.filter((x) => x.key !== 'applications');
   for (const x of rest)
     if (x.key !== 'id')
-      warnings.push(`${path}: environment.${x.key} is not the engine's (it owns only environment.id and environment.applications); carried as data`);
+      warnings.push(
+        `${path}: environment.${x.key} is not the engine's (it owns only environment.id and environment.applications); carried as data`,
+      );
   return rest.length > 0 ? [{ ...e, value: { map: rest } }] : [];
 }
 
@@ -485,7 +554,10 @@ function protoFile(proto: string, srcs: readonly SourceValues[]): string {
         extra.push(...exprLines(`    ${x.key}${opt}: ${t} = `, x.value, 1));
       }
     } else if (isIdent(e.key)) {
-      lines.push(...note, ...exprLines(`    ${e.key}: ${e.key === 'application' ? 'any' : '{str:any}'} = `, e.value, 1));
+      lines.push(
+        ...note,
+        ...exprLines(`    ${e.key}: ${e.key === 'application' ? 'any' : '{str:any}'} = `, e.value, 1),
+      );
     }
   }
   const trailing = srcs.flatMap((s) => s.trailing);

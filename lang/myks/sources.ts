@@ -67,7 +67,9 @@ export function readSource(ctx: SourceContext, path: string): SourceValues {
   if (rewrites || (needsContext && blocks)) {
     out.kind = 'skipped';
     out.reason = rewrites ? 'an annotation rewrites values' : 'a loop or definition computes values';
-    out.computed = t.nodes.filter((n) => n.kind === 'mapitem' && n.parent >= 0 && t.nodes[n.parent]!.kind === 'doc').map((n) => String(n.key));
+    out.computed = t.nodes
+      .filter((n) => n.kind === 'mapitem' && n.parent >= 0 && t.nodes[n.parent]!.kind === 'doc')
+      .map((n) => String(n.key));
     return out;
   }
   if (!needsContext) {
