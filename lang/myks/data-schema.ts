@@ -14,7 +14,6 @@ environment:
   applications:
   - proto: ""
     name: ""
-#@schema/type any=True
 application: {}
 argocd:
   enabled: true

@@ -136,7 +136,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
       for (const c of s.comments)
         if (/renovate/i.test(c))
           warnings.push(`${p}: carries a Renovate marker (${c.trim()}); update its pattern for KCL`);
-      for (const c of s.comments)
+      for (const c of [...s.comments, ...s.trailing])
         if (/app-data|env-data|\.ytt\.yaml|_apps\//.test(c))
           warnings.push(`${p}: a carried comment names a legacy file: ${c.trim()}`);
       for (const v of s.validations)
