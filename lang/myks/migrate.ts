@@ -22,7 +22,6 @@ import {
   isMap,
   keyRef,
   kclString,
-  scalarText,
   toIdent,
   toSchemaName,
   type Entry,
@@ -139,8 +138,9 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
       for (const c of [...s.comments, ...s.trailing])
         if (/app-data|env-data|\.ytt\.yaml|_apps\//.test(c))
           warnings.push(`${p}: a carried comment names a legacy file: ${c.trim()}`);
-      for (const v of s.validations)
-        warnings.push(`${p}: #@schema/validation ${v.text} at ${v.path} is not carried over; restate it by hand`);
+      if (!p.startsWith('prototypes/'))
+        for (const v of s.validations)
+          warnings.push(`${p}: #@schema/validation ${v.text} at ${v.path} is not carried over; restate it by hand`);
     }
     return s;
   };
@@ -155,7 +155,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     protoIdent.set(p, id);
     if (id !== p)
       warnings.push(`prototypes/${p}: renamed to prototypes/${id} (a KCL package name must be an identifier)`);
-    out.set(`prototypes/${id}/proto.k`, protoFile(p, files(join('prototypes', p), APP_DATA).map(source)));
+    out.set(`prototypes/${id}/proto.k`, protoFile(p, files(join('prototypes', p), APP_DATA).map(source), warnings));
   }
   const protoAlias = (p: string): string => {
     const id = protoIdent.get(p)!;
@@ -183,7 +183,6 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     const levelApps = appsOf(l);
     const applines: string[] = [];
     const appImports = new Set<string>();
-    const withFile: string[] = [];
     const inAppsK: string[] = [];
     for (const a of levelApps) {
       const vals = [...files(join(l, '_proto', a.proto), APP_DATA), ...files(join(l, '_apps', a.name), APP_DATA)].map(
@@ -198,7 +197,6 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
         continue;
       }
       if (entries.length === 0) continue;
-      withFile.push(a.name);
       const body = declared
         ? [
             `    ${keyRef(a.name)} = ${protoAlias(a.proto)}.${toSchemaName(a.proto)} {`,
@@ -473,13 +471,8 @@ function freezeEntries(ds: readonly Diff[]): Entry[] {
     let value: Value = fromPlain(d.legacy);
     for (let i = d.path.length - 1; i > 0; i--)
       value = { map: [{ key: d.path[i]!, value, comments: [], blankBefore: false }] };
-    return { key: d.path[0]!, value: overrideMaps(value), comments: [], blankBefore: false };
+    return { key: d.path[0]!, value, comments: [], blankBefore: false };
   });
-}
-
-/** A frozen map replaces what the tree had there: stated as one literal override. */
-function overrideMaps(v: Value): Value {
-  return v;
 }
 
 function patchFile(ds: readonly Diff[], computed: readonly string[]): string {
@@ -535,24 +528,98 @@ function typeOf(v: Value): string {
   return 'float';
 }
 
+/** The keyword arguments of a `#@schema/validation` annotation, as written (`min_len=1, one_of=["a", "b"]`). */
+export function validationKwargs(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  let depth = 0;
+  let cur = '';
+  const parts: string[] = [];
+  for (const ch of text) {
+    if ('([{'.includes(ch)) depth++;
+    if (')]}'.includes(ch)) depth--;
+    if (ch === ',' && depth === 0) {
+      parts.push(cur);
+      cur = '';
+    } else cur += ch;
+  }
+  parts.push(cur);
+  for (const p of parts) {
+    const m = /^\s*([A-Za-z_]\w*)\s*=\s*([\s\S]*?)\s*$/.exec(p);
+    if (m) out.set(m[1]!, m[2]!);
+    else if (p.trim() !== '') out.set(`#${out.size}`, p.trim());
+  }
+  return out;
+}
+
+const CARRIED = new Set(['min_len', 'max_len', 'min', 'max', 'one_of', 'not_null']);
+
+/** check: items for one attribute; undefined names what has no KCL counterpart. */
+export function checksOf(
+  attr: string,
+  path: string,
+  text: string,
+): { checks: string[]; uncarried: string[]; demands: boolean } {
+  const checks: string[] = [];
+  const uncarried: string[] = [];
+  let demands = false;
+  for (const [k, v] of validationKwargs(text)) {
+    if (!CARRIED.has(k)) {
+      uncarried.push(k.startsWith('#') ? v : `${k}=${v}`);
+      continue;
+    }
+    const n = Number(v);
+    if (k === 'min_len') {
+      checks.push(
+        `len(${attr}) >= ${v}, ${kclString(n === 1 ? `${path} must not be empty` : `${path} must be at least ${v} long`)}`,
+      );
+      if (n >= 1) demands = true;
+    }
+    if (k === 'max_len') checks.push(`len(${attr}) <= ${v}, ${kclString(`${path} must be at most ${v} long`)}`);
+    if (k === 'min') checks.push(`${attr} >= ${v}, ${kclString(`${path} must be at least ${v}`)}`);
+    if (k === 'max') checks.push(`${attr} <= ${v}, ${kclString(`${path} must be at most ${v}`)}`);
+    if (k === 'one_of') checks.push(`${attr} in ${v}, ${kclString(`${path} must be one of ${v}`)}`);
+    if (k === 'not_null' && v === 'True') checks.push(`${attr} != None, ${kclString(`${path} must not be null`)}`);
+  }
+  return { checks, uncarried, demands };
+}
+
 /** prototypes/<p>/proto.k: the prototype's app-data values as the defaults of a myks.App subclass. */
-function protoFile(proto: string, srcs: readonly SourceValues[]): string {
+function protoFile(proto: string, srcs: readonly SourceValues[], warnings: string[]): string {
   const entries = mergeEntries(srcs.map((s) => s.value?.map ?? []));
+  const validations = new Map(srcs.flatMap((s) => s.validations.map((v) => [v.path, { ...v, file: s.path }] as const)));
   const name = toSchemaName(proto);
   const lines = ['import myks', '', `schema ${name}(myks.App):`, `    proto: str = ${kclString(proto)}`];
   const extra: string[] = [];
+  const used = new Set<string>();
   for (const e of entries) {
     const note = [...(e.blankBefore ? [''] : []), ...e.comments.map((c) => `    ${c}`)];
     if (e.key === 'application' && isMap(e.value) && e.value.map.every((x) => isIdent(x.key))) {
       lines.push(...note, '    application: Application = Application {}');
       extra.push('', 'schema Application:', '    [...str]: any');
+      const checks: string[] = [];
       for (const x of e.value.map) {
         if (x.blankBefore) extra.push('');
         extra.push(...x.comments.map((c) => `    ${c}`));
         const t = typeOf(x.value);
-        const opt = t === 'any' ? '?' : '';
-        extra.push(...exprLines(`    ${x.key}${opt}: ${t} = `, x.value, 1));
+        const path = `application.${x.key}`;
+        const v = validations.get(path);
+        const c = v ? checksOf(x.key, path, v.text) : undefined;
+        if (v) used.add(path);
+        if (c && c.uncarried.length > 0)
+          warnings.push(
+            `${v!.file}: #@schema/validation ${c.uncarried.join(', ')} at ${path} is not carried over; restate it by hand`,
+          );
+        // a value the prototype demands without a satisfying default has none: absent until a level sets it
+        const demanded = c?.demands === true && (x.value === '' || (isList(x.value) && x.value.list.length === 0));
+        if (demanded) extra.push(`    ${x.key}?: ${t}`);
+        else extra.push(...exprLines(`    ${x.key}${t === 'any' ? '?' : ''}: ${t} = `, x.value, 1));
+        const guard = demanded || t === 'any' ? ` if ${x.key} != Undefined and ${x.key} != None` : '';
+        for (const chk of c?.checks ?? []) {
+          const [cond, msg] = [chk.slice(0, chk.lastIndexOf(', "')), chk.slice(chk.lastIndexOf(', "') + 2)];
+          checks.push(cond.endsWith('!= None') ? `${cond}, ${msg}` : `${cond}${guard}, ${msg}`);
+        }
       }
+      if (checks.length > 0) extra.push('', '    check:', ...checks.map((c) => `        ${c}`));
     } else if (isIdent(e.key)) {
       lines.push(
         ...note,
@@ -560,8 +627,9 @@ function protoFile(proto: string, srcs: readonly SourceValues[]): string {
       );
     }
   }
+  for (const [path, v] of validations)
+    if (!used.has(path))
+      warnings.push(`${v.file}: #@schema/validation ${v.text} at ${path} is not carried over; restate it by hand`);
   const trailing = srcs.flatMap((s) => s.trailing);
   return [...lines, ...extra, ...(trailing.length > 0 ? ['', ...trailing] : []), ''].join('\n');
 }
-
-export { scalarText };
