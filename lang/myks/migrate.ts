@@ -27,7 +27,7 @@ import {
   type Entry,
   type Value,
 } from './kcl-write.js';
-import { readSource, type SourceValues } from './sources.js';
+import { elemTypes, readSource, type SourceValues } from './sources.js';
 
 export interface MigrateHost {
   read(path: string): string | undefined;
@@ -132,7 +132,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
       if (s.kind === 'resolved')
         notes.push(`${p}: converted as the values ytt resolved (its computation is not translated)`);
       if (s.kind === 'skipped') warnings.push(`${p}: not converted (${s.reason}); its values are frozen at each leaf`);
-      for (const c of s.comments)
+      for (const c of [...s.comments, ...s.trailing])
         if (/renovate/i.test(c))
           warnings.push(`${p}: carries a Renovate marker (${c.trim()}); update its pattern for KCL`);
       for (const c of [...s.comments, ...s.trailing])
@@ -522,6 +522,8 @@ function typeOf(v: Value): string {
   if (typeof v === 'string') return 'str';
   if (isMap(v)) return '{str:any}';
   if (isList(v)) {
+    const declared = elemTypes.get(v);
+    if (declared && v.list.length === 0) return `[${declared}]`;
     const ts = new Set(v.list.map((i) => typeOf(i.value)));
     return ts.size === 1 && !ts.has('any') ? `[${[...ts][0]}]` : '[any]';
   }

@@ -77,7 +77,7 @@ export function readSource(ctx: SourceContext, path: string): SourceValues {
       const r = resolveDataValues({ files: [path], reader: { read: ctx.read }, library: ctx.library });
       const v = r.values === null ? undefined : fromYtt(r.values);
       out.kind = codeLines.length > 0 || t.nodes.some((n) => n.code) ? 'resolved' : 'plain';
-      if (v && typeof v === 'object' && 'map' in v) out.value = v;
+      if (v && typeof v === 'object' && 'map' in v) out.value = withNotes(t, v);
       return out;
     } catch (err) {
       if (!(err instanceof YttError)) throw err;
@@ -133,3 +133,46 @@ function split(t: TemplateFile, out: SourceValues): SourceValues {
 function hasCodeBelow(t: TemplateFile, n: TemplateNode): boolean {
   return t.nodes.some((k) => k.parent === n.id && (k.code !== undefined || hasCodeBelow(t, k)));
 }
+
+/**
+ * ytt's schema defaults are built fresh, without the comments the file wrote
+ * above them: those are taken from the template by path. An array a schema
+ * emptied keeps the type of the item the file wrote (`elemType`).
+ */
+function withNotes(t: TemplateFile, v: { map: Entry[] }): { map: Entry[] } {
+  const byPath = new Map<string, TemplateNode>();
+  for (const n of t.nodes) if (n.kind !== 'doc') byPath.set(nodePath(t, n), n);
+  const walk = (val: Value, path: string): void => {
+    if (val && typeof val === 'object' && 'map' in val)
+      for (const e of val.map) {
+        const p = path ? `${path}.${e.key}` : e.key;
+        const n = byPath.get(p);
+        if (n && e.comments.length === 0) {
+          e.comments = commentLines(n.comments);
+          e.blankBefore = e.blankBefore || n.blankBefore;
+        }
+        if (n && e.value && typeof e.value === 'object' && 'list' in e.value && e.value.list.length === 0) {
+          const item = t.nodes.find((k) => k.parent === n.id && k.kind === 'arrayitem');
+          if (item && !item.container && item.scalar !== undefined && item.scalar !== null)
+            elemTypes.set(
+              e.value,
+              typeof item.scalar === 'string'
+                ? 'str'
+                : typeof item.scalar === 'boolean'
+                  ? 'bool'
+                  : typeof item.scalar === 'number'
+                    ? 'int'
+                    : 'float',
+            );
+        }
+        walk(e.value, p);
+      }
+    if (val && typeof val === 'object' && 'list' in val)
+      val.list.forEach((i, idx) => walk(i.value, `${path}.[${idx}]`));
+  };
+  walk(v, '');
+  return v;
+}
+
+/** The element type a schema array was declared with, for an array ytt resolved to []. */
+export const elemTypes = new WeakMap<object, string>();
