@@ -29,6 +29,9 @@ import {
 } from './kcl-write.js';
 import { elemTypes, readSource, type SourceValues } from './sources.js';
 
+/** The repository cannot be converted (not a myks repository); says where and why. */
+export class MigrateError extends Error {}
+
 export interface MigrateHost {
   read(path: string): string | undefined;
   /** entries of a directory (relative to the repository root, '' is the root), undefined when absent */
@@ -88,7 +91,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
       .map((n) => join(dir, n));
 
   // the environment tree: every directory under envs/ not starting with `_`
-  if (!host.list('envs')) throw new Error('envs: no such directory (not a myks repository?)');
+  if (!host.list('envs')) throw new MigrateError('envs: no such directory (not a myks repository?)');
   const levels: string[] = [];
   const children = new Map<string, string[]>();
   const walk = (d: string): void => {
@@ -112,7 +115,12 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     let v = legacyEnv.get(l);
     if (!v) {
       const lf = myksLeafFiles(tree, l);
-      const r = resolveDataValues({ files: [DATA_SCHEMA_PATH, ...lf.envData], reader: { read }, library: lf.library });
+      const r = resolveDataValues({
+        files: [DATA_SCHEMA_PATH, ...lf.envData],
+        reader: { read },
+        displayName: (f: string) => f,
+        library: lf.library,
+      });
       v = (toPlain(r.values) ?? {}) as Record<string, unknown>;
       legacyEnv.set(l, v);
     }
@@ -355,6 +363,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
           resolveDataValues({
             files: [DATA_SCHEMA_PATH, ...af.envData, ...af.appData],
             reader: { read },
+            displayName: (f: string) => f,
             library: af.library,
             modules: { '@myks:data.lib.yaml': { env_data: resolveLevel(l) } },
           }).values,
@@ -394,6 +403,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
           resolveDataValues({
             files: [DATA_SCHEMA_PATH, ...af.envData, ...af.appData],
             reader: { read },
+            displayName: (f: string) => f,
             library: af.library,
             modules: { '@myks:data.lib.yaml': { env_data: resolveLevel(l) } },
           }).values,

@@ -11,7 +11,7 @@
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { CacheFileError, DependencyRecorder } from '../../cache/index.js';
-import { migrate, type MigrateHost } from '../../lang/myks/index.js';
+import { MigrateError, migrate, type MigrateHost } from '../../lang/myks/index.js';
 import { YttError } from '../../lang/ytt/index.js';
 import { KclError } from '../../lang/kcl/index.js';
 import type { CommandParams } from '../../protocol/index.js';
@@ -65,7 +65,8 @@ export function runMyksMigrate(params: CommandParams, _ctx: RunContext): Command
   try {
     result = migrate(recorderHost(recorder, root), basename(root));
   } catch (err) {
-    if (err instanceof YttError || err instanceof KclError) return fail(`${root}: ${err.message}`);
+    if (err instanceof YttError || err instanceof KclError || err instanceof MigrateError)
+      return fail(`${root}: ${err.message}`);
     return fail(`${root}: ${describeError(err)}`);
   }
   const dryRun = flags.bool('dry-run');
