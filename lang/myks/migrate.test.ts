@@ -4,7 +4,9 @@
 // (every leaf compared with lang/ytt).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checksOf, migrate, validationKwargs, type MigrateHost } from './migrate.js';
+import { checksOf, validationKwargs } from './checks.js';
+import { migrate, type MigrateHost } from './migrate.js';
+import { singular } from './proto-schema.js';
 import { isIdent, toIdent, toSchemaName } from './kcl-write.js';
 
 function repo(files: Record<string, string>): MigrateHost {
@@ -226,6 +228,54 @@ application:
   assert.ok(r.warnings.some((w) => w.includes('at application.shards is not carried over')));
   // the declaring level states the value: the application file carries it
   assert.match(file(r, 'envs/app-web.k'), /web = web\.Web \{\n {8}application\.image = "nginx"\n {4}\}/);
+});
+
+test('structured objects and array items of a schema document become schemas of their own', () => {
+  const r = ok(
+    base({
+      'prototypes/web/app-data.yaml': `#@data/values-schema
+---
+#@overlay/match-child-defaults missing_ok=True
+application:
+  tls:
+    enabled: false
+  server:
+    tls:
+      cert: ""
+  clients:
+  - host: ""
+    port: 5001
+    #@schema/validation min_len=1
+    routes:
+    - path: /
+  config:
+  - ""
+`,
+      'envs/_apps/web/app-data.yaml':
+        '#@data/values\n---\napplication:\n  clients:\n  - host: h\n    routes:\n    - path: /a\n',
+    }),
+  );
+  const proto = file(r, 'prototypes/web/proto.k');
+  for (const want of [
+    /\nschema Application:\n {4}\[\.\.\.str\]: any\n {4}tls: Tls = Tls \{\}\n {4}server: Server = Server \{\}\n {4}clients: \[Client\] = \[\]\n {4}config: \[str\] = \[\]\n/,
+    /\nschema Tls:\n {4}\[\.\.\.str\]: any\n {4}enabled: bool = False\n/,
+    /\nschema Server:\n {4}\[\.\.\.str\]: any\n {4}tls: ServerTls = ServerTls \{\}\n/,
+    /\nschema ServerTls:\n {4}\[\.\.\.str\]: any\n {4}cert: str = ""\n/,
+    /\nschema Client:\n {4}\[\.\.\.str\]: any\n {4}host: str = ""\n {4}port: int = 5001\n {4}routes: \[Route\] = \[\]\n\n {4}check:\n {8}len\(routes\) >= 1, "application\.clients\.routes must not be empty"\n/,
+    /\nschema Route:\n {4}\[\.\.\.str\]: any\n {4}path: str = "\/"\n/,
+  ])
+    assert.match(proto, want);
+});
+
+test('element schema names: the array in the singular', () => {
+  for (const [plural, one] of [
+    ['clients', 'client'],
+    ['policies', 'policy'],
+    ['boxes', 'box'],
+    ['config', 'configItem'],
+    ['address', 'addressItem'],
+  ])
+    assert.equal(singular(plural!), one);
 });
 
 test('validation arguments and their checks', () => {

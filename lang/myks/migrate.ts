@@ -18,7 +18,6 @@ import {
   fromPlain,
   fromYtt,
   isIdent,
-  isList,
   isMap,
   keyRef,
   kclString,
@@ -27,7 +26,8 @@ import {
   type Entry,
   type Value,
 } from './kcl-write.js';
-import { elemTypes, readSource, type SourceValues } from './sources.js';
+import { protoFile } from './proto-schema.js';
+import { readSource, type SourceValues } from './sources.js';
 
 /** The repository cannot be converted (not a myks repository); says where and why. */
 export class MigrateError extends Error {}
@@ -163,7 +163,11 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     protoIdent.set(p, id);
     if (id !== p)
       warnings.push(`prototypes/${p}: renamed to prototypes/${id} (a KCL package name must be an identifier)`);
-    out.set(`prototypes/${id}/proto.k`, protoFile(p, files(join('prototypes', p), APP_DATA).map(source), warnings));
+    const srcs = files(join('prototypes', p), APP_DATA).map(source);
+    out.set(
+      `prototypes/${id}/proto.k`,
+      protoFile(p, srcs, mergeEntries(srcs.map((s) => s.value?.map ?? [])), warnings),
+    );
   }
   const protoAlias = (p: string): string => {
     const id = protoIdent.get(p)!;
@@ -467,7 +471,18 @@ function diff(legacy: unknown, kcl: unknown, path: string[] = []): Diff[] {
       if (!(k in legacy)) out.push({ path: [...path, k], legacy: undefined, kcl: kcl[k], missingOrChanged: false });
     return out;
   }
-  return JSON.stringify(legacy) === JSON.stringify(kcl) ? [] : [{ path, legacy, kcl, missingOrChanged: true }];
+  return canon(legacy) === canon(kcl) ? [] : [{ path, legacy, kcl, missingOrChanged: true }];
+}
+
+/** JSON with every mapping's keys sorted: KCL prints keys in its own order, ytt in file order (a warned difference). */
+function canon(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canon).join(',')}]`;
+  if (isObj(v))
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canon(v[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(v) ?? 'undefined';
 }
 
 function isComputed(path: string[], computed: readonly string[]): boolean {
@@ -523,125 +538,4 @@ function mergeEntries(lists: readonly Entry[][]): Entry[] {
       }
     }
   return out;
-}
-
-function typeOf(v: Value): string {
-  if (v === null) return 'any';
-  if (typeof v === 'boolean') return 'bool';
-  if (typeof v === 'number') return 'int';
-  if (typeof v === 'string') return 'str';
-  if (isMap(v)) return '{str:any}';
-  if (isList(v)) {
-    const declared = elemTypes.get(v);
-    if (declared && v.list.length === 0) return `[${declared}]`;
-    const ts = new Set(v.list.map((i) => typeOf(i.value)));
-    return ts.size === 1 && !ts.has('any') ? `[${[...ts][0]}]` : '[any]';
-  }
-  return 'float';
-}
-
-/** The keyword arguments of a `#@schema/validation` annotation, as written (`min_len=1, one_of=["a", "b"]`). */
-export function validationKwargs(text: string): Map<string, string> {
-  const out = new Map<string, string>();
-  let depth = 0;
-  let cur = '';
-  const parts: string[] = [];
-  for (const ch of text) {
-    if ('([{'.includes(ch)) depth++;
-    if (')]}'.includes(ch)) depth--;
-    if (ch === ',' && depth === 0) {
-      parts.push(cur);
-      cur = '';
-    } else cur += ch;
-  }
-  parts.push(cur);
-  for (const p of parts) {
-    const m = /^\s*([A-Za-z_]\w*)\s*=\s*([\s\S]*?)\s*$/.exec(p);
-    if (m) out.set(m[1]!, m[2]!);
-    else if (p.trim() !== '') out.set(`#${out.size}`, p.trim());
-  }
-  return out;
-}
-
-const CARRIED = new Set(['min_len', 'max_len', 'min', 'max', 'one_of', 'not_null']);
-
-/** check: items for one attribute; undefined names what has no KCL counterpart. */
-export function checksOf(
-  attr: string,
-  path: string,
-  text: string,
-): { checks: string[]; uncarried: string[]; demands: boolean } {
-  const checks: string[] = [];
-  const uncarried: string[] = [];
-  let demands = false;
-  for (const [k, v] of validationKwargs(text)) {
-    if (!CARRIED.has(k)) {
-      uncarried.push(k.startsWith('#') ? v : `${k}=${v}`);
-      continue;
-    }
-    const n = Number(v);
-    if (k === 'min_len') {
-      checks.push(
-        `len(${attr}) >= ${v}, ${kclString(n === 1 ? `${path} must not be empty` : `${path} must be at least ${v} long`)}`,
-      );
-      if (n >= 1) demands = true;
-    }
-    if (k === 'max_len') checks.push(`len(${attr}) <= ${v}, ${kclString(`${path} must be at most ${v} long`)}`);
-    if (k === 'min') checks.push(`${attr} >= ${v}, ${kclString(`${path} must be at least ${v}`)}`);
-    if (k === 'max') checks.push(`${attr} <= ${v}, ${kclString(`${path} must be at most ${v}`)}`);
-    if (k === 'one_of') checks.push(`${attr} in ${v}, ${kclString(`${path} must be one of ${v}`)}`);
-    if (k === 'not_null' && v === 'True') checks.push(`${attr} != None, ${kclString(`${path} must not be null`)}`);
-  }
-  return { checks, uncarried, demands };
-}
-
-/** prototypes/<p>/proto.k: the prototype's app-data values as the defaults of a myks.App subclass. */
-function protoFile(proto: string, srcs: readonly SourceValues[], warnings: string[]): string {
-  const entries = mergeEntries(srcs.map((s) => s.value?.map ?? []));
-  const validations = new Map(srcs.flatMap((s) => s.validations.map((v) => [v.path, { ...v, file: s.path }] as const)));
-  const name = toSchemaName(proto);
-  const lines = ['import myks', '', `schema ${name}(myks.App):`, `    proto: str = ${kclString(proto)}`];
-  const extra: string[] = [];
-  const used = new Set<string>();
-  for (const e of entries) {
-    const note = [...(e.blankBefore ? [''] : []), ...e.comments.map((c) => `    ${c}`)];
-    if (e.key === 'application' && isMap(e.value) && e.value.map.every((x) => isIdent(x.key))) {
-      lines.push(...note, '    application: Application = Application {}');
-      extra.push('', 'schema Application:', '    [...str]: any');
-      const checks: string[] = [];
-      for (const x of e.value.map) {
-        if (x.blankBefore) extra.push('');
-        extra.push(...x.comments.map((c) => `    ${c}`));
-        const t = typeOf(x.value);
-        const path = `application.${x.key}`;
-        const v = validations.get(path);
-        const c = v ? checksOf(x.key, path, v.text) : undefined;
-        if (v) used.add(path);
-        if (c && c.uncarried.length > 0)
-          warnings.push(
-            `${v!.file}: #@schema/validation ${c.uncarried.join(', ')} at ${path} is not carried over; restate it by hand`,
-          );
-        // a value the prototype demands without a satisfying default has none: absent until a level sets it
-        const demanded = c?.demands === true && (x.value === '' || (isList(x.value) && x.value.list.length === 0));
-        if (demanded) extra.push(`    ${x.key}?: ${t}`);
-        else extra.push(...exprLines(`    ${x.key}${t === 'any' ? '?' : ''}: ${t} = `, x.value, 1));
-        const guard = demanded || t === 'any' ? ` if ${x.key} != Undefined and ${x.key} != None` : '';
-        for (const chk of c?.checks ?? []) {
-          const [cond, msg] = [chk.slice(0, chk.lastIndexOf(', "')), chk.slice(chk.lastIndexOf(', "') + 2)];
-          checks.push(cond.endsWith('!= None') ? `${cond}, ${msg}` : `${cond}${guard}, ${msg}`);
-        }
-      }
-      if (checks.length > 0) extra.push('', '    check:', ...checks.map((c) => `        ${c}`));
-    } else if (isIdent(e.key)) {
-      lines.push(
-        ...note,
-        ...exprLines(`    ${e.key}: ${e.key === 'application' ? 'any' : '{str:any}'} = `, e.value, 1),
-      );
-    }
-  }
-  for (const [path, v] of validations)
-    if (!used.has(path))
-      warnings.push(`${v.file}: #@schema/validation ${v.text} at ${path} is not carried over; restate it by hand`);
-  const trailing = srcs.flatMap((s) => s.trailing);
-  return [...lines, ...extra, ...(trailing.length > 0 ? ['', ...trailing] : []), ''].join('\n');
 }

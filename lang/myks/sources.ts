@@ -28,6 +28,10 @@ export interface SourceValues {
   validations: { path: string; text: string }[];
   template?: TemplateFile;
   reason?: string;
+  /** the file holds a `#@data/values-schema` document (its arrays' items are element schemas) */
+  isSchema: boolean;
+  /** the template node of each value path (`a.b`, `a.[0].c`) */
+  byPath: Map<string, TemplateNode>;
 }
 
 const REWRITES = /^(overlay\/(remove|replace|append|insert)|yaml\/text-templated-strings)$/;
@@ -37,7 +41,7 @@ export interface SourceContext {
   library: Record<string, string>;
 }
 
-function nodePath(t: TemplateFile, n: TemplateNode): string {
+export function nodePath(t: TemplateFile, n: TemplateNode): string {
   const parts: string[] = [];
   for (let c: TemplateNode | undefined = n; c && c.kind !== 'doc'; c = t.nodes[c.parent]) {
     const siblings = t.nodes.filter((x) => x.parent === c!.parent && x.kind === 'arrayitem');
@@ -59,6 +63,8 @@ export function readSource(ctx: SourceContext, path: string): SourceValues {
       .filter((n) => n.anns.some((a) => a.name === 'schema/validation'))
       .map((n) => ({ path: nodePath(t, n), text: n.anns.find((a) => a.name === 'schema/validation')!.text })),
     template: t,
+    isSchema: t.nodes.some((n) => n.kind === 'doc' && n.anns.some((a) => a.name === 'data/values-schema')),
+    byPath: new Map(t.nodes.filter((n) => n.kind !== 'doc').map((n) => [nodePath(t, n), n])),
   };
   const codeLines = t.program.filter((l) => l.node === undefined && l.text.trim() !== '');
   const rewrites = t.nodes.some((n) => n.anns.some((a) => REWRITES.test(a.name)));
@@ -136,8 +142,7 @@ function hasCodeBelow(t: TemplateFile, n: TemplateNode): boolean {
 
 /**
  * ytt's schema defaults are built fresh, without the comments the file wrote
- * above them: those are taken from the template by path. An array a schema
- * emptied keeps the type of the item the file wrote (`elemType`).
+ * above them: those are taken from the template by path.
  */
 function withNotes(t: TemplateFile, v: { map: Entry[] }): { map: Entry[] } {
   const byPath = new Map<string, TemplateNode>();
@@ -151,20 +156,6 @@ function withNotes(t: TemplateFile, v: { map: Entry[] }): { map: Entry[] } {
           e.comments = commentLines(n.comments);
           e.blankBefore = e.blankBefore || n.blankBefore;
         }
-        if (n && e.value && typeof e.value === 'object' && 'list' in e.value && e.value.list.length === 0) {
-          const item = t.nodes.find((k) => k.parent === n.id && k.kind === 'arrayitem');
-          if (item && !item.container && item.scalar !== undefined && item.scalar !== null)
-            elemTypes.set(
-              e.value,
-              typeof item.scalar === 'string'
-                ? 'str'
-                : typeof item.scalar === 'boolean'
-                  ? 'bool'
-                  : typeof item.scalar === 'number'
-                    ? 'int'
-                    : 'float',
-            );
-        }
         walk(e.value, p);
       }
     if (val && typeof val === 'object' && 'list' in val)
@@ -174,5 +165,11 @@ function withNotes(t: TemplateFile, v: { map: Entry[] }): { map: Entry[] } {
   return v;
 }
 
-/** The element type a schema array was declared with, for an array ytt resolved to []. */
-export const elemTypes = new WeakMap<object, string>();
+/** The value a template states under a node (its code left out): the shape of a schema array's item. */
+export function templateValue(t: TemplateFile, n: TemplateNode): Value {
+  if (!n.container) return n.scalar ?? null;
+  const kids = t.nodes.filter((k) => k.parent === n.id && !k.code);
+  const noted = (k: TemplateNode) => ({ comments: commentLines(k.comments), blankBefore: k.blankBefore });
+  if (n.container === 'array') return { list: kids.map((k) => ({ value: templateValue(t, k), ...noted(k) })) };
+  return { map: kids.map((k) => ({ key: String(k.key), value: templateValue(t, k), ...noted(k) })) };
+}
