@@ -137,6 +137,12 @@ test('dotted keys, one-line dicts, comments with their values, blank lines and k
       /hosts = \[\n {8}# primary\n {8}"a\.example\.com"\n\n {8}"b\.example\.com"\n {4}\]/,
     ],
     [
+      'a comment after a value, on its line, is left behind',
+      'helm:\n  namespace: web #! inline\n  kubeVersion: "1.30"\n',
+      '',
+      /helm: \{namespace = "web", kubeVersion = "1\.30"\}/,
+    ],
+    [
       'the order the file states its keys in',
       'myks:\n  gitRepoUrl: u\n  gitRepoBranch: b\n',
       '',
