@@ -4,7 +4,15 @@
 // corpus test checks the same behaviours against ytt's own output).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DataValuesError, YttError, resolveDataValues, toPlain, type ResolveInput, type SchemaType } from './index.js';
+import {
+  DataValuesError,
+  YttError,
+  resolveDataValues,
+  toPlain,
+  validationsByPath,
+  type ResolveInput,
+  type SchemaType,
+} from './index.js';
 
 function resolve(files: Record<string, string>, extra: Partial<ResolveInput> = {}): unknown {
   const names = Object.keys(files).filter((f) => !f.startsWith('lib/'));
@@ -170,3 +178,47 @@ for (const [name, files, re] of BAD) {
     );
   });
 }
+
+test('a template cache shared by resolutions parses each file once and changes nothing', () => {
+  const files: Record<string, string> = {
+    'a.yaml': '#@data/values\n---\na: 1\nb: [1]\n',
+    'b.yaml': '#@data/values\n---\na: 2\n',
+  };
+  const templateCache = new Map();
+  const input = { files: ['a.yaml', 'b.yaml'], reader: { read: (p: string) => files[p] }, templateCache };
+  const first = toPlain(resolveDataValues(input).values);
+  const second = toPlain(resolveDataValues(input).values);
+  assert.deepEqual(first, { a: 2, b: [1] });
+  assert.deepEqual(second, first);
+  assert.equal(templateCache.size, 2);
+  files['b.yaml'] = '#@data/values\n---\na: 3\n';
+  assert.deepEqual(toPlain(resolveDataValues(input).values), { a: 3, b: [1] });
+});
+
+test('validationsByPath: every validation with its path, custom rules and unsupported keywords included', () => {
+  const text = [
+    '#@data/values-schema',
+    '---',
+    'app:',
+    '  servers:',
+    '  - #@schema/validation min=1, when=lambda v: True',
+    '    port: 80',
+    '#@schema/validation ("unique", lambda x: True)',
+    'names: [""]',
+    '',
+  ].join('\n');
+  const r = resolveDataValues({ files: ['s.yaml'], reader: { read: () => text } });
+  assert.deepEqual(
+    validationsByPath(r.schema).map((v) => [
+      v.path,
+      v.validation.min,
+      v.validation.otherKwargs,
+      v.validation.rules.map((x) => x.message),
+    ]),
+    [
+      // an annotation after `- ` belongs to the array item, as in ytt
+      ['app.servers[]', 1, ['when'], []],
+      ['names', undefined, [], ['unique']],
+    ],
+  );
+});

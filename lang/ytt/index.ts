@@ -36,7 +36,7 @@ export {
   type Resolved,
   type YttReader,
 } from './resolve.js';
-export { type Invalidation, type SchemaDocs, type SchemaType, type Validation } from './schema.js';
+export { validationsByPath, type Invalidation, type SchemaDocs, type SchemaType, type Validation } from './schema.js';
 export { dataValuesJson, dataValuesYaml, openApiDocument, openApiYaml } from './output.js';
 export {
   envLevels,

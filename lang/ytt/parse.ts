@@ -161,8 +161,17 @@ export function parseTemplate(path: string, text: string): TemplateFile {
       for (const it of value.items) {
         const n = it as YNode | null;
         const vstart = n?.range?.[0] ?? value.range![0];
+        // the `-` of this item: the last one at or before its value
+        let lo = 0;
+        let hi = dashes.length - 1;
         let dash = vstart;
-        for (const d of dashes) if (d <= vstart && d >= value.range![0]) dash = d;
+        while (lo <= hi) {
+          const mid = (lo + hi) >> 1;
+          if (dashes[mid] <= vstart) {
+            if (dashes[mid] >= value.range![0]) dash = dashes[mid];
+            lo = mid + 1;
+          } else hi = mid - 1;
+        }
         const item = mk({
           kind: 'arrayitem',
           parent: owner.id,

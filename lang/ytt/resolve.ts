@@ -45,6 +45,21 @@ export interface ResolveInput {
   modules?: Record<string, Record<string, unknown>>;
   /** How a file is named in messages (ytt names a file given with -f by its base name). */
   displayName?: (path: string) => string;
+  /**
+   * Parsed files to reuse across resolutions (keyed by name and text, so an
+   * edited file is parsed again): a caller resolving many applications of one
+   * repository parses each shared file once.
+   */
+  templateCache?: Map<string, TemplateFile>;
+}
+
+export function parseCached(input: ResolveInput, name: string, text: string): TemplateFile {
+  const key = `${name}\u0000${text}`;
+  const hit = input.templateCache?.get(key);
+  if (hit) return hit;
+  const t = parseTemplate(name, text);
+  input.templateCache?.set(key, t);
+  return t;
 }
 
 export interface DataValuesDoc {
@@ -136,7 +151,7 @@ class Loader implements ModuleLoader {
       let globals: Map<string, unknown>;
       if (path.endsWith('.star')) globals = this.runStar(path, text);
       else if (path.endsWith('.lib.yaml') || path.endsWith('.lib.yml')) {
-        const t = parseTemplate(this.display(path), text);
+        const t = parseCached(this.input, this.display(path), text);
         globals = runTemplate(t, { load: (s, _f, w) => this.load(s, path!, w) }).globals;
       } else throw new YttError(where, `cannot load ${spec}: Expected file '${spec}' to be a .star or .lib.yaml file`);
       const exported = new Map([...globals].filter(([k]) => !k.startsWith('_')));
@@ -199,7 +214,7 @@ function loadDocuments(input: ResolveInput): Loaded {
     const name = loader.display(path);
     try {
       if (text === undefined) throw new YttError(undefined, `file not found: ${path}`);
-      const t = parseTemplate(name, text);
+      const t = parseCached(input, name, text);
       templates.push(t);
       const docs = runTemplate(t, { load: (sp, _f, w) => loader.load(sp, path, w) }).docs;
       let values = 0;

@@ -481,3 +481,20 @@ function walkValidate(
 export function isCustomRule(fn: unknown): boolean {
   return fn instanceof SFunction || fn instanceof SBuiltin || fn instanceof SList;
 }
+
+/** Every `#@schema/validation` of a schema with the path it governs (`app.servers[].port`), in source order. */
+export function validationsByPath(
+  t: SchemaType | undefined,
+): { path: string; validation: Validation; type: SchemaType }[] {
+  const out: { path: string; validation: Validation; type: SchemaType }[] = [];
+  const walk = (x: SchemaType, path: string): void => {
+    const v = x.validation ?? (x.kind === 'null' ? x.inner.validation : undefined);
+    if (v) out.push({ path, validation: v, type: x });
+    const inner = x.kind === 'null' ? x.inner : x;
+    if (inner.kind === 'map')
+      for (const i of inner.items) walk(i.type, path ? `${path}.${String(i.key)}` : String(i.key));
+    else if (inner.kind === 'array') walk(inner.item, `${path}[]`);
+  };
+  if (t) walk(t, '');
+  return out;
+}

@@ -1,16 +1,16 @@
 #!/bin/bash
-# usage: gold.sh CASEDIR  — runs ytt and writes expected.* goldens
+# usage: regen-goldens.sh CASEDIR — runs ytt v0.45.9 ($YTT, default: ytt on PATH) on a corpus case and writes its expected.* goldens
 cd "$1" || exit 1
 rm -f expected.*
 args=()
 for f in $(ls | grep -E '\.ya?ml$' | grep -v '^expected' | sort); do args+=(-f "$f"); done
 [ -d lib ] && args+=(-f lib)
-if /work/tools/bin/ytt "${args[@]}" --data-values-inspect -o json > expected.json 2> expected.err; then
+if "${YTT:-ytt}" "${args[@]}" --data-values-inspect -o json > expected.json 2> expected.err; then
   rm expected.err
-  /work/tools/bin/ytt "${args[@]}" --data-values-inspect > expected.yaml
+  "${YTT:-ytt}" "${args[@]}" --data-values-inspect > expected.yaml
 else
   rm expected.json
 fi
 if grep -lq 'data/values-schema' *.yaml 2>/dev/null; then
-  /work/tools/bin/ytt "${args[@]}" --data-values-schema-inspect -o openapi-v3 > expected.openapi.yaml 2>/dev/null || rm -f expected.openapi.yaml
+  "${YTT:-ytt}" "${args[@]}" --data-values-schema-inspect -o openapi-v3 > expected.openapi.yaml 2>/dev/null || rm -f expected.openapi.yaml
 fi
