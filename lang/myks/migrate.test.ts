@@ -167,6 +167,30 @@ test('dotted keys, one-line dicts, comments with their values, blank lines and k
   }
 });
 
+test('within one directory the schema documents are merged before the plain data values', () => {
+  const r = ok(
+    base({
+      'envs/env-data.a.yaml': '#@data/values\n---\nlimits:\n  cpu: 2\n',
+      'envs/env-data.b.yaml': '#@data/values-schema\n---\n#@overlay/match missing_ok=True\nlimits:\n  cpu: 1\n',
+    }),
+  );
+  assert.match(
+    file(r, 'envs/env.k'),
+    /_level = _defaults \| \{\n {4}limits\.cpu = 1\n\} \| \{\n {4}limits\.cpu = 2\n\}/,
+  );
+});
+
+test('a file that computes standalone is converted as the values ytt resolved, named in a note', () => {
+  const r2 = ok(
+    base({
+      'envs/env-data.yaml': `#@ v = "1." + str(10 * 3)\n${ROOT}helm:\n  kubeVersion: #@ v\n`,
+    }),
+  );
+  assert.match(file(r2, 'envs/env.k'), /helm\.kubeVersion = "1\.30"/);
+  assert.ok(r2.notes.some((n) => n.startsWith('envs/env-data.yaml: converted as the values ytt resolved')));
+  assert.doesNotMatch(file(r2, 'envs/env.k'), /TODO/);
+});
+
 test('the comment block a file ends with ends the generated file; a #@ directive is never carried', () => {
   const r = ok(rootWith('#@ x = 1\n\n#! renovate: datasource=docker depName=nginx\n'));
   const env = file(r, 'envs/env.k');

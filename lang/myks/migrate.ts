@@ -163,7 +163,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     protoIdent.set(p, id);
     if (id !== p)
       warnings.push(`prototypes/${p}: renamed to prototypes/${id} (a KCL package name must be an identifier)`);
-    const srcs = files(join('prototypes', p), APP_DATA).map(source);
+    const srcs = schemaFirst(files(join('prototypes', p), APP_DATA).map(source));
     out.set(
       `prototypes/${id}/proto.k`,
       protoFile(p, srcs, mergeEntries(srcs.map((s) => s.value?.map ?? [])), warnings),
@@ -186,7 +186,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
   const computedAt = new Map<string, string[]>(); // level → computed env paths of its files
   for (const l of levels) {
     const parent = parentOf(l);
-    const envSources = files(l, ENV_DATA).map(source);
+    const envSources = schemaFirst(files(l, ENV_DATA).map(source));
     computedAt.set(
       l,
       envSources.flatMap((s) => s.computed),
@@ -197,9 +197,10 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     const appImports = new Set<string>();
     const inAppsK: string[] = [];
     for (const a of levelApps) {
-      const vals = [...files(join(l, '_proto', a.proto), APP_DATA), ...files(join(l, '_apps', a.name), APP_DATA)].map(
-        source,
-      );
+      const vals = [
+        ...schemaFirst(files(join(l, '_proto', a.proto), APP_DATA).map(source)),
+        ...schemaFirst(files(join(l, '_apps', a.name), APP_DATA).map(source)),
+      ];
       const entries = mergeEntries(vals.map((s) => s.value?.map ?? []));
       const declared = !known.has(a.name);
       if (declared && entries.length === 0) {
@@ -429,6 +430,11 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     'mapping key order: KCL prints mapping keys sorted while ytt kept file order; a template dumping a whole subtree renders its keys in another order',
   );
   return { files: render(), warnings: [...new Set(warnings)], notes, differences, leaves: leaves.map(leafId) };
+}
+
+/** Within one directory ytt merges the schema documents before the data values: a schema's defaults never win over a value file that sorts before it. */
+function schemaFirst(srcs: SourceValues[]): SourceValues[] {
+  return [...srcs.filter((s) => s.isSchema), ...srcs.filter((s) => !s.isSchema)];
 }
 
 function levelsOf(l: string): string[] {
