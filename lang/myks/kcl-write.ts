@@ -19,7 +19,15 @@ export interface Entry extends Noted {
 export interface Item extends Noted {
   value: Value;
 }
-export type Scalar = null | boolean | number | SFloat | string;
+/** A translated derivation: KCL expression text standing where a literal would. */
+export class Expr {
+  constructor(
+    readonly text: string,
+    /** the value ytt resolved, should the derivation have to be dropped */
+    readonly literal: Value,
+  ) {}
+}
+export type Scalar = null | boolean | number | SFloat | string | Expr;
 export type Value = Scalar | { map: Entry[] } | { list: Item[] };
 
 const KEYWORDS = new Set(
@@ -103,6 +111,7 @@ export function kclString(s: string): string {
 
 export function scalarText(v: Scalar): string {
   if (v === null) return 'None';
+  if (v instanceof Expr) return v.text;
   if (v === true) return 'True';
   if (v === false) return 'False';
   if (v instanceof SFloat) {

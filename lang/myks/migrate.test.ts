@@ -180,15 +180,38 @@ test('within one directory the schema documents are merged before the plain data
   );
 });
 
-test('a file that computes standalone is converted as the values ytt resolved, named in a note', () => {
-  const r2 = ok(
+test('a file that computes standalone: its derivations translated and proved, the rest its resolved literals', () => {
+  const r = ok(
     base({
-      'envs/env-data.yaml': `#@ v = "1." + str(10 * 3)\n${ROOT}helm:\n  kubeVersion: #@ v\n`,
+      'envs/env-data.00-schema.yaml':
+        '#@data/values-schema\n---\n#@overlay/match missing_ok=True\nx:\n  purge: 0\n  hosts: [""]\n  s: ""\n  v: ""\n',
+      'envs/env-data.yaml': `#@ day = 60 * 60 * 24
+#@ domain = "example.com"
+#@ nodes = ["a", "b"]
+#@ hosts = [domain] + [n + "." + domain for n in nodes]
+#@ unused = 1
+${ROOT}x:
+  purge: #@ day * 7
+  hosts: #@ hosts
+  s: #@ "%s!" % domain
+  v: #@ "1." + str(10 * 3)
+`,
     }),
   );
-  assert.match(file(r2, 'envs/env.k'), /helm\.kubeVersion = "1\.30"/);
-  assert.ok(r2.notes.some((n) => n.startsWith('envs/env-data.yaml: converted as the values ytt resolved')));
-  assert.doesNotMatch(file(r2, 'envs/env.k'), /TODO/);
+  const env = file(r, 'envs/env.k');
+  assert.match(
+    env,
+    /\n_day = 60 \* 60 \* 24\n_domain = "example\.com"\n_nodes = \["a", "b"\]\n_hosts = \[_domain\] \+ \[n \+ "\." \+ _domain for n in _nodes\]\n\n_level/,
+  );
+  assert.doesNotMatch(env, /_unused/, 'the prelude is pruned to what a derivation reads');
+  assert.match(
+    env,
+    /purge = _day \* 7\n {8}hosts = _hosts\n {8}s = "example\.com!"\n {8}v = "1\." \+ str\(10 \* 3\)\n/,
+  );
+  assert.deepEqual(r.notes, [
+    'envs/env-data.yaml: 1 computed value(s) converted as the literal ytt resolved (not translated to KCL)',
+  ]);
+  assert.doesNotMatch(env, /TODO/);
 });
 
 test('the comment block a file ends with ends the generated file; a #@ directive is never carried', () => {

@@ -28,6 +28,7 @@ import {
 } from './kcl-write.js';
 import { protoFile } from './proto-schema.js';
 import { readSource, type SourceValues } from './sources.js';
+import { untranslate } from './translate.js';
 
 /** The repository cannot be converted (not a myks repository); says where and why. */
 export class MigrateError extends Error {}
@@ -137,8 +138,10 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     if (!s) {
       s = readSource({ read, library }, p);
       sources.set(p, s);
-      if (s.kind === 'resolved')
-        notes.push(`${p}: converted as the values ytt resolved (its computation is not translated)`);
+      if (s.kind === 'resolved' && s.untranslated !== 0)
+        notes.push(
+          `${p}: ${s.untranslated ?? 'its'} computed value(s) converted as the literal ytt resolved (not translated to KCL)`,
+        );
       if (s.kind === 'skipped') warnings.push(`${p}: not converted (${s.reason}); its values are frozen at each leaf`);
       for (const c of [...s.comments, ...s.trailing])
         if (/renovate/i.test(c))
@@ -232,8 +235,15 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     if (parent) lines.push(`import ${parent.split('/').join('.')} as parent`);
     lines.push('');
     const parts: string[][] = [];
+    const bound = new Set<string>();
     for (const s of envSources) {
-      const entries = (s.value?.map ?? []).flatMap((e) => envEntry(e, s.path, warnings));
+      let value = s.value;
+      if (s.preludeNames.some((n) => bound.has(n))) value = value && (untranslate(value) as { map: Entry[] });
+      else {
+        s.preludeNames.forEach((n) => bound.add(n));
+        if (s.prelude.length > 0) lines.push(...s.prelude, '');
+      }
+      const entries = (value?.map ?? []).flatMap((e) => envEntry(e, s.path, warnings));
       if (entries.length > 0) parts.push(entryLines(entries, 1));
     }
     const base = parent ? 'parent.level' : '_defaults';

@@ -10,6 +10,7 @@
  */
 import { parseTemplate, resolveDataValues, YttError, type TemplateFile, type TemplateNode } from '../ytt/index.js';
 import { commentLines, fromYtt, type Entry, type Item, type Value } from './kcl-write.js';
+import { translate } from './translate.js';
 
 export type SourceKind = 'plain' | 'resolved' | 'split' | 'skipped';
 
@@ -30,6 +31,12 @@ export interface SourceValues {
   reason?: string;
   /** the file holds a `#@data/values-schema` document (its arrays' items are element schemas) */
   isSchema: boolean;
+  /** translated derivations: module-level `_name = expr` lines the file's values read (docs/myks.md) */
+  prelude: string[];
+  /** `key: #@ expr` values kept as the literal ytt resolved */
+  untranslated?: number;
+  /** the prelude names (without `_`), to keep a level's files from binding one name twice */
+  preludeNames: string[];
   /** the template node of each value path (`a.b`, `a.[0].c`) */
   byPath: Map<string, TemplateNode>;
 }
@@ -63,6 +70,8 @@ export function readSource(ctx: SourceContext, path: string): SourceValues {
       .filter((n) => n.anns.some((a) => a.name === 'schema/validation'))
       .map((n) => ({ path: nodePath(t, n), text: n.anns.find((a) => a.name === 'schema/validation')!.text })),
     template: t,
+    prelude: [],
+    preludeNames: [],
     isSchema: t.nodes.some((n) => n.kind === 'doc' && n.anns.some((a) => a.name === 'data/values-schema')),
     byPath: new Map(t.nodes.filter((n) => n.kind !== 'doc').map((n) => [nodePath(t, n), n])),
   };
@@ -84,6 +93,8 @@ export function readSource(ctx: SourceContext, path: string): SourceValues {
       const v = r.values === null ? undefined : fromYtt(r.values);
       out.kind = codeLines.length > 0 || t.nodes.some((n) => n.code) ? 'resolved' : 'plain';
       if (v && typeof v === 'object' && 'map' in v) out.value = withNotes(t, v);
+      // derivations are written into env.k, whose module the level's files share
+      if (out.kind === 'resolved' && out.value && /(^|\/)env-data[^/]*\.yaml$/.test(path)) translate(t, out, codeLines);
       return out;
     } catch (err) {
       if (!(err instanceof YttError)) throw err;
