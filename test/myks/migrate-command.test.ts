@@ -23,6 +23,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { CommandParams, FlagValue } from '../../protocol/index.js';
 import { runCommand } from '../../server/commands/run.js';
+import { BUILT, Sandbox } from '../daemon/harness.js';
 
 const tty = {
   stdoutIsTTY: false,
@@ -150,3 +151,35 @@ test('myks examples: each converts and --verify passes', (t) => {
     rmSync(work, { recursive: true, force: true });
   }
 });
+
+describe(
+  'myks migrate through the CLI and the daemon',
+  { skip: !BUILT && 'run npm run build first', timeout: 120_000 },
+  () => {
+    let sb: Sandbox;
+    before(() => {
+      sb = new Sandbox();
+      for (const [p, t] of Object.entries(LEGACY)) {
+        mkdirSync(dirname(join(sb.work, 'legacy', p)), { recursive: true });
+        writeFileSync(join(sb.work, 'legacy', p), t);
+      }
+    });
+    after(() => sb.cleanup());
+
+    test('dry run, write and verify, refusal, then kcl run of the tree', async () => {
+      const dry = await sb.run(['myks', 'migrate', '--dry-run', 'legacy']);
+      assert.equal(dry.code, 0, dry.stderr);
+      assert.match(dry.stdout, /\n# main\.k\n/);
+      assert.ok(!existsSync(join(sb.work, 'legacy/main.k')));
+      const w = await sb.run(['myks', 'migrate', '--verify', 'legacy']);
+      assert.equal(w.code, 0, w.stderr);
+      assert.match(w.stderr, /verified: 1 environment\(s\)/);
+      const again = await sb.run(['myks', 'migrate', 'legacy']);
+      assert.equal(again.code, 1);
+      assert.match(again.stderr, /refusing to overwrite existing files/);
+      const k = await sb.run(['kcl', 'run', 'legacy/main.k']);
+      assert.equal(k.code, 0, k.stderr);
+      assert.match(k.stdout, /^environments:\n {2}prod:\n/);
+    });
+  },
+);
