@@ -376,6 +376,11 @@ test('ytt appends arrays, KCL replaces them: the leaf freezes the legacy list, w
     /_patch = \{\n {4}# Frozen from the legacy-resolved output: ytt merged[^\n]*\n {4}hosts = \["a", "b"\]\n\}/,
   );
   assert.doesNotMatch(patch, /TODO/);
+  assert.ok(
+    r.warnings.includes(
+      'envs/prod/patch.k: ytt merged hosts differently (array append, merge order); frozen at the leaf',
+    ),
+  );
 });
 
 test('a file whose annotations rewrite values is skipped, its values frozen at the leaf with TODO', () => {

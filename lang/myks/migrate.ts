@@ -363,6 +363,11 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     const envDiffs = diff(legacy, withoutApps(got.env));
     const frozen = envDiffs.filter((d) => d.missingOrChanged);
     if (frozen.length > 0) out.set(join(l, 'patch.k'), patchFile(frozen, computed));
+    const skewed = frozen.filter((d) => !isComputed(d.path, computed)).map((d) => d.path.join('.'));
+    if (skewed.length > 0)
+      warnings.push(
+        `${join(l, 'patch.k')}: ytt merged ${skewed.join(', ')} differently (array append, merge order); frozen at the leaf`,
+      );
     // applications, against the leaf as patched
     try {
       got = evaluateLeaf(l);
@@ -396,6 +401,11 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
         appsK.get(l)!.delete(a.name);
       }
       const todo = ds.some((d) => isComputed(d.path, appComputed));
+      const skewedApp = ds.filter((d) => !isComputed(d.path, appComputed)).map((d) => d.path.join('.'));
+      if (skewedApp.length > 0)
+        warnings.push(
+          `${p}: ytt merged ${skewedApp.join(', ')} of ${a.name} differently (array append, merge order); frozen at the leaf`,
+        );
       f.blocks.push([
         `    ${todo ? TODO : SKEW}`,
         ...entryLines([{ key: a.name, value: { map: freezeEntries(ds) }, comments: [], blankBefore: false }], 1),
