@@ -402,6 +402,18 @@ test('what the tree cannot state is reported by environment, application and pat
   assert.match(String(r.differences[0]!.kcl), /does not evaluate: .*Cannot add member 'environment'/);
 });
 
+test('an application declared below a level that already said something about it carries that too', () => {
+  const r = ok(
+    base({
+      'envs/env-data.yaml': ROOT.replace('- proto: web', '[]').replace('applications:\n  []', 'applications: []'),
+      'envs/prod/env-data.yaml': `${PROD}  applications:\n  - proto: web\n`,
+      'envs/_apps/web/app-data.yaml': '#@data/values\n---\nhelm:\n  namespace: from-root\n',
+    }),
+  );
+  assert.match(file(r, 'envs/prod/app-web.k'), /web = web\.Web \{\n {8}helm\.namespace = "from-root"\n {4}\}/);
+  assert.ok(!r.warnings.some((w) => w.includes('merged')), r.warnings.join('\n'));
+});
+
 test('applications keep the order the legacy files list them in', () => {
   const r = ok(
     base({

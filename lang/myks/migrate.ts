@@ -200,12 +200,15 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     const appImports = new Set<string>();
     const inAppsK: string[] = [];
     for (const a of levelApps) {
+      const declared = !known.has(a.name);
+      // the declaring level also carries what the levels above said about the application
+      // before it was declared (legacy order: every _proto/ level, then every _apps/ level)
+      const from = declared ? levelsOf(l) : [l];
       const vals = [
-        ...schemaFirst(files(join(l, '_proto', a.proto), APP_DATA).map(source)),
-        ...schemaFirst(files(join(l, '_apps', a.name), APP_DATA).map(source)),
+        ...from.flatMap((x) => schemaFirst(files(join(x, '_proto', a.proto), APP_DATA).map(source))),
+        ...from.flatMap((x) => schemaFirst(files(join(x, '_apps', a.name), APP_DATA).map(source))),
       ];
       const entries = mergeEntries(vals.map((s) => s.value?.map ?? []));
-      const declared = !known.has(a.name);
       if (declared && entries.length === 0) {
         applines.push(`    ${keyRef(a.name)} = ${protoAlias(a.proto)}.${toSchemaName(a.proto)} {}`);
         appImports.add(protoImport(a.proto));
