@@ -83,7 +83,7 @@ test('a prototype directory that is not a KCL identifier is renamed, and the ren
   const r = ok({
     ...base(),
     'envs/env-data.yaml': ROOT.replace('proto: web', 'proto: per-chart'),
-    'prototypes/per-chart/app-data.yaml': '#@data/values\n---\nhelm:\n  namespace: x\n',
+    'prototypes/per-chart/app-data.yaml': '#@data/values\n---\n#! see per-chart/README\nhelm:\n  namespace: x\n',
   });
   assert.match(
     file(r, 'prototypes/per_chart/proto.k'),
@@ -91,6 +91,12 @@ test('a prototype directory that is not a KCL identifier is renamed, and the ren
   );
   assert.match(file(r, 'envs/apps.k'), /"per-chart" = per_chart\.PerChart \{\}/);
   assert.ok(r.warnings.some((w) => w.includes('renamed to prototypes/per_chart')));
+  assert.ok(
+    r.warnings.includes(
+      'prototypes/per-chart/app-data.yaml: a carried comment names the renamed prototype directory per-chart: # see per-chart/README',
+    ),
+    r.warnings.join('\n'),
+  );
 });
 
 test('names: identifiers, package names, schema names', () => {

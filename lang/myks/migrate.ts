@@ -449,6 +449,13 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     warnings.push(
       'environment.* extras: the engine owns only environment.id and environment.applications; other keys are carried as data',
     );
+  // a carried comment naming a prototype directory by the name the converter renamed stops being true
+  const renamed = [...protoIdent].filter(([p, id]) => p !== id).map(([p]) => p);
+  for (const [p, s] of sources)
+    for (const c of [...s.comments, ...s.trailing])
+      for (const r of renamed)
+        if (new RegExp(`(^|[^\\w-])${r.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w-])`).test(c))
+          warnings.push(`${p}: a carried comment names the renamed prototype directory ${r}: ${c.trim()}`);
   warnings.push(
     'mapping key order: KCL prints mapping keys sorted while ytt kept file order; a template dumping a whole subtree renders its keys in another order',
   );
