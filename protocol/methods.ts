@@ -348,6 +348,11 @@ export const Methods = {
     commandParams(commandSpec('kubocd-dump-package')),
   ),
   kclRun: method<CommandParams, CommandResult>('render/kcl-run', true, commandParams(commandSpec('kcl-run'))),
+  myksMigrate: method<CommandParams, CommandResult>(
+    'render/myks-migrate',
+    true,
+    commandParams(commandSpec('myks-migrate')),
+  ),
   diff: method<CommandParams, CommandResult>('cluster/diff', true, commandParams(commandSpec('diff'))),
   update: method<CommandParams, CommandResult>('cluster/update', true, commandParams(commandSpec('update'))),
   delete: method<CommandParams, CommandResult>('cluster/delete', true, commandParams(commandSpec('delete'))),

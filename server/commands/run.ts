@@ -23,6 +23,7 @@ import { renderClusterObjects } from './cluster-render.js';
 import { planPack } from './pack.js';
 import { runKubocdDumpPackage, runKubocdRender } from './kubocd.js';
 import { runKclRun } from './kcl.js';
+import { runMyksMigrate } from './myks.js';
 import { describeError } from './errors.js';
 import { runEval } from './eval.js';
 import { runFeatures } from './features.js';
@@ -78,6 +79,8 @@ function dispatch(command: CommandName, params: CommandParams, ctx: RunContext):
       return runKubocdDumpPackage(params, ctx);
     case 'kcl-run':
       return runKclRun(params, ctx);
+    case 'myks-migrate':
+      return runMyksMigrate(params, ctx);
     case 'traceback':
       return runTraceback(params, ctx);
     case 'httpd':

@@ -29,6 +29,7 @@ import {
 import { clusterHandler } from '../handlers/cluster.js';
 import { kubocdDumpPackage, kubocdRender } from '../handlers/kubocd.js';
 import { kclRun } from '../handlers/kcl.js';
+import { myksMigrate } from '../handlers/myks.js';
 import { pack } from '../handlers/pack.js';
 import { evalCommand } from '../handlers/eval.js';
 import { features } from '../handlers/features.js';
@@ -72,6 +73,7 @@ export const STREAMING: ReadonlyMap<
   [Methods.kubocdRender.method, { descriptor: Methods.kubocdRender, handler: kubocdRender }],
   [Methods.kubocdDumpPackage.method, { descriptor: Methods.kubocdDumpPackage, handler: kubocdDumpPackage }],
   [Methods.kclRun.method, { descriptor: Methods.kclRun, handler: kclRun }],
+  [Methods.myksMigrate.method, { descriptor: Methods.myksMigrate, handler: myksMigrate }],
   [Methods.diff.method, { descriptor: Methods.diff, handler: clusterHandler('diff') }],
   [Methods.update.method, { descriptor: Methods.update, handler: clusterHandler('update') }],
   [Methods.delete.method, { descriptor: Methods.delete, handler: clusterHandler('delete') }],

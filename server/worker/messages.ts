@@ -26,6 +26,7 @@ export type CommandName =
   | 'kubocd-render'
   | 'kubocd-dump-package'
   | 'kcl-run'
+  | 'myks-migrate'
   | 'traceback'
   | 'httpd'
   | ClusterCommandName;
