@@ -252,3 +252,12 @@ test('the cluster commands pass --as, --as-group and --request-timeout from the 
     await server.close();
   }
 });
+
+test('credentials are part of the cache identity, digested', () => {
+  const a = resolveConnection({ server: 'http://h:1', token: 'first-s3cret' }, environment());
+  const b = resolveConnection({ server: 'http://h:1', token: 'second-s3cret' }, environment());
+  const again = resolveConnection({ server: 'http://h:1', token: 'first-s3cret' }, environment());
+  assert.notEqual(a.identity, b.identity, 'a new token under the same names is another identity');
+  assert.equal(a.identity, again.identity, 'the same credentials share discovery');
+  assert.ok(!a.identity.includes('s3cret') && !b.identity.includes('s3cret'));
+});

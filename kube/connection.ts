@@ -12,6 +12,7 @@
  * client-go merges them; groups, uid or extra need a user); `identity` keys caches
  * per cluster+user+impersonation and holds no secret.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -216,6 +217,11 @@ export function resolveConnection(
   const proxyUrl = cluster?.proxyUrl;
   if (proxyUrl !== undefined) checkProxyUrl(proxyUrl, clusterName ?? '');
 
+  const clientCert =
+    flagCert ??
+    (replacedByToken
+      ? undefined
+      : readCredential(user?.clientCertificateData, user?.clientCertificate, 'client-certificate'));
   return {
     server,
     namespace:
@@ -225,11 +231,7 @@ export function resolveConnection(
       ? undefined
       : (fromFlag(flags.certificateAuthority, 'certificate-authority') ??
         readCredential(cluster?.certificateAuthorityData, cluster?.certificateAuthority, 'certificate-authority')),
-    clientCert:
-      flagCert ??
-      (replacedByToken
-        ? undefined
-        : readCredential(user?.clientCertificateData, user?.clientCertificate, 'client-certificate')),
+    clientCert,
     clientKey:
       flagKey ?? (replacedByToken ? undefined : readCredential(user?.clientKeyData, user?.clientKey, 'client-key')),
     insecureSkipTlsVerify: insecure,
@@ -239,7 +241,7 @@ export function resolveConnection(
     ...(flags.disableCompression === true || cluster?.disableCompression === true ? { disableCompression: true } : {}),
     ...(impersonate !== undefined ? { impersonate } : {}),
     auth,
-    identity: `${server}|${contextName ?? ''}|${userName ?? ''}${impersonationKey(impersonate)}`,
+    identity: `${server}|${contextName ?? ''}|${userName ?? ''}${impersonationKey(impersonate)}|${credentialKey(auth, clientCert)}`,
   };
 }
 
@@ -255,6 +257,10 @@ function inCluster(
   const server = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const insecure = flags.insecureSkipTlsVerify ?? false;
   const impersonate = impersonationOf(flags);
+  const auth: ClientAuth =
+    flags.token !== undefined && flags.token !== ''
+      ? { kind: 'token', token: flags.token }
+      : { kind: 'tokenFile', path: join(dir, 'token') };
   return {
     server,
     namespace: flags.namespace ?? (ns !== undefined && ns !== '' ? ns : 'default'),
@@ -262,11 +268,8 @@ function inCluster(
     insecureSkipTlsVerify: insecure,
     ...(flags.disableCompression === true ? { disableCompression: true } : {}),
     ...(impersonate !== undefined ? { impersonate } : {}),
-    auth:
-      flags.token !== undefined && flags.token !== ''
-        ? { kind: 'token', token: flags.token }
-        : { kind: 'tokenFile', path: join(dir, 'token') },
-    identity: `${server}|in-cluster|${impersonationKey(impersonate)}`,
+    auth,
+    identity: `${server}|in-cluster|${impersonationKey(impersonate)}|${credentialKey(auth, undefined)}`,
   };
 }
 
@@ -307,6 +310,17 @@ function impersonationOf(flags: ConnectionFlags, user?: KubeconfigUser, userName
     ...(uid !== undefined ? { uid } : {}),
     ...(extra.length > 0 ? { extra } : {}),
   };
+}
+
+/**
+ * The credentials, digested: a kubeconfig edited to another token, certificate or exec plugin under
+ * the same context and user names is another identity, so nothing cached for the old credentials
+ * (discovery answers a server gave them) is served to the new ones without asking the server.
+ */
+function credentialKey(auth: ClientAuth, clientCert: Buffer | undefined): string {
+  const h = createHash('sha256').update(JSON.stringify(auth));
+  if (clientCert !== undefined) h.update(clientCert);
+  return h.digest('hex').slice(0, 16);
 }
 
 /** Discovery differs per impersonated identity, so it is part of the cache key. */
