@@ -21,7 +21,20 @@ const OLD_GO_COPIES = [
   '**/sprig/gotime.js',
 ];
 
-const LANGS = ['common', 'go', 'jsonschema', 'jsonnet', 'gotemplate', 'cleat', 'yakl', 'helm', 'kubocd', 'kcl', 'ytt'];
+const LANGS = [
+  'common',
+  'go',
+  'jsonschema',
+  'jsonnet',
+  'gotemplate',
+  'cleat',
+  'yakl',
+  'helm',
+  'kubocd',
+  'kcl',
+  'ytt',
+  'myks',
+];
 const TOP = ['protocol', 'client-cli', 'server', 'render', 'cache', 'kube', 'oci', 'net'];
 const langsExcept = (...allowed) => LANGS.filter((l) => !allowed.includes(l)).map((l) => `**/lang/${l}/**`);
 // Inside lang/, a sibling is reached as ../NAME/...; outside, through lang/NAME.
@@ -63,6 +76,14 @@ const ARROWS = [
       ...topExcept(),
       ...siblingsExcept('common', 'go', 'gotemplate', 'jsonschema', 'helm', 'kubocd'),
       ...langsExcept('common', 'go', 'gotemplate', 'jsonschema', 'helm', 'kubocd'),
+    ],
+  },
+  {
+    files: ['lang/myks/**/*.ts'],
+    forbid: [
+      ...topExcept(),
+      ...siblingsExcept('common', 'go', 'kcl', 'ytt', 'myks'),
+      ...langsExcept('common', 'go', 'kcl', 'ytt', 'myks'),
     ],
   },
   { files: ['render/**/*.ts'], forbid: topExcept('render') },

@@ -921,6 +921,31 @@ const CATALOG = [
       },
     ],
   },
+  // myks (docs/myks.md): a legacy ytt data-values repository converted to a KCL tree.
+  {
+    name: 'myks',
+    summary: 'myks repository tools',
+    usage: 'kubecfg myks migrate [flags] [DIR]',
+    args: 'none',
+    flags: [],
+    subcommands: [
+      {
+        name: 'migrate',
+        summary: 'Convert a legacy ytt data-values repository to the KCL tree that resolves to the same values',
+        usage: 'kubecfg myks migrate [--dry-run] [--verify] [DIR]',
+        args: 'any',
+        method: 'render/myks-migrate',
+        flags: [
+          { name: 'dry-run', kind: 'bool', help: 'Print the files instead of writing them' },
+          {
+            name: 'verify',
+            kind: 'bool',
+            help: 'Compare every environment leaf of the KCL tree with the legacy files; report each difference',
+          },
+        ],
+      },
+    ],
+  },
   {
     name: 'version',
     summary: 'Print version information',

@@ -211,7 +211,11 @@ export class Evaluator implements ValidationHost {
   }
 
   private enterFrame(): void {
-    if (this.stack.length >= this.maxStack) throw this.error('max stack frames exceeded.');
+    if (this.stack.length >= this.maxStack) {
+      // The daemon logs every limit a render hits (memory-limit.ts), the stack depth too.
+      this.options.memoryLimit?.onRefused?.(`max stack frames exceeded (limit ${this.maxStack} frames)`);
+      throw this.error('max stack frames exceeded.');
+    }
     if ((++this.ticks & 1023) === 0 && this.options.shouldStop?.()) throw this.error('evaluation cancelled');
     this.stack.push(this.cur);
     this.cur = null;

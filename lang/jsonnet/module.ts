@@ -71,7 +71,7 @@ export interface RuntimeOptions {
   memoryLimit?: {
     bytes: number;
     name: string;
-    /** Hears each refusal's message (the daemon logs one line per refusal). */
+    /** Hears each refusal's message, and the stack-depth limit's (the daemon logs one line for each). */
     onRefused?: (message: string) => void;
   };
 }

@@ -21,6 +21,7 @@ import { runHttpdHook } from './httpd-hook.js';
 import { runJsonnet } from './jsonnet.js';
 import { runKclRun } from './kcl.js';
 import { runKubocdDumpPackage, runKubocdRender } from './kubocd.js';
+import { runMyksMigrate } from './myks.js';
 import { planPack } from './pack.js';
 import type { RunContext } from './run-context.js';
 import { runShow } from './show.js';
@@ -48,6 +49,7 @@ export const RENDERS: { readonly [C in CommandName]: Render } = {
   'kubocd-render': runKubocdRender,
   'kubocd-dump-package': runKubocdDumpPackage,
   'kcl-run': runKclRun,
+  'myks-migrate': runMyksMigrate,
   // The render half of the cluster commands: the objects as JSON, for the `cluster` main stage.
   diff: (params, ctx) => renderClusterObjects('diff', params, ctx),
   update: (params, ctx) => renderClusterObjects('update', params, ctx),

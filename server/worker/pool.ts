@@ -228,7 +228,7 @@ export class WorkerPool {
       for (const refused of msg.outcome.limitRefusals ?? [])
         this.opts.logger.warn(
           { worker: slot.index, hostPid: slot.host.pid, job: pending.job.command },
-          `render refused before allocating: ${refused}`,
+          `render stopped by a limit: ${refused}`,
         );
       pending.resolve(msg.outcome);
     } else pending.reject(new Error(msg.message));

@@ -107,11 +107,12 @@ describe('memory limits of render workers', { skip: !BUILT && 'run npm run build
     assert.notDeepEqual(pids, firstPids, 'at least one worker runs in a new render host');
     const log = readFileSync(sb.logFile, 'utf8');
     assert.equal(log.match(/ran out of memory.*replacing the worker/g)?.length, ooms, log);
-    // A refusal before allocating replaces nothing, and is logged too.
+    // A refusal before allocating replaces nothing, and is logged too; so is the stack-depth limit.
     const upFront = BOMBS.filter((b) => b.error === UP_FRONT).length;
+    assert.equal(log.match(/render stopped by a limit: .*more than the worker heap limit/g)?.length, upFront, log);
     assert.equal(
-      log.match(/render refused before allocating: .*more than the worker heap limit/g)?.length,
-      upFront,
+      log.match(/render stopped by a limit: max stack frames exceeded \(limit \d+ frames\)/g)?.length,
+      1,
       log,
     );
     watch.kill('SIGINT');
