@@ -4,27 +4,26 @@
  * the daemon (or to a one-shot child with --no-daemon). Imports only
  * protocol/ and node built-ins, so the bundle starts fast.
  */
-import { COMMANDS, REMOTE_METHODS, type FlagValue } from '../protocol/index.js';
+import { COMMANDS, REMOTE_METHODS, type CommandParams, type FlagValue } from '../protocol/index.js';
 import { checkArgCount, parseArgs, replaceDeprecated, resolveShadowed, UsageError, type ParsedArgs } from './args.js';
-import { completionScript, completionShell } from './completion.js';
-import { runDynamicComplete } from './complete-dynamic.js';
 import { ConnectError, StreamBrokenError } from './connection.js';
-import { runDaemonCommand } from './daemon-commands.js';
 import { applyEnvFlags, resolveVarsFromEnv } from './env-flags.js';
-import { helpText, usageText } from './help.js';
-import { suggestionText } from './suggest.js';
-import { DaemonStartError } from './launcher.js';
 import { daemonTarget, DaemonTargetError } from './daemon-target.js';
 import { daemonPaths, InsecureDirError } from './paths.js';
 import { buildCommandParams } from './request.js';
-import { runOneshot } from './run-oneshot.js';
 import { runRemote } from './run-remote.js';
-import { versionInfo, versionText } from './version.js';
-import { remoteEndpoint, RemoteSetupError, runRemoteCommand } from './remote/run-remote-command.js';
+
+// Only what a warm render command needs is imported above. The rest (help, completion, daemon
+// management, the launcher, --remote, the in-process engine) is imported where it is used: the
+// CommonJS bundle then neither runs those modules nor loads the builtins they need (node:child_process,
+// node:https, node:url...) on the daemon path (docs/performance.md, "The CLI's own start-up").
+const helpModule = () => import('./help.js');
+const runOneshot = async (method: string, params: CommandParams): Promise<number> =>
+  (await import('./run-oneshot.js')).runOneshot(method, params);
 
 async function run(argv: string[]): Promise<number> {
   // Hidden: what the completion scripts ask at TAB time (complete-dynamic.ts).
-  if (argv[0] === '__complete') return runDynamicComplete(argv.slice(1));
+  if (argv[0] === '__complete') return (await import('./complete-dynamic.js')).runDynamicComplete(argv.slice(1));
   let parsed: ParsedArgs;
   let flags: Record<string, FlagValue>;
   try {
@@ -33,15 +32,16 @@ async function run(argv: string[]): Promise<number> {
       if (parsed.help) {
         // cobra's help command: the topic is not a command; the root usage follows, exit 0.
         process.stdout.write(`Unknown help topic [${parsed.args.map((a) => `\`${a}\``).join(' ')}]\n`);
-        process.stdout.write(usageText());
+        process.stdout.write((await helpModule()).usageText());
         return 0;
       }
+      const { suggestionText } = await import('./suggest.js');
       throw new UsageError(
         `unknown command "${parsed.args[0]}" for "kubecfg"${suggestionText(parsed.args[0]!, COMMANDS)}`,
       );
     }
     if (parsed.help || !parsed.command) {
-      process.stdout.write(helpText(parsed.commandPath, parsed.command));
+      process.stdout.write((await helpModule()).helpText(parsed.commandPath, parsed.command));
       return 0;
     }
     checkArgCount(parsed);
@@ -59,10 +59,13 @@ async function run(argv: string[]): Promise<number> {
   const [top, sub] = parsed.commandPath;
   const paths = daemonPaths();
   switch (top) {
-    case 'version':
+    case 'version': {
+      const { versionInfo, versionText } = await import('./version.js');
       process.stdout.write(versionText(versionInfo(), String(flags.output ?? 'text')));
       return 0;
+    }
     case 'completion': {
+      const { completionScript, completionShell } = await import('./completion.js');
       const shell = completionShell(parsed.args, flags.shell, process.env.SHELL);
       if (typeof shell !== 'string') {
         process.stderr.write(`Error: ${shell.error}\n`);
@@ -77,19 +80,21 @@ async function run(argv: string[]): Promise<number> {
       return 0;
     }
     case 'daemon':
-      return runDaemonCommand(sub, paths, flags);
+      return (await import('./daemon-commands.js')).runDaemonCommand(sub, paths, flags);
   }
 
   // The deepest command named on the line carries the method (`cleat export` → render/cleat-export);
   // a bare group such as `kubecfg cleat` prints its help.
   const method = parsed.command.method;
   if (!method) {
-    process.stdout.write(helpText(parsed.commandPath, parsed.command));
+    process.stdout.write((await helpModule()).helpText(parsed.commandPath, parsed.command));
     return parsed.command.subcommands?.length ? 0 : 1;
   }
   const params = buildCommandParams(parsed.args, flags, process.env);
-  if (REMOTE_METHODS.includes(method)) {
-    // --remote / KUBECFG_REMOTE: render on the shared service (client-cli/remote/, docs/remote.md).
+  // --remote / KUBECFG_REMOTE (applyEnvFlags turned the variable into the flag): render on the
+  // shared service (client-cli/remote/, docs/remote.md).
+  if (REMOTE_METHODS.includes(method) && typeof flags.remote === 'string' && flags.remote !== '') {
+    const { remoteEndpoint, RemoteSetupError, runRemoteCommand } = await import('./remote/run-remote-command.js');
     let endpoint;
     try {
       endpoint = remoteEndpoint(flags, process.env);
@@ -119,7 +124,8 @@ async function run(argv: string[]): Promise<number> {
   return runRemote(paths, method, params, firstCallHere ? { inProcess: () => runOneshot(method, params) } : {});
 }
 
-function reportFatal(err: unknown): number {
+async function reportFatal(err: unknown): Promise<number> {
+  const { DaemonStartError } = await import('./launcher.js');
   if (
     err instanceof InsecureDirError ||
     err instanceof DaemonStartError ||
@@ -146,7 +152,7 @@ run(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },
-  (err: unknown) => {
-    process.exitCode = reportFatal(err);
+  async (err: unknown) => {
+    process.exitCode = await reportFatal(err);
   },
 );

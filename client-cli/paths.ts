@@ -12,9 +12,8 @@
  * else rather than "fixing" it, since a dir another user controls could be
  * swapped under us. Used by both the CLI and the daemon (server imports it).
  */
-import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, chmodSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { createRequire } from 'node:module';
 import { isAbsolute, join } from 'node:path';
 
 export const SUN_PATH_MAX = 107;
@@ -35,6 +34,10 @@ export interface DaemonPaths {
 
 type Env = Record<string, string | undefined>;
 
+// node:crypto and node:os serve rare cases here (a long XDG_RUNTIME_DIR, no HOME) and are loaded
+// then: at the top they would cost every CLI run their start-up (docs/performance.md).
+const builtin = (name: string): unknown => createRequire(import.meta.url)(name);
+
 export function currentUid(): number {
   return typeof process.getuid === 'function' ? process.getuid() : 0;
 }
@@ -44,7 +47,11 @@ export function runtimeDirFor(env: Env, uid: number): string {
   if (xdg && isAbsolute(xdg)) {
     const dir = join(xdg, 'kubecfg');
     if (Buffer.byteLength(join(dir, 'daemon.sock')) <= SUN_PATH_MAX) return dir;
-    const digest = createHash('sha256').update(dir).digest('hex').slice(0, 12);
+    const digest = (builtin('node:crypto') as typeof import('node:crypto'))
+      .createHash('sha256')
+      .update(dir)
+      .digest('hex')
+      .slice(0, 12);
     return `/tmp/kubecfg-${uid}-${digest}`;
   }
   return `/tmp/kubecfg-${uid}`;
@@ -53,7 +60,12 @@ export function runtimeDirFor(env: Env, uid: number): string {
 export function stateDirFor(env: Env): string {
   const xdg = env.XDG_STATE_HOME;
   if (xdg && isAbsolute(xdg)) return join(xdg, 'kubecfg');
-  return join(env.HOME && isAbsolute(env.HOME) ? env.HOME : homedir(), '.local', 'state', 'kubecfg');
+  return join(
+    env.HOME && isAbsolute(env.HOME) ? env.HOME : (builtin('node:os') as typeof import('node:os')).homedir(),
+    '.local',
+    'state',
+    'kubecfg',
+  );
 }
 
 export function daemonPaths(env: Env = process.env, uid: number = currentUid()): DaemonPaths {

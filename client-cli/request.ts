@@ -3,7 +3,6 @@
  * positional args as typed, cwd, the relevant env, and what the terminal is
  * (so the daemon decides about color the way a local process would).
  */
-import { randomUUID } from 'node:crypto';
 import type { CommandParams, FlagValue, TtyInfo } from '../protocol/index.js';
 import { relevantEnv } from './env-flags.js';
 
@@ -19,6 +18,16 @@ export function ttyInfo(flags: Record<string, FlagValue>, env: Record<string, st
   };
 }
 
+/**
+ * Unique among the requests in flight on one daemon, which is all `request/cancel` needs: no two
+ * live processes share a pid, and one process's ids differ by the counter. Not node:crypto's
+ * randomUUID, whose module costs the CLI several ms at start-up.
+ */
+let requestCount = 0;
+export function newRequestId(): string {
+  return `${process.pid.toString(36)}-${Date.now().toString(36)}-${(requestCount++).toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
 const CLI_ONLY_FLAGS = new Set(['no-daemon', 'daemon-url', 'daemon-token-file']);
 
 export function buildCommandParams(
@@ -30,7 +39,7 @@ export function buildCommandParams(
   const sent: Record<string, FlagValue> = {};
   for (const [k, v] of Object.entries(flags)) if (!CLI_ONLY_FLAGS.has(k)) sent[k] = v;
   return {
-    requestId: randomUUID(),
+    requestId: newRequestId(),
     args,
     flags: sent,
     cwd: process.cwd(),

@@ -33,8 +33,11 @@ import {
   type DaemonTarget,
   type TcpTarget,
 } from './connection.js';
-import { spawnDaemon, startDaemonDetached, stopDaemon } from './launcher.js';
 import { ensureSecureDir, type DaemonPaths } from './paths.js';
+
+// The launcher (node:child_process and friends) is needed only when no daemon of this build
+// answers; a warm command never loads it (docs/performance.md, "The CLI's own start-up").
+const launcher = () => import('./launcher.js');
 
 export const EXIT_INTERRUPTED = 130;
 
@@ -108,15 +111,15 @@ export async function runRemote(
           // Started after the render, not during it: on a small machine the daemon's start-up
           // would take CPU from the render the user is waiting for (docs/performance.md).
           const code = await opts.inProcess();
-          (opts.startDetached ?? startDaemonDetached)(paths);
+          (opts.startDetached ?? (await launcher()).startDaemonDetached)(paths);
           return code;
         }
-        await (opts.start ?? spawnDaemon)(paths);
+        await (opts.start ?? (await launcher()).spawnDaemon)(paths);
         continue;
       }
       if (isBuildSkew(err)) {
-        await (opts.stop ?? stopDaemon)(paths, `replaced by a CLI of build ${cliBuildId()}`);
-        await (opts.start ?? spawnDaemon)(paths);
+        await (opts.stop ?? (await launcher()).stopDaemon)(paths, `replaced by a CLI of build ${cliBuildId()}`);
+        await (opts.start ?? (await launcher()).spawnDaemon)(paths);
         continue;
       }
       return reportFailure(err, write);

@@ -66,16 +66,26 @@ const buildId = hash.digest('hex').slice(0, 16);
 mkdirSync('dist/bin', { recursive: true });
 writeFileSync('dist/build-id.json', JSON.stringify({ buildId }) + '\n');
 
+// The CLI bundle is CommonJS (dist/bin/package.json says so, keeping the `kubecfg.js` name): Node
+// then starts it without its ES module loader, and esbuild turns each dynamic import() of a bundled
+// module into a lazy initialiser, so builtins required only by code the command never reaches
+// (node:child_process for the launcher, node:https for --remote) are never loaded.
 if (existsSync('client-cli/main.ts')) {
+  writeFileSync('dist/bin/package.json', JSON.stringify({ type: 'commonjs' }) + '\n');
   await build({
     entryPoints: ['client-cli/main.ts'],
     bundle: true,
     platform: 'node',
-    format: 'esm',
+    format: 'cjs',
     target: 'node20',
     outfile: 'dist/bin/kubecfg.js',
-    banner: { js: '#!/usr/bin/env node' },
-    define: { __KUBECFG_BUILD_ID__: JSON.stringify(buildId) },
+    banner: {
+      // "use strict" first: esbuild's own directive would come after this line and be a no-op.
+      js: '#!/usr/bin/env node\n"use strict";\nvar __cli_url = require("node:url").pathToFileURL(__filename).href;',
+    },
+    define: { __KUBECFG_BUILD_ID__: JSON.stringify(buildId), 'import.meta.url': '__cli_url' },
+    // The one other import.meta use (import.meta.resolve in client-cli/remote) runs from sources only.
+    logOverride: { 'empty-import-meta': 'silent' },
     logLevel: 'warning',
   });
   chmodSync('dist/bin/kubecfg.js', 0o755);

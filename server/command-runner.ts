@@ -90,13 +90,13 @@ export class CommandRunner {
     command: CommandName,
     params: CommandParams,
     signal: AbortSignal,
-  ): Promise<{ output: CachedOutput; cached: boolean; deps: CommandOutcome['deps'] }> {
+  ): Promise<{ output: CachedOutput; cached: boolean; stored: boolean; deps: CommandOutcome['deps'] }> {
     const key = this.cache ? cacheKeyOf(command, params) : '';
     if (this.cache) {
       const hit = await this.cache.get(key);
       const remoteValid =
         !hit?.remote?.deps.length || !this.remoteCheck || (await this.remoteCheck(hit.remote.deps, hit.remote.policy));
-      if (hit && remoteValid) return { output: hit, cached: true, deps: this.cache.depsOf(key) ?? [] };
+      if (hit && remoteValid) return { output: hit, cached: true, stored: true, deps: this.cache.depsOf(key) ?? [] };
     }
     const outcome = await abortable(this.executor.execute(command, params, signal), signal);
     const output: CachedOutput = { exitCode: outcome.exitCode, stdout: outcome.stdout, stderr: outcome.stderr };
@@ -111,7 +111,9 @@ export class CommandRunner {
       );
     }
     if (this.watcher && outcome.deps.length) this.watcher.watchDeps(outcome.deps);
-    return { output, cached: false, deps: outcome.deps };
+    // stored: the validated cache holds this output now (not refused as uncacheable or too large).
+    const stored = this.cache !== null && outcome.cacheable && this.cache.depsOf(key) !== undefined;
+    return { output, cached: false, stored, deps: outcome.deps };
   }
 
   async run(

@@ -6,8 +6,10 @@
  * printed and the watch goes on. Ends only when the client cancels or hangs up.
  *
  * Change events come from the shared ChangeHub (the file watcher, debounced
- * 50 ms). Correctness never depends on them: each re-render still goes through
- * the validated result cache.
+ * 15 ms). Correctness never depends on them: each re-render still goes through
+ * the validated result cache, and once the watcher has settled after a render the
+ * watch asks that cache again, so an edit made before the new paths were watched
+ * is printed too.
  */
 import { resolve } from 'node:path';
 import type { CommandParams } from '../protocol/index.js';
@@ -35,6 +37,9 @@ export class ChangeHub {
   }
 }
 
+/** How long after a render the watch re-checks its dependencies for an edit the watcher missed. */
+const WATCH_SETTLE_MS = 300;
+
 function clock(): string {
   return new Date().toISOString().slice(11, 19);
 }
@@ -56,16 +61,39 @@ export async function runWatch(
     changed.push(...hits);
     wake?.();
   });
+  // Resolves on a change event, or with 'settle' once `settleMs` pass without one.
+  const waitForChange = (settleMs?: number): Promise<'change' | 'settle'> =>
+    new Promise((resolveWait, reject) => {
+      if (signal.aborted) return reject(new JobCancelledError());
+      let timer: NodeJS.Timeout | undefined;
+      const onAbort = (): void => {
+        clearTimeout(timer);
+        reject(new JobCancelledError());
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      const finish = (why: 'change' | 'settle'): void => {
+        wake = null;
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        resolveWait(why);
+      };
+      wake = () => finish('change');
+      if (changed.length) return finish('change');
+      if (settleMs !== undefined) timer = setTimeout(() => finish('settle'), settleMs);
+    });
   try {
+    let missedEdit = false;
     for (let round = 0; ; round++) {
-      if (round > 0)
-        sink.write(
-          'stderr',
-          `--- kubecfg show --watch: re-rendering at ${clock()} (changed: ${[...new Set(changed)].join(', ')}) ---\n`,
-        );
+      if (round > 0) {
+        const what = missedEdit ? 'a file changed while the watch was starting' : [...new Set(changed)].join(', ');
+        sink.write('stderr', `--- kubecfg show --watch: re-rendering at ${clock()} (changed: ${what}) ---\n`);
+      }
       changed = [];
+      missedEdit = false;
+      let stored = false;
       try {
-        const { output, deps } = await runner.renderOnce(command, params, signal);
+        const { output, deps, ...result } = await runner.renderOnce(command, params, signal);
+        stored = result.stored;
         writeOutput(sink, output);
         if (deps.length) watched = new Set(deps.map((d) => resolve(d.path)));
       } catch (err) {
@@ -73,17 +101,21 @@ export async function runWatch(
         sink.write('stderr', `ERROR ${(err as Error).message}\n`);
       }
       sink.write('stderr', `--- kubecfg show --watch: watching ${watched.size} files; Ctrl-C to stop ---\n`);
-      await new Promise<void>((resolveWait, reject) => {
-        if (signal.aborted) return reject(new JobCancelledError());
-        const onAbort = (): void => reject(new JobCancelledError());
-        signal.addEventListener('abort', onAbort, { once: true });
-        wake = () => {
-          wake = null;
-          signal.removeEventListener('abort', onAbort);
-          resolveWait();
-        };
-        if (changed.length) wake();
-      });
+      // The watcher starts watching new paths asynchronously, so an edit made just after the
+      // render can come before it is watched. Once it has settled, ask the validated result
+      // cache once more: a hit means nothing changed (print nothing); a miss is a missed edit.
+      // Only an output the cache holds can be re-checked this way (an uncacheable one is not).
+      if ((await waitForChange(stored ? WATCH_SETTLE_MS : undefined)) === 'settle') {
+        let fresh = true;
+        try {
+          fresh = (await runner.renderOnce(command, params, signal)).cached;
+        } catch (err) {
+          if (err instanceof JobCancelledError) throw err;
+          fresh = false;
+        }
+        if (fresh) await waitForChange();
+        else missedEdit = changed.length === 0;
+      }
     }
   } finally {
     unsubscribe();

@@ -11,6 +11,7 @@
 import { parseTemplate, resolveDataValues, YttError, type TemplateFile, type TemplateNode } from '../ytt/index.js';
 import { commentLines, fromYtt, type Entry, type Item, type Value } from './kcl-write.js';
 import { translate } from './translate.js';
+import { nodePath } from './node-path.js';
 
 export type SourceKind = 'plain' | 'resolved' | 'split' | 'skipped';
 
@@ -46,15 +47,6 @@ const REWRITES = /^(overlay\/(remove|replace|append|insert)|yaml\/text-templated
 export interface SourceContext {
   read(path: string): string | undefined;
   library: Record<string, string>;
-}
-
-export function nodePath(t: TemplateFile, n: TemplateNode): string {
-  const parts: string[] = [];
-  for (let c: TemplateNode | undefined = n; c && c.kind !== 'doc'; c = t.nodes[c.parent]) {
-    const siblings = t.nodes.filter((x) => x.parent === c!.parent && x.kind === 'arrayitem');
-    parts.unshift(c.kind === 'mapitem' ? String(c.key) : `[${siblings.indexOf(c)}]`);
-  }
-  return parts.join('.');
 }
 
 export function readSource(ctx: SourceContext, path: string): SourceValues {

@@ -15,7 +15,7 @@ import { memoryHost } from '../kcl/testkit.js';
 import type { TemplateFile } from '../ytt/index.js';
 import { Expr, isList, isMap, type Entry, type Value } from './kcl-write.js';
 import type { SourceValues } from './sources.js';
-import { nodePath } from './sources.js';
+import { nodePath } from './node-path.js';
 
 const KEYWORDS = new Set(['and', 'or', 'not', 'in', 'if', 'else', 'for', 'True', 'False', 'None']);
 const BUILTINS = new Set([
