@@ -119,7 +119,7 @@ async function run(argv: string[]): Promise<number> {
   // Without a daemon the command runs here, then one is started for the next call (docs/daemon.md,
   // "First call"); not for the long-running commands, which the daemon serves, nor under the
   // daemon tests' hooks, whose inputs exercise the daemon's workers.
-  const longRunning = method === 'render/httpd' || (method === 'render/show' && flags.watch === true);
+  const longRunning = parsed.command.mainStage === 'httpd' || flags.watch === true;
   const firstCallHere = !longRunning && process.env.KUBECFG_DAEMON_TEST_HOOKS !== '1';
   return runRemote(paths, method, params, firstCallHere ? { inProcess: () => runOneshot(method, params) } : {});
 }

@@ -33,6 +33,9 @@ export interface FlagSpec {
   readonly deprecated?: { readonly message: string; readonly replacedBy: string };
 }
 
+/** The main-thread stages a command may have (server/main-stages.ts binds each). */
+export type MainStageName = 'cluster' | 'pack' | 'httpd';
+
 export type ArgsRule = 'none' | 'any' | 'atLeastOne' | 'exactlyOne' | 'exactlyTwo';
 
 export interface CommandSpec {
@@ -43,6 +46,16 @@ export interface CommandSpec {
   readonly flags: readonly FlagSpec[];
   /** The JSON-RPC method that runs it in the daemon; absent for commands the CLI runs itself. */
   readonly method?: string;
+  /**
+   * Where a daemon command runs besides its render (always in a render worker, or in the one-shot
+   * process): after it, in the daemon's main thread, `cluster` talks to the cluster and `pack`
+   * pushes or writes the artifact; `httpd` serves from the main thread until cancelled, rendering
+   * in workers per request. Absent: the render's output is the answer (cacheable). A command
+   * with a `watch` flag streams until cancelled when it is set.
+   */
+  readonly mainStage?: MainStageName;
+  /** The remote render service runs it (`--remote`, docs/remote.md); cluster commands talk to the cluster from the client. */
+  readonly remote?: boolean;
   readonly subcommands?: readonly CommandSpec[];
 }
 
@@ -285,13 +298,19 @@ function clusterOutputFlag(what: string): FlagSpec {
 /** The flags kubecfg makes mutually exclusive (cmd.MarkFlagsMutuallyExclusive). */
 export const EXCLUSIVE_FLAG_GROUPS: readonly (readonly string[])[] = [['overlay', 'overlay-code', 'overlay-code-file']];
 
-export const COMMANDS: readonly CommandSpec[] = [
+/**
+ * The command registry's catalog half: one entry per command. The daemon binds every entry that has
+ * a `method` to its implementation by the entry's dashed path (server/commands/registry.ts), and a
+ * missing binding is a type error, so `as const` keeps the names visible to the type checker.
+ */
+const CATALOG = [
   {
     name: 'show',
     summary: 'Show expanded resource definitions',
     usage: 'kubecfg show [flags] FILE...',
     args: 'any',
     method: 'render/show',
+    remote: true,
     flags: [
       ...commonEvalFlags,
       {
@@ -332,6 +351,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     usage: 'kubecfg eval [flags] FILE',
     args: 'exactlyOne',
     method: 'render/eval',
+    remote: true,
     flags: [
       { name: 'expr', short: 'e', kind: 'string', help: 'jsonnet expression to evaluate' },
       { name: 'show-keys', short: 'k', kind: 'bool', help: "instead of rendering an object, list it's keys" },
@@ -363,6 +383,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     usage: 'kubecfg --features=httpd httpd [flags] FILE...',
     args: 'atLeastOne',
     method: 'render/httpd',
+    mainStage: 'httpd',
     flags: [
       { name: 'listen-addr', short: 'l', kind: 'string', default: ':8080', help: 'address:port to listen' },
       { name: 'listen', kind: 'string', help: 'Same as --listen-addr' },
@@ -380,6 +401,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     usage: 'kubecfg jsonnet [flags] FILE',
     args: 'exactlyOne',
     method: 'render/jsonnet',
+    remote: true,
     flags: [
       { name: 'exec', short: 'e', kind: 'bool', help: 'Treat FILE as code' },
       { name: 'string', short: 'S', kind: 'bool', help: 'Expect a string, manifest as plain text' },
@@ -652,6 +674,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     usage: 'kubecfg features [flags]',
     args: 'none',
     method: 'render/features',
+    remote: true,
     flags: [
       {
         name: 'format',
@@ -669,6 +692,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     usage: 'kubecfg diff [flags] FILE...',
     args: 'atLeastOne',
     method: 'cluster/diff',
+    remote: true,
+    mainStage: 'cluster',
     flags: [
       ...commonEvalFlags,
       {
@@ -694,6 +719,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     usage: 'kubecfg update [flags] FILE...',
     args: 'atLeastOne',
     method: 'cluster/update',
+    remote: true,
+    mainStage: 'cluster',
     flags: [
       ...commonEvalFlags,
       { name: 'create', kind: 'bool', default: true, help: 'Create missing resources' },
@@ -741,6 +768,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     usage: 'kubecfg delete [flags] FILE...',
     args: 'atLeastOne',
     method: 'cluster/delete',
+    remote: true,
+    mainStage: 'cluster',
     flags: [
       ...commonEvalFlags,
       {
@@ -757,6 +786,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     usage: 'kubecfg validate [flags] FILE...',
     args: 'atLeastOne',
     method: 'cluster/validate',
+    remote: true,
+    mainStage: 'cluster',
     flags: [
       ...commonEvalFlags,
       {
@@ -774,6 +805,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     usage: 'kubecfg pack [flags] REF ENTRY.jsonnet',
     args: 'exactlyTwo',
     method: 'oci/pack',
+    mainStage: 'pack',
     flags: [
       {
         name: 'output',
@@ -944,7 +976,19 @@ export const COMMANDS: readonly CommandSpec[] = [
       },
     ],
   },
-];
+] as const satisfies readonly CommandSpec[];
+
+export const COMMANDS: readonly CommandSpec[] = CATALOG;
+
+/** Dashed paths (`cleat-argocd-generate`) of the entries below `Cs` that have a daemon method. */
+type DaemonPaths<Cs, Prefix extends string> = Cs extends readonly (infer C)[] ? PathsOf<C, Prefix> : never;
+type PathsOf<C, Prefix extends string> = C extends { readonly name: infer N extends string }
+  ? | (C extends { readonly method: string } ? `${Prefix}${N}` : never)
+    | (C extends { readonly subcommands: infer S } ? DaemonPaths<S, `${Prefix}${N}-`> : never)
+  : never;
+
+/** Every command the daemon runs, by dashed path: the keys of the server's implementation table. */
+export type DaemonCommandName = DaemonPaths<typeof CATALOG, ''>;
 
 /**
  * A command by its dashed path: `show`, or `cleat-export` for the subcommand `export` of the
@@ -965,10 +1009,10 @@ function commandsByPath(): [string, CommandSpec][] {
 }
 
 /** Every command that runs in the daemon, keyed by its dashed path (see findCommand). */
-export function daemonCommandNames(): string[] {
+export function daemonCommandNames(): DaemonCommandName[] {
   return commandsByPath()
     .filter(([, c]) => c.method)
-    .map(([path]) => path);
+    .map(([path]) => path as DaemonCommandName);
 }
 
 /** The env variable a global flag maps to: `ext-str` → `KUBECFG_EXT_STR`. */
@@ -980,4 +1024,9 @@ export function envNameOf(flag: FlagSpec): string {
 export function flagsOf(command: CommandSpec): readonly FlagSpec[] {
   // A command's own flag shadows a global one of the same name (kubocd render's --context).
   return [...command.flags, ...GLOBAL_FLAGS.filter((g) => !command.flags.some((f) => f.name === g.name))];
+}
+
+/** The main-thread stage a daemon command has, if any (see CommandSpec.mainStage). */
+export function mainStageOf(name: DaemonCommandName): MainStageName | undefined {
+  return findCommand(name)?.mainStage;
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Methods, ParamsError, findMethod, commandOfMethod } from './index.js';
+import { CommandMethods, Methods, ParamsError, findMethod, commandOfMethod } from './index.js';
 
 const tty = { stdoutIsTTY: false, stderrIsTTY: true, columns: 80, color: 'auto', noColor: false, forceColor: null };
 const good = {
@@ -14,7 +14,7 @@ const good = {
 
 describe('protocol validators', () => {
   it('accepts well-formed params and copies them', () => {
-    const p = Methods.show.validate(good);
+    const p = CommandMethods.show.validate(good);
     assert.deepEqual({ ...p.flags }, good.flags);
     assert.notEqual(p, good);
     assert.deepEqual(Methods.hello.validate({ protocolVersion: 1, buildId: 'b' }), {
@@ -34,37 +34,37 @@ describe('protocol validators', () => {
       'params.protocolVersion',
     ],
     ['unknown top-level field', () => Methods.cancel.validate({ requestId: 'r', extra: 1 }), 'params.extra'],
-    ['unknown flag', () => Methods.show.validate({ ...good, flags: { nope: true } }), 'params.flags.nope'],
+    ['unknown flag', () => CommandMethods.show.validate({ ...good, flags: { nope: true } }), 'params.flags.nope'],
     [
       'flag of another command',
-      () => Methods.show.validate({ ...good, flags: { 'show-keys': true } }),
+      () => CommandMethods.show.validate({ ...good, flags: { 'show-keys': true } }),
       'params.flags.show-keys',
     ],
     [
       'bool flag given a string',
-      () => Methods.show.validate({ ...good, flags: { alpha: 'yes' } }),
+      () => CommandMethods.show.validate({ ...good, flags: { alpha: 'yes' } }),
       'params.flags.alpha',
     ],
     [
       'enum flag outside its values',
-      () => Methods.show.validate({ ...good, flags: { format: 'toml' } }),
+      () => CommandMethods.show.validate({ ...good, flags: { format: 'toml' } }),
       'params.flags.format',
     ],
     [
       'array item not a string',
-      () => Methods.show.validate({ ...good, flags: { jpath: ['a', 3] } }),
+      () => CommandMethods.show.validate({ ...good, flags: { jpath: ['a', 3] } }),
       'params.flags.jpath[1]',
     ],
-    ['arg not a string', () => Methods.show.validate({ ...good, args: [null] }), 'params.args[0]'],
-    ['env value not a string', () => Methods.show.validate({ ...good, env: { A: 1 } }), 'params.env.A'],
+    ['arg not a string', () => CommandMethods.show.validate({ ...good, args: [null] }), 'params.args[0]'],
+    ['env value not a string', () => CommandMethods.show.validate({ ...good, env: { A: 1 } }), 'params.env.A'],
     [
       'tty color wrong',
-      () => Methods.eval.validate({ ...good, flags: {}, tty: { ...tty, color: 'sometimes' } }),
+      () => CommandMethods.eval.validate({ ...good, flags: {}, tty: { ...tty, color: 'sometimes' } }),
       'params.tty.color',
     ],
     [
       'tty columns not a number',
-      () => Methods.jsonnet.validate({ ...good, flags: {}, tty: { ...tty, columns: '80' } }),
+      () => CommandMethods.jsonnet.validate({ ...good, flags: {}, tty: { ...tty, columns: '80' } }),
       'params.tty.columns',
     ],
   ];
@@ -79,7 +79,7 @@ describe('protocol validators', () => {
   }
 
   it('keeps __proto__ keys as data', () => {
-    const p = Methods.show.validate(
+    const p = CommandMethods.show.validate(
       JSON.parse(
         '{"requestId":"r","args":[],"flags":{},"cwd":"/","env":{"__proto__":"x"},"tty":' + JSON.stringify(tty) + '}',
       ),
@@ -89,7 +89,7 @@ describe('protocol validators', () => {
   });
 
   it('maps methods to commands', () => {
-    assert.equal(findMethod('render/eval'), Methods.eval);
+    assert.equal(findMethod('render/eval'), CommandMethods.eval);
     assert.equal(commandOfMethod('render/jsonnet'), 'jsonnet');
     assert.equal(findMethod('nope'), undefined);
   });

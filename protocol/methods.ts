@@ -7,7 +7,14 @@
  * commands) answer with an NDJSON body: zero or more `stream/output`
  * notifications, then exactly one JSON-RPC response as the last line.
  */
-import { daemonCommandNames, FLAG_VALUE_LIMIT, findCommand, flagsOf, type CommandSpec } from './commands.js';
+import {
+  daemonCommandNames,
+  FLAG_VALUE_LIMIT,
+  findCommand,
+  flagsOf,
+  type CommandSpec,
+  type DaemonCommandName,
+} from './commands.js';
 import {
   arrayOf,
   bool,
@@ -297,66 +304,6 @@ export const Methods = {
   shutdown: method<ShutdownParams, ShutdownResult>('daemon/shutdown', false, shutdownParams),
   cancel: method<CancelParams, CancelResult>('request/cancel', false, cancelParams),
   complete: method<CompleteParams, CompleteResult>('complete/values', false, completeParams),
-  show: method<CommandParams, CommandResult>('render/show', true, commandParams(commandSpec('show'))),
-  eval: method<CommandParams, CommandResult>('render/eval', true, commandParams(commandSpec('eval'))),
-  jsonnet: method<CommandParams, CommandResult>('render/jsonnet', true, commandParams(commandSpec('jsonnet'))),
-  features: method<CommandParams, CommandResult>('render/features', true, commandParams(commandSpec('features'))),
-  fmt: method<CommandParams, CommandResult>('render/fmt', true, commandParams(commandSpec('fmt'))),
-  yaklfmt: method<CommandParams, CommandResult>('render/yaklfmt', true, commandParams(commandSpec('yaklfmt'))),
-  cleatCheck: method<CommandParams, CommandResult>(
-    'render/cleat-check',
-    true,
-    commandParams(commandSpec('cleat-check')),
-  ),
-  cleatExport: method<CommandParams, CommandResult>(
-    'render/cleat-export',
-    true,
-    commandParams(commandSpec('cleat-export')),
-  ),
-  cleatGen: method<CommandParams, CommandResult>('render/cleat-gen', true, commandParams(commandSpec('cleat-gen'))),
-  traceback: method<CommandParams, CommandResult>('render/traceback', true, commandParams(commandSpec('traceback'))),
-  httpd: method<CommandParams, CommandResult>('render/httpd', true, commandParams(commandSpec('httpd'))),
-  cleatArgocdGenerate: method<CommandParams, CommandResult>(
-    'render/cleat-argocd-generate',
-    true,
-    commandParams(commandSpec('cleat-argocd-generate')),
-  ),
-  cleatArgocdParameters: method<CommandParams, CommandResult>(
-    'render/cleat-argocd-parameters',
-    true,
-    commandParams(commandSpec('cleat-argocd-parameters')),
-  ),
-  cleatArgocdPlugin: method<CommandParams, CommandResult>(
-    'render/cleat-argocd-plugin',
-    true,
-    commandParams(commandSpec('cleat-argocd-plugin')),
-  ),
-  cleatArgocdDockerfile: method<CommandParams, CommandResult>(
-    'render/cleat-argocd-dockerfile',
-    true,
-    commandParams(commandSpec('cleat-argocd-dockerfile')),
-  ),
-  pack: method<CommandParams, CommandResult>('oci/pack', true, commandParams(commandSpec('pack'))),
-  kubocdRender: method<CommandParams, CommandResult>(
-    'render/kubocd-render',
-    true,
-    commandParams(commandSpec('kubocd-render')),
-  ),
-  kubocdDumpPackage: method<CommandParams, CommandResult>(
-    'render/kubocd-dump-package',
-    true,
-    commandParams(commandSpec('kubocd-dump-package')),
-  ),
-  kclRun: method<CommandParams, CommandResult>('render/kcl-run', true, commandParams(commandSpec('kcl-run'))),
-  myksMigrate: method<CommandParams, CommandResult>(
-    'render/myks-migrate',
-    true,
-    commandParams(commandSpec('myks-migrate')),
-  ),
-  diff: method<CommandParams, CommandResult>('cluster/diff', true, commandParams(commandSpec('diff'))),
-  update: method<CommandParams, CommandResult>('cluster/update', true, commandParams(commandSpec('update'))),
-  delete: method<CommandParams, CommandResult>('cluster/delete', true, commandParams(commandSpec('delete'))),
-  validate: method<CommandParams, CommandResult>('cluster/validate', true, commandParams(commandSpec('validate'))),
 } as const;
 
 /** Notification method names (server → client, inside a streamed response). */
@@ -366,13 +313,26 @@ export const Notifications = {
   bytes: 'stream/bytes',
 } as const;
 
-export type AnyMethod = (typeof Methods)[keyof typeof Methods];
+export type CommandMethod = MethodDescriptor<CommandParams, CommandResult>;
+
+/** One streaming method per catalog command with a `method` (protocol/commands.ts), keyed by its dashed path. */
+export const CommandMethods: { readonly [C in DaemonCommandName]: CommandMethod } = Object.fromEntries(
+  daemonCommandNames().map((name) => {
+    const spec = commandSpec(name);
+    return [name, method<CommandParams, CommandResult>(spec.method ?? name, true, commandParams(spec))];
+  }),
+) as { readonly [C in DaemonCommandName]: CommandMethod };
+
+export type AnyMethod = (typeof Methods)[keyof typeof Methods] | CommandMethod;
 
 export function findMethod(name: string): AnyMethod | undefined {
-  return Object.values(Methods).find((m) => m.method === name);
+  return (
+    Object.values(Methods).find((m) => m.method === name) ??
+    Object.values<CommandMethod>(CommandMethods).find((m) => m.method === name)
+  );
 }
 
 /** The command name a streaming method runs (`render/show` → `show`). */
-export function commandOfMethod(name: string): string | undefined {
-  return daemonCommandNames().find((c) => findCommand(c)?.method === name);
+export function commandOfMethod(name: string): DaemonCommandName | undefined {
+  return daemonCommandNames().find((c) => CommandMethods[c].method === name);
 }

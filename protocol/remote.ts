@@ -12,6 +12,7 @@
  * manifest paths are relative, '/'-separated, without '.', '..' or empty
  * segments, NUL or backslash. Imports nothing outside protocol/.
  */
+import { daemonCommandNames, findCommand } from './commands.js';
 import { findMethod, type CommandParams } from './methods.js';
 import {
   arrayOf,
@@ -35,16 +36,10 @@ export const UPLOAD_BATCH_MAX_BYTES = 24 * 1024 * 1024;
 export const MANIFEST_PATH_MAX = 1024;
 
 /** Commands a remote render runs. Cluster commands render remotely and talk to the cluster from the client. */
-export const REMOTE_METHODS: readonly string[] = [
-  'render/show',
-  'render/eval',
-  'render/jsonnet',
-  'render/features',
-  'cluster/diff',
-  'cluster/update',
-  'cluster/delete',
-  'cluster/validate',
-];
+export const REMOTE_METHODS: readonly string[] = daemonCommandNames().flatMap((name) => {
+  const spec = findCommand(name);
+  return spec?.remote === true && spec.method !== undefined ? [spec.method] : [];
+});
 
 /** JSON-RPC error codes of the remote service (docs/remote.md); -31950..-31959, kept forever. */
 export const RemoteErrorCodes = {

@@ -5,13 +5,12 @@
  * from a bundle (dist/bin/engine.cjs, see scripts/build.mjs) so its daemon
  * path never pays for the engine.
  */
-import { commandOfMethod, findMethod, ParamsError, type CommandParams } from '../protocol/index.js';
+import { commandOfMethod, findMethod, mainStageOf, ParamsError, type CommandParams } from '../protocol/index.js';
 import type { Executor, OutputSink } from './command-runner.js';
 import { runCommand } from './commands/run.js';
 import { RemoteInputs } from './remote-inputs/remote-fetcher.js';
-import type { CommandName } from './worker/messages.js';
 
-// Watch, httpd, the cluster commands and pack are imported when used: their libraries
+// Watch and the main stages (httpd, cluster, pack) are imported when used: their libraries
 // (chokidar, fastify, the cluster client) would otherwise load before every one-shot render.
 
 export const EXIT_INTERRUPTED = 130;
@@ -37,7 +36,7 @@ export async function runOneshotRequest(
   testHooks = false,
 ): Promise<number> {
   const descriptor = findMethod(method);
-  const command = commandOfMethod(method) as CommandName | undefined;
+  const command = commandOfMethod(method);
   if (!descriptor || !descriptor.streaming || !command) return fail(sink, `unknown command method "${method}"`);
   let params: CommandParams;
   try {
@@ -54,8 +53,9 @@ export async function runOneshotRequest(
   };
   const ctl = new AbortController();
   const onSigint = (): void => ctl.abort();
-  const longRunning = command === 'show' && params.flags.watch === true;
-  const interactive = longRunning || ['httpd', 'diff', 'update', 'delete', 'validate', 'pack'].includes(command);
+  const longRunning = params.flags.watch === true;
+  const stage = mainStageOf(command);
+  const interactive = longRunning || stage !== undefined;
   if (interactive) process.on('SIGINT', onSigint);
   try {
     if (longRunning) {
@@ -72,21 +72,14 @@ export async function runOneshotRequest(
         await watcher.close();
       }
     }
-    if (command === 'httpd') {
-      // The hooks are served from this process until Ctrl-C; each request renders here, in turn.
-      const [{ CommandRunner }, { runHttpd }] = await Promise.all([
+    if (stage) {
+      // The stage runs here as in the daemon's main thread; its renders run in this process, in turn.
+      const [{ CommandRunner }, { MAIN_STAGES }] = await Promise.all([
         import('./command-runner.js'),
-        import('./httpd/session.js'),
+        import('./main-stages.js'),
       ]);
-      return (await runHttpd(new CommandRunner(executor, null, null), params, sink, ctl.signal)).exitCode;
-    }
-    if (command === 'diff' || command === 'update' || command === 'delete' || command === 'validate') {
-      const { runClusterCommand } = await import('./handlers/cluster.js');
-      return (await runClusterCommand(executor, command, params, sink, ctl.signal)).exitCode;
-    }
-    if (command === 'pack') {
-      const { runPackCommand } = await import('./handlers/pack.js');
-      return (await runPackCommand(executor, params, sink, ctl.signal)).exitCode;
+      const run = await MAIN_STAGES[stage]();
+      return (await run(new CommandRunner(executor, null, null), command, params, sink, ctl.signal)).exitCode;
     }
     const outcome = await executor.execute(command, params, ctl.signal);
     sink.write('stdout', outcome.stdout);

@@ -8,7 +8,6 @@
 import type { CommandParams, CommandResult } from '../../protocol/index.js';
 import { abortable, type Executor, type OutputSink } from '../command-runner.js';
 import { runClusterStage } from '../commands/cluster-stage.js';
-import type { DaemonContext } from '../daemon-context.js';
 import type { ClusterCommandName } from '../worker/messages.js';
 
 export async function runClusterCommand(
@@ -23,10 +22,4 @@ export async function runClusterCommand(
   if (rendered.exitCode !== 0) return { exitCode: rendered.exitCode, cached: false };
   const exitCode = await runClusterStage(command, params, rendered.stdout, sink, signal);
   return { exitCode, cached: false };
-}
-
-export function clusterHandler(
-  command: ClusterCommandName,
-): (ctx: DaemonContext, params: CommandParams, sink: OutputSink, signal: AbortSignal) => Promise<CommandResult> {
-  return (ctx, params, sink, signal) => runClusterCommand(ctx.runner.executor, command, params, sink, signal);
 }

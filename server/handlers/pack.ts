@@ -7,7 +7,6 @@
 import type { CommandParams, CommandResult } from '../../protocol/index.js';
 import { abortable, type Executor, type OutputSink } from '../command-runner.js';
 import { finishPack } from '../commands/pack.js';
-import type { DaemonContext } from '../daemon-context.js';
 
 export async function runPackCommand(
   executor: Executor,
@@ -20,13 +19,4 @@ export async function runPackCommand(
   if (planned.exitCode !== 0) return { exitCode: planned.exitCode, cached: false };
   const exitCode = await finishPack(params, planned.stdout, sink, signal);
   return { exitCode, cached: false };
-}
-
-export function pack(
-  ctx: DaemonContext,
-  params: CommandParams,
-  sink: OutputSink,
-  signal: AbortSignal,
-): Promise<CommandResult> {
-  return runPackCommand(ctx.runner.executor, params, sink, signal);
 }

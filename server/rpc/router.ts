@@ -7,6 +7,8 @@
  */
 import { JSONRPCErrorException, JSONRPCServer } from 'json-rpc-2.0';
 import {
+  CommandMethods,
+  daemonCommandNames,
   ErrorCodes,
   Methods,
   ParamsError,
@@ -17,31 +19,11 @@ import {
 import type { OutputSink } from '../command-runner.js';
 import type { DaemonContext } from '../daemon-context.js';
 import { cancel } from '../handlers/cancel.js';
-import {
-  cleatArgocdDockerfile,
-  cleatArgocdGenerate,
-  cleatArgocdParameters,
-  cleatArgocdPlugin,
-  cleatCheck,
-  cleatExport,
-  cleatGen,
-} from '../handlers/cleat.js';
-import { clusterHandler } from '../handlers/cluster.js';
-import { kubocdDumpPackage, kubocdRender } from '../handlers/kubocd.js';
-import { kclRun } from '../handlers/kcl.js';
-import { myksMigrate } from '../handlers/myks.js';
-import { pack } from '../handlers/pack.js';
-import { evalCommand } from '../handlers/eval.js';
-import { features } from '../handlers/features.js';
-import { fmt, yaklfmt } from '../handlers/fmt.js';
+import { complete } from '../handlers/complete.js';
 import { hello } from '../handlers/hello.js';
-import { jsonnet } from '../handlers/jsonnet.js';
-import { show } from '../handlers/show.js';
-import { httpd } from '../handlers/httpd.js';
-import { traceback } from '../handlers/traceback.js';
+import { runCommandMethod } from '../handlers/run-command.js';
 import { shutdown } from '../handlers/shutdown.js';
 import { status } from '../handlers/status.js';
-import { complete } from '../handlers/complete.js';
 
 export type StreamingHandler = (
   ctx: DaemonContext,
@@ -50,35 +32,19 @@ export type StreamingHandler = (
   signal: AbortSignal,
 ) => Promise<CommandResult>;
 
+/** One streaming method per command of the catalog (protocol/commands.ts), all run by runCommandMethod. */
 export const STREAMING: ReadonlyMap<
   string,
   { descriptor: MethodDescriptor<CommandParams, CommandResult>; handler: StreamingHandler }
-> = new Map([
-  [Methods.show.method, { descriptor: Methods.show, handler: show }],
-  [Methods.eval.method, { descriptor: Methods.eval, handler: evalCommand }],
-  [Methods.jsonnet.method, { descriptor: Methods.jsonnet, handler: jsonnet }],
-  [Methods.features.method, { descriptor: Methods.features, handler: features }],
-  [Methods.fmt.method, { descriptor: Methods.fmt, handler: fmt }],
-  [Methods.yaklfmt.method, { descriptor: Methods.yaklfmt, handler: yaklfmt }],
-  [Methods.cleatCheck.method, { descriptor: Methods.cleatCheck, handler: cleatCheck }],
-  [Methods.cleatExport.method, { descriptor: Methods.cleatExport, handler: cleatExport }],
-  [Methods.cleatGen.method, { descriptor: Methods.cleatGen, handler: cleatGen }],
-  [Methods.traceback.method, { descriptor: Methods.traceback, handler: traceback }],
-  [Methods.httpd.method, { descriptor: Methods.httpd, handler: httpd }],
-  [Methods.cleatArgocdGenerate.method, { descriptor: Methods.cleatArgocdGenerate, handler: cleatArgocdGenerate }],
-  [Methods.cleatArgocdParameters.method, { descriptor: Methods.cleatArgocdParameters, handler: cleatArgocdParameters }],
-  [Methods.cleatArgocdPlugin.method, { descriptor: Methods.cleatArgocdPlugin, handler: cleatArgocdPlugin }],
-  [Methods.cleatArgocdDockerfile.method, { descriptor: Methods.cleatArgocdDockerfile, handler: cleatArgocdDockerfile }],
-  [Methods.pack.method, { descriptor: Methods.pack, handler: pack }],
-  [Methods.kubocdRender.method, { descriptor: Methods.kubocdRender, handler: kubocdRender }],
-  [Methods.kubocdDumpPackage.method, { descriptor: Methods.kubocdDumpPackage, handler: kubocdDumpPackage }],
-  [Methods.kclRun.method, { descriptor: Methods.kclRun, handler: kclRun }],
-  [Methods.myksMigrate.method, { descriptor: Methods.myksMigrate, handler: myksMigrate }],
-  [Methods.diff.method, { descriptor: Methods.diff, handler: clusterHandler('diff') }],
-  [Methods.update.method, { descriptor: Methods.update, handler: clusterHandler('update') }],
-  [Methods.delete.method, { descriptor: Methods.delete, handler: clusterHandler('delete') }],
-  [Methods.validate.method, { descriptor: Methods.validate, handler: clusterHandler('validate') }],
-]);
+> = new Map(
+  daemonCommandNames().map((name) => [
+    CommandMethods[name].method,
+    {
+      descriptor: CommandMethods[name],
+      handler: (ctx, params, sink, signal) => runCommandMethod(ctx, name, params, sink, signal),
+    },
+  ]),
+);
 
 /** Runs a validator, turning ParamsError into the JSON-RPC -32602 error. */
 export function checked<P>(descriptor: MethodDescriptor<P, unknown>, params: unknown): P {

@@ -2,34 +2,14 @@
  * Messages between the daemon's main thread and its render workers. Every
  * field survives structured clone (FileDep carries bigint, which clones).
  */
-import type { CommandParams } from '../../protocol/index.js';
+import type { CommandParams, DaemonCommandName } from '../../protocol/index.js';
 import type { RemoteSnapshot } from '../remote-inputs/remote-types.js';
 import type { CommandOutcome } from '../commands/outcome.js';
 
 export type { CommandOutcome };
 
-export type CommandName =
-  | 'show'
-  | 'eval'
-  | 'jsonnet'
-  | 'features'
-  | 'fmt'
-  | 'yaklfmt'
-  | 'cleat-check'
-  | 'cleat-export'
-  | 'cleat-gen'
-  | 'cleat-argocd-generate'
-  | 'cleat-argocd-parameters'
-  | 'cleat-argocd-plugin'
-  | 'cleat-argocd-dockerfile'
-  | 'pack'
-  | 'kubocd-render'
-  | 'kubocd-dump-package'
-  | 'kcl-run'
-  | 'myks-migrate'
-  | 'traceback'
-  | 'httpd'
-  | ClusterCommandName;
+/** Every command the daemon runs, by dashed path, as the protocol's catalog names them. */
+export type CommandName = DaemonCommandName;
 /** Commands that render in a worker, then talk to the cluster from the main thread (never cached). */
 export type ClusterCommandName = 'diff' | 'update' | 'delete' | 'validate';
 
