@@ -90,7 +90,7 @@ test('an atomic save (write temp, rename over) is reported, and so is the next e
   const watched = await watchedTree(t, [lib]);
   if (!watched) return;
   const { reported } = watched;
-  for (const [tmp, content] of [
+  for (const [tmp, content] of <[string, string][]>[
     ['.lib.libsonnet.swp', 'v2'], // vim-style temp name (chokidar ignores these itself)
     ['lib.libsonnet___jb_tmp___', 'v3'], // IntelliJ-style
   ]) {

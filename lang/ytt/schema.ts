@@ -198,7 +198,7 @@ function inferType(
           ],
         },
       ]);
-    const it = value.items[0];
+    const it = value.items[0]!;
     return { ...base, kind: 'array', item: typeOf(it.value, it.meta, toYaml), default: new YArray() };
   }
   if (value === null) {

@@ -45,7 +45,7 @@ export function runTemplate(file: TemplateFile, loader: ModuleLoader): { docs: Y
   const fragments: Fragment[] = [];
   const host: Host = {
     load: (spec, where) => loader.load(spec, file.path, where),
-    node: (id, scope) => emit(file.nodes[id], scope),
+    node: (id, scope) => emit(file.nodes[id]!, scope),
     beginFragment: () => fragments.push({ root: undefined, opened: new Set() }),
     endFragment: () => fragments.pop()!.root ?? null,
   };

@@ -198,12 +198,12 @@ export class Interp {
         const d = new SDict();
         const inner = new Scope(new Map(), scope, false);
         const run = (ci: number): void => {
-          if (ci === e.clauses.length) {
+          const c = e.clauses[ci];
+          if (c === undefined) {
             if (e.kind === 'list') out.push(this.eval(e.elt, inner));
             else d.set(this.eval(e.elt, inner), this.eval(e.val!, inner));
             return;
           }
-          const c = e.clauses[ci];
           if (c.k === 'if') {
             if (truthy(this.eval(c.cond, inner))) run(ci + 1);
             return;
@@ -392,7 +392,7 @@ export function indexValue(x: unknown, i: unknown, where: Where): unknown {
     if (!e) throw new YttError(where, `key ${repr(i)} not in dict`);
     return e[1];
   }
-  if (x instanceof YArray) return x.items[index(i, x.items.length, where)].value;
+  if (x instanceof YArray) return x.items[index(i, x.items.length, where)]!.value;
   if (x instanceof YMap) {
     const it = x.get(i as never);
     if (!it) throw new YttError(where, `key ${repr(i)} not in yamlfragment`);
