@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { FileWatcher, type WatchBackend } from './file-watcher.js';
 import { DependencyRecorder } from './dependency-recorder.js';
 import { ResultCache } from './result-cache.js';
-import { tempDir, waitUntil, writeWithMtime, LONG_AGO_SECONDS } from './testing/temp-dir.js';
+import { tempDir, waitUntil, writeWithMtime, LONG_AGO_SECONDS } from '../test/support/temp-dir.js';
 import { wallClockNs } from './file-dep.js';
 
 /** A real watcher collecting every reported path; closed when the test ends. */

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { check, exportProgram } from './program.js';
-import { memoryLoader, ROOT } from './testkit.js';
+import { memoryLoader, ROOT } from '../../test/support/cleat-kit.js';
 
 const TOKENS = [
   'let',
