@@ -116,10 +116,6 @@ export interface RemoteMissingBlobsData {
 
 const DIGEST_RE = /^(?:sha256:[0-9a-f]{64}|git-sha1:[0-9a-f]{40})$/;
 
-export function isBlobDigest(value: string): boolean {
-  return DIGEST_RE.test(value);
-}
-
 export const blobDigest: Validator<string> = (v, f) => {
   const s = str(v, f);
   if (!DIGEST_RE.test(s)) throw new ParamsError(f, 'expected sha256:<64 hex> or git-sha1:<40 hex>');

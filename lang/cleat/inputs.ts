@@ -10,7 +10,7 @@ import type { InputDecl } from './program-types.js';
 import { conform } from './conform.js';
 import { decodeValue } from './decode.js';
 import { CleatCodes, CleatError, didYouMean } from './diagnostics.js';
-import { baseOf, showType, type Ty } from './types.js';
+import { baseOf, type Ty } from './types.js';
 import { isObject, ObjectValue, type Value } from './value.js';
 
 export interface InputSources {
@@ -88,10 +88,6 @@ export function collectInputs(
     out.set(name, setValue(raw, d.type, pred));
   }
   return out;
-}
-
-export function describeInput(d: InputDecl): string {
-  return `input \`${d.name}\`: ${showType(d.type)}`;
 }
 
 /** One entry of ARGOCD_APP_PARAMETERS: `{name, string}`, `{name, array}` or `{name, map}`, values as strings. */

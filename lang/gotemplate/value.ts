@@ -76,10 +76,6 @@ export function mapSet(map: Record<string, unknown>, key: string, value: unknown
   else map[key] = value;
 }
 
-export function newMap(): Record<string, unknown> {
-  return {};
-}
-
 export function isMap(v: unknown): v is Record<string, unknown> {
   return kindOf(v) === 'map';
 }

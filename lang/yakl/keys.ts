@@ -6,9 +6,7 @@
  * its quoting.
  */
 
-import { isJsonnetIdentifier, KEYWORDS } from '../jsonnet/lexer.js';
-
-export const JSONNET_KEYWORDS: ReadonlySet<string> = KEYWORDS;
+import { isJsonnetIdentifier } from '../jsonnet/lexer.js';
 
 export const RESERVED_PREFIX = 'yakl__';
 

@@ -59,7 +59,7 @@ export interface RunOptions {
  * nothing else; only when this module itself runs from the TypeScript sources (tests
  * under tsx) is the child started through tsx too, a devDependency production never loads.
  */
-export function childCommand(): string[] {
+function childCommand(): string[] {
   if (import.meta.url.endsWith('.js')) return [fileURLToPath(new URL('./render-child.js', import.meta.url))];
   return ['--import', import.meta.resolve('tsx'), fileURLToPath(new URL('./render-child.ts', import.meta.url))];
 }

@@ -18,11 +18,11 @@ export const FROM_DIST = import.meta.url.endsWith('.js');
 const ROOT = repoRoot(import.meta.url);
 const TSX = ['--import', import.meta.resolve('tsx')];
 
-export function serverCommand(): string[] {
+function serverCommand(): string[] {
   return FROM_DIST ? [join(ROOT, 'dist/server/remote/main.js')] : [...TSX, join(ROOT, 'server/remote/main.ts')];
 }
 
-export function cliCommand(): string[] {
+function cliCommand(): string[] {
   return FROM_DIST ? [join(ROOT, 'dist/bin/kubecfg.js')] : [...TSX, join(ROOT, 'client-cli/main.ts')];
 }
 

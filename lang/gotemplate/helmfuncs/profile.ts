@@ -201,7 +201,7 @@ function fromJsonArrayHelm(s: string): unknown[] {
   }
 }
 
-export const helmFuncs: Record<string, FuncDef> = {
+const helmFuncs: Record<string, FuncDef> = {
   toYaml: pure(['any'], toYaml),
   fromYaml: pure(['string'], fromYaml),
   fromYamlArray: pure(['string'], fromYamlArray),

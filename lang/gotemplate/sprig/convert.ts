@@ -86,12 +86,6 @@ export function strslice(v: unknown): string[] {
   return tagType([strval(v)], '[]string');
 }
 
-/** A Go list value (slice) or an error naming the operation, as Sprig's must* functions report. */
-export function asList(v: unknown, what: string): unknown[] {
-  if (Array.isArray(v)) return v;
-  throw new Error(`${what} ${v === null || v === undefined ? '<nil>' : typeName(v)}`);
-}
-
 function kindName(v: unknown): string {
   switch (kindOf(v)) {
     case 'invalid':

@@ -4,20 +4,7 @@
  */
 import { YttError, type Where } from '../errors.js';
 import { SFloat, YArray, YMap } from '../nodes.js';
-import {
-  SBuiltin,
-  SDict,
-  SFunction,
-  SList,
-  SStruct,
-  STuple,
-  equal,
-  repr,
-  sType,
-  str,
-  truthy,
-  type BuiltinFn,
-} from './values.js';
+import { SBuiltin, SDict, SList, SStruct, STuple, equal, repr, sType, str, truthy, type BuiltinFn } from './values.js';
 
 type Caller = (fn: unknown, args: unknown[], kwargs: [string, unknown][]) => unknown;
 
@@ -509,8 +496,4 @@ function stringMethod(s: string, name: string, a: unknown[], k: [string, unknown
     }
   }
   return undefined;
-}
-
-export function isCallable(v: unknown): boolean {
-  return v instanceof SFunction || v instanceof SBuiltin;
 }
