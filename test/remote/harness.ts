@@ -11,7 +11,6 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { repoRoot } from '../support/repo-root.js';
 
 export const FROM_DIST = import.meta.url.endsWith('.js');
@@ -276,5 +275,3 @@ export function metricValue(text: string, name: string, labels: Record<string, s
   }
   return 0;
 }
-
-export const here = dirname(fileURLToPath(import.meta.url));
