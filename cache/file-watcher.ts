@@ -55,7 +55,7 @@ export interface FileWatcherStatus {
   polling: boolean;
 }
 
-export function chokidarBackend(isIgnored: (path: string) => boolean): WatchBackend {
+function chokidarBackend(isIgnored: (path: string) => boolean): WatchBackend {
   return chokidarWatch([], {
     ignoreInitial: true,
     depth: 0,

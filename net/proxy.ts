@@ -44,7 +44,7 @@ export function activeProxySettings(env: Env): ProxySettings | undefined {
 
 export class ProxyConfigError extends Error {}
 
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   if (isIP(host) === 4) return host.startsWith('127.');

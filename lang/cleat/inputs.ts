@@ -23,7 +23,7 @@ export interface InputSources {
 }
 
 /** Does `t` accept `v`, with refinements evaluated by `pred`? */
-export function accepts(v: Value, t: Ty, pred: (t: Extract<Ty, { k: 'refine' }>, v: Value) => boolean): boolean {
+function accepts(v: Value, t: Ty, pred: (t: Extract<Ty, { k: 'refine' }>, v: Value) => boolean): boolean {
   try {
     conform(v, t, '', { predicate: pred, fieldDefault: () => null });
     return true;

@@ -25,7 +25,7 @@ export interface Token {
   parts?: StringPart[];
 }
 
-export const KEYWORDS = new Set([
+const KEYWORDS = new Set([
   'type',
   'input',
   'let',

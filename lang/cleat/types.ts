@@ -235,7 +235,7 @@ export function litEq(a: string | boolean | bigint | number, b: string | boolean
   return a === b;
 }
 
-export function showLit(v: string | boolean | bigint | number): string {
+function showLit(v: string | boolean | bigint | number): string {
   if (typeof v === 'string') return JSON.stringify(v);
   if (typeof v === 'number') return Number.isInteger(v) ? `${v}.0` : String(v);
   return String(v);

@@ -655,12 +655,12 @@ export class State {
 }
 
 /** An int64 constant as our int representation (bigint only beyond 2^53). */
-export function intValue(i: bigint): number | bigint {
+function intValue(i: bigint): number | bigint {
   const n = Number(i);
   return Number.isSafeInteger(n) ? n : i;
 }
 
-export function errorMessage(e: unknown): string {
+function errorMessage(e: unknown): string {
   if (e instanceof Error) return e.message;
   return String(e);
 }

@@ -155,7 +155,7 @@ export function utf8Bytes(s: string): Uint8Array {
 
 const utf8Decoder = new TextDecoder('utf-8');
 
-export function fromUtf8(b: Uint8Array): string {
+function fromUtf8(b: Uint8Array): string {
   return utf8Decoder.decode(b);
 }
 

@@ -39,7 +39,7 @@ interface DocumentChunk {
  * document's first line; only spaces or a comment may follow the `---`.
  * Returned chunks are never empty (each holds at least one line).
  */
-export function splitKubecfgDocuments(file: string, text: string): DocumentChunk[] {
+function splitKubecfgDocuments(file: string, text: string): DocumentChunk[] {
   const lines = text.split('\n');
   // A final newline ends the last line; it does not start another one.
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();

@@ -12,7 +12,7 @@ import type { Chart } from './chart.js';
 
 export type Values = Record<string, unknown>;
 
-export function copyValues<T>(v: T): T {
+function copyValues<T>(v: T): T {
   if (Array.isArray(v)) return v.map(copyValues) as T;
   if (isMap(v)) {
     const out: Values = {};

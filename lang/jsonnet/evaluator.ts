@@ -1293,11 +1293,11 @@ function formatIndex(n: number): string {
   return String(Math.trunc(n));
 }
 
-export function quoteJson(s: string): string {
+function quoteJson(s: string): string {
   return serializeCompact(s);
 }
 
-export function decodeUtf8(bytes: Uint8Array): string {
+function decodeUtf8(bytes: Uint8Array): string {
   return new TextDecoder('utf-8').decode(bytes);
 }
 

@@ -67,7 +67,7 @@ import {
   T_VERBATIM_SINGLE,
 } from './token-kinds.js';
 
-export const MAX_NESTING = 1000;
+const MAX_NESTING = 1000;
 
 /** Jsonnet's operator precedences (lower binds tighter): shared with the formatter's parser. */
 export const MAX_PREC = 16;

@@ -34,7 +34,7 @@ function keyString(v: unknown): string | typeof UNCONVERTIBLE {
   return UNCONVERTIBLE;
 }
 
-export function collidingKeysMessage(subject: YamlSubject): string {
+function collidingKeysMessage(subject: YamlSubject): string {
   return `${subject} has a map whose keys are the same once converted to strings, such as 1 and "1", or true and "true"`;
 }
 

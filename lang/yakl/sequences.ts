@@ -101,7 +101,7 @@ export function genSeq(g: Generator, scope: DocScope, seq: YAMLSeq, am: AnchorMo
   if (open) g.e.close(']');
 }
 
-export function itemClause(
+function itemClause(
   g: Generator,
   scope: DocScope,
   item: unknown,

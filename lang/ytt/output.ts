@@ -34,7 +34,7 @@ function goFloat(n: number): string {
   return String(n);
 }
 
-export function toYamlText(v: YamlValue): string {
+function toYamlText(v: YamlValue): string {
   return marshalYaml(v, { numberText: goFloat, digitRunFix: false, keepKeyOrder: true });
 }
 

@@ -61,7 +61,7 @@ function whichOp(meta: NodeMeta): string {
   return found[0]?.name ?? 'overlay/merge';
 }
 
-export function pos(meta: NodeMeta): string {
+function pos(meta: NodeMeta): string {
   return `line ${meta.where.file}:${meta.where.line}`;
 }
 

@@ -53,7 +53,7 @@ export interface ResolveInput {
   templateCache?: Map<string, TemplateFile>;
 }
 
-export function parseCached(input: ResolveInput, name: string, text: string): TemplateFile {
+function parseCached(input: ResolveInput, name: string, text: string): TemplateFile {
   const key = `${name}\u0000${text}`;
   const hit = input.templateCache?.get(key);
   if (hit) return hit;

@@ -158,7 +158,7 @@ export function runTemplate(file: TemplateFile, loader: ModuleLoader): { docs: Y
   return { docs, globals };
 }
 
-export function parseExpr(text: string, where: Where): Expr {
+function parseExpr(text: string, where: Where): Expr {
   const toks = tokenize([{ text, file: where.file, line: where.line, column: where.column }], false);
   const p = new Parser(toks, true);
   const e = p.exprList();

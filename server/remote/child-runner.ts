@@ -86,7 +86,7 @@ export function classify(signal: NodeJS.Signals | null, stderr: string, addressS
  * little for the heap to grow, and a 120 MB render died of std::bad_alloc. The child never parses
  * HTTP, and llhttp needs a few pages.
  */
-export const CHILD_WASM_MAX_PAGES = 2048;
+const CHILD_WASM_MAX_PAGES = 2048;
 
 /** CPU seconds a process has used (utime + stime from /proc), or undefined off Linux. */
 function cpuSecondsUsed(pid: number): number | undefined {

@@ -134,7 +134,7 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 }
 
 /** copystructure.Copy: a deep copy of lists and maps. */
-export function deepCopy(v: unknown): unknown {
+function deepCopy(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(deepCopy);
   if (kindOf(v) === 'map') {
     const out: Record<string, unknown> = {};

@@ -383,7 +383,7 @@ function index(i: unknown, n: number, where: Where): number {
   return j;
 }
 
-export function indexValue(x: unknown, i: unknown, where: Where): unknown {
+function indexValue(x: unknown, i: unknown, where: Where): unknown {
   if (x instanceof SList || x instanceof STuple) return x.items[index(i, x.items.length, where)];
   if (typeof x === 'string') return x[index(i, x.length, where)];
   if (x instanceof SDict) {
@@ -431,7 +431,7 @@ function num(v: unknown): number | undefined {
   return undefined;
 }
 
-export function compare(a: unknown, b: unknown, where: Where): number {
+function compare(a: unknown, b: unknown, where: Where): number {
   const x = num(a);
   const y = num(b);
   if (x !== undefined && y !== undefined) return x < y ? -1 : x > y ? 1 : 0;
@@ -447,7 +447,7 @@ export function compare(a: unknown, b: unknown, where: Where): number {
   throw new YttError(where, `${sType(a)} < ${sType(b)} not implemented`);
 }
 
-export function binop(op: string, l: unknown, r: unknown, where: Where): unknown {
+function binop(op: string, l: unknown, r: unknown, where: Where): unknown {
   switch (op) {
     case '==':
       return equal(l, r);
