@@ -64,7 +64,7 @@ function chokidarBackend(isIgnored: (path: string) => boolean): WatchBackend {
     ignored: (path: string) => isIgnored(resolve(path)),
     ignorePermissionErrors: true,
     followSymlinks: true,
-  }) as unknown as WatchBackend;
+  });
 }
 
 export class FileWatcher {

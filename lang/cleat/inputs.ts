@@ -114,7 +114,7 @@ function argocdParameterList(text: string): ArgocdParameter[] {
     if (typeof o.string === 'string') return { name, string: o.string };
     if (Array.isArray(o.array)) {
       if (!o.array.every((x) => typeof x === 'string')) throw bad('array items must be strings');
-      return { name, array: o.array as string[] };
+      return { name, array: o.array };
     }
     if (o.map !== null && typeof o.map === 'object' && !Array.isArray(o.map)) {
       const entries = Object.entries(o.map as Record<string, unknown>);

@@ -227,7 +227,7 @@ function scanEscape(
   const e = text[i + 1];
   const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"', '0': '\0' };
   if (e !== undefined && simple[e] !== undefined) {
-    push(simple[e]!);
+    push(simple[e]);
     return i + 2;
   }
   if (e === '(') {

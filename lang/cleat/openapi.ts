@@ -138,7 +138,7 @@ function schemaType(s: Json, ref: (name: string) => NamedCell | undefined, nest:
     case 'string':
       t =
         Array.isArray(s.enum) && s.enum.length > 0 && s.enum.every((e) => typeof e === 'string')
-          ? union(s.enum.map((e) => T.lit(e as string)))
+          ? union(s.enum.map((e) => T.lit(e)))
           : T.str;
       break;
     case 'integer':

@@ -516,7 +516,7 @@ export class State {
 
     const argv: unknown[] = [];
     let i = 0;
-    for (; i < numFixed && i < args.length; i++) argv.push(this.evalArg(dot, fn.params[i]!, args[i]!));
+    for (; i < numFixed && i < args.length; i++) argv.push(this.evalArg(dot, fn.params[i], args[i]!));
     if (fn.variadic) for (; i < args.length; i++) argv.push(this.evalArg(dot, fn.variadic, args[i]!));
     if (final !== MISSING) {
       const t = numIn - 1 < numFixed ? fn.params[numIn - 1]! : fn.variadic!;

@@ -104,7 +104,7 @@ function length(item: unknown): number {
     case 'slice':
       return (item as ArrayLike<unknown>).length;
     case 'map':
-      return Object.keys(item as object).length;
+      return Object.keys(item).length;
     case 'object': {
       const entries = (item as GoObject).mapEntries?.();
       if (entries) return entries.length;

@@ -37,7 +37,7 @@ export function mergeSources(g: Generator, scope: DocScope, pair: Pair, am: Anch
     if (!isAlias(s) && (s as YAMLMap).anchor && isLocalName((s as YAMLMap).anchor!)) {
       g.fail(g.nodeAt(scope, s), 'YAKL_ANCHOR_PLACE', 'an anchor is not allowed inside a merge source');
     }
-    const entries = sourceEntries(g, scope, target as YAMLMap, mode);
+    const entries = sourceEntries(g, scope, target, mode);
     for (const en of entries) {
       const id = entryIdentity(en);
       if (seen.has(id)) continue;

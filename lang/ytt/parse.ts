@@ -196,7 +196,7 @@ export function parseTemplate(path: string, text: string): TemplateFile {
     while (di < docStarts.length && docStarts[di]! <= (contentStart ?? range[1])) start = docStarts[di++]!;
     const doc = mk({ kind: 'doc', parent: -1, where: pos(start), span: [start, range[2]] });
     if (!docStarts.includes(start)) implicitDocs.add(doc.id);
-    fill(doc, d.contents as YNode | null);
+    fill(doc, d.contents);
   }
 
   // Attach comments: a full-line comment to the next node below it, an inline one to the innermost node of its line.

@@ -16,7 +16,6 @@ import {
   deepCopy,
   type Annotation,
   type NodeMeta,
-  type YScalar,
   type YValue,
 } from './nodes.js';
 import type { TemplateFile, TemplateNode } from './parse.js';
@@ -142,7 +141,7 @@ export function runTemplate(file: TemplateFile, loader: ModuleLoader): { docs: Y
           n.where,
           `Expected an array to add an array item to, but was ${container instanceof YMap ? 'map' : 'scalar'}`,
         );
-      container.items.push(inst as YArrayItem);
+      container.items.push(inst);
     }
     current.set(n.id, inst);
   }
@@ -195,7 +194,7 @@ export function toYaml(v: unknown, where: Where): YValue {
           !(k instanceof SFloat)
         )
           throw new YttError(where, `Expected map key to be a scalar, but was ${sType(k)}`);
-        return new YMapItem(k as YScalar, toYaml(x, where), meta());
+        return new YMapItem(k, toYaml(x, where), meta());
       }),
     );
   if (v instanceof SStruct) return new YMap([...v.fields].map(([k, x]) => new YMapItem(k, toYaml(x, where), meta())));

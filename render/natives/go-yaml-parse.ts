@@ -355,7 +355,7 @@ function readYamlDocument(source: string): JsonValue {
     throw new GoYamlError(
       `error converting YAML to JSON: yaml: line ${lineOf(source, error.pos[0])}: ${error.message.split('\n')[0]}`,
     );
-  return new DocumentReader(doc as Document).value(doc.contents as YamlNode | null);
+  return new DocumentReader(doc).value(doc.contents);
 }
 
 /** parseYaml(text): every document of the stream, in order. */

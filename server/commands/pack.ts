@@ -83,7 +83,7 @@ function quoteVerbatim(path: string): string {
 }
 
 function toBundleJson(value: JsonValue): BundleJson {
-  return value as BundleJson;
+  return value;
 }
 
 /** The render half. Never throws for bad input. */

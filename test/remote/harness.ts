@@ -159,9 +159,9 @@ export class RemoteSandbox {
     this.procs.add(proc);
     let out = '';
     let err = '';
-    proc.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
+    proc.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
     const ready = await new Promise<number>((resolve, reject) => {
-      proc.stderr!.setEncoding('utf8').on('data', (c: string) => {
+      proc.stderr.setEncoding('utf8').on('data', (c: string) => {
         err += c;
         const m = /READY (\d+)/.exec(err);
         if (m) resolve(Number(m[1]));
@@ -225,8 +225,8 @@ export class RemoteSandbox {
     this.procs.add(proc);
     let stdout = '';
     let stderr = '';
-    proc.stdout!.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    proc.stderr!.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    proc.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    proc.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
     const result = new Promise<RunResult>((resolve) =>
       proc.on('close', (code) => {
         this.procs.delete(proc);

@@ -31,7 +31,7 @@ export function toInt64(v: unknown): number {
       return Number.isFinite(f) ? Math.trunc(f) : 0;
     }
     case 'string': {
-      const i = parseGoInt(trimZeroDecimal((v as string).trim() === v ? (v as string) : (v as string)));
+      const i = parseGoInt(trimZeroDecimal(v as string));
       if (i === undefined || i < -(1n << 63n) || i >= 1n << 63n) return 0;
       return Number(i);
     }
