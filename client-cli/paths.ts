@@ -35,7 +35,7 @@ export interface DaemonPaths {
 
 type Env = Record<string, string | undefined>;
 
-function currentUid(): number {
+export function currentUid(): number {
   return typeof process.getuid === 'function' ? process.getuid() : 0;
 }
 
