@@ -1,5 +1,5 @@
 /** An in-memory KclHost for tests and benchmarks: a map of path → text; directories are implied by the paths. */
-import type { KclHost } from '../../lang/kcl/loader.js';
+import type { KclHost } from './loader.js';
 
 export function memoryHost(files: Record<string, string>): KclHost {
   let dirs: Map<string, Map<string, boolean>> | undefined;
