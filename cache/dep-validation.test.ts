@@ -21,7 +21,7 @@ import {
 import { digestOf } from './digest.js';
 import type { FileDep } from './file-dep.js';
 import { wallClockNs } from './file-dep.js';
-import { LONG_AGO_SECONDS, tempDir, writeWithMtime } from './testing/temp-dir.js';
+import { LONG_AGO_SECONDS, tempDir, writeWithMtime } from '../test/support/temp-dir.js';
 
 const SECOND = 1_000_000_000n;
 

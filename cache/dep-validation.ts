@@ -95,7 +95,7 @@ export function isRacilyClean(dep: FileDep, racyWindowNs: bigint = DEFAULT_RACY_
 }
 
 /** Pure: the outcome of re-hashing. A confirmed dep gets fresh stat data and read time. */
-export function verdictFromHash(
+function verdictFromHash(
   dep: FileDep,
   outcome: HashOutcome,
   hashStartedNs: bigint,
@@ -119,10 +119,7 @@ export function verdictFromHash(
 }
 
 /** Pure: what the entry's lstat/readlink says now about a 'link' dep. */
-export function verdictFromLink(
-  dep: FileDep,
-  outcome: LinkOutcome,
-): { valid: true } | { valid: false; reason: string } {
+function verdictFromLink(dep: FileDep, outcome: LinkOutcome): { valid: true } | { valid: false; reason: string } {
   if (outcome.kind === 'error') return { valid: false, reason: `cannot be checked: ${outcome.why}` };
   if (!dep.exists)
     return outcome.kind === 'missing'
@@ -163,10 +160,7 @@ function linkFailure(err: unknown): LinkOutcome {
 }
 
 /** Pure: the outcome of listing a directory dep again. */
-export function verdictFromListing(
-  dep: FileDep,
-  outcome: ListOutcome,
-): { valid: true } | { valid: false; reason: string } {
+function verdictFromListing(dep: FileDep, outcome: ListOutcome): { valid: true } | { valid: false; reason: string } {
   if (outcome.kind === 'missing') return { valid: false, reason: 'no longer exists' };
   if (outcome.kind === 'unreadable') return { valid: false, reason: `cannot be listed again: ${outcome.why}` };
   return outcome.digest === dep.digest ? { valid: true } : { valid: false, reason: 'directory entries changed' };

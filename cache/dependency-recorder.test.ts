@@ -7,7 +7,7 @@ import { DependencyRecorder, UNREADABLE_DIGEST } from './dependency-recorder.js'
 import { CacheFileError } from './cache-error.js';
 import { digestOf } from './digest.js';
 import { depsStillValidSync } from './dep-validation.js';
-import { tempDir } from './testing/temp-dir.js';
+import { tempDir } from '../test/support/temp-dir.js';
 
 test('readFile returns the bytes and records digest, stat and read time', (t) => {
   const dir = tempDir(t);

@@ -6,7 +6,7 @@ import { DependencyRecorder, UNREADABLE_DIGEST } from './dependency-recorder.js'
 import { CacheFileError } from './cache-error.js';
 import { checkDeps, checkDepsSync } from './dep-validation.js';
 import { listDir, listDirSync } from './dir-listing.js';
-import { tempDir } from './testing/temp-dir.js';
+import { tempDir } from '../test/support/temp-dir.js';
 
 function chart(t: Parameters<typeof tempDir>[0]): string {
   const dir = tempDir(t);

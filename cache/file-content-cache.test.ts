@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { DependencyRecorder, useSharedContentCache } from './dependency-recorder.js';
 import { FileContentCache } from './file-content-cache.js';
 import { wallClockNs } from './file-dep.js';
-import { tempDir } from './testing/temp-dir.js';
+import { tempDir } from '../test/support/temp-dir.js';
 
 /** A clock well past the racy window of files written just now. */
 const later = (): bigint => wallClockNs() + 10_000_000_000n;

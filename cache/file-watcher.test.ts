@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { FileWatcher, type WatchBackend } from './file-watcher.js';
 import { DependencyRecorder } from './dependency-recorder.js';
 import { ResultCache } from './result-cache.js';
-import { tempDir, waitUntil, writeWithMtime, LONG_AGO_SECONDS } from './testing/temp-dir.js';
+import { tempDir, waitUntil, writeWithMtime, LONG_AGO_SECONDS } from '../test/support/temp-dir.js';
 import { wallClockNs } from './file-dep.js';
 
 /** A real watcher collecting every reported path; closed when the test ends. */
@@ -90,7 +90,7 @@ test('an atomic save (write temp, rename over) is reported, and so is the next e
   const watched = await watchedTree(t, [lib]);
   if (!watched) return;
   const { reported } = watched;
-  for (const [tmp, content] of [
+  for (const [tmp, content] of <[string, string][]>[
     ['.lib.libsonnet.swp', 'v2'], // vim-style temp name (chokidar ignores these itself)
     ['lib.libsonnet___jb_tmp___', 'v3'], // IntelliJ-style
   ]) {

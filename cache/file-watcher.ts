@@ -55,7 +55,7 @@ export interface FileWatcherStatus {
   polling: boolean;
 }
 
-export function chokidarBackend(isIgnored: (path: string) => boolean): WatchBackend {
+function chokidarBackend(isIgnored: (path: string) => boolean): WatchBackend {
   return chokidarWatch([], {
     ignoreInitial: true,
     depth: 0,
@@ -64,7 +64,7 @@ export function chokidarBackend(isIgnored: (path: string) => boolean): WatchBack
     ignored: (path: string) => isIgnored(resolve(path)),
     ignorePermissionErrors: true,
     followSymlinks: true,
-  }) as unknown as WatchBackend;
+  });
 }
 
 export class FileWatcher {

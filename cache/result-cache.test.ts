@@ -6,7 +6,7 @@ import { ResultCache } from './result-cache.js';
 import { DependencyRecorder } from './dependency-recorder.js';
 import { realAsyncIo, type AsyncDepIo } from './dep-validation.js';
 import { wallClockNs, type FileDep } from './file-dep.js';
-import { LONG_AGO_SECONDS, tempDir, writeWithMtime } from './testing/temp-dir.js';
+import { LONG_AGO_SECONDS, tempDir, writeWithMtime } from '../test/support/temp-dir.js';
 
 const SECOND = 1_000_000_000n;
 

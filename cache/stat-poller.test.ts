@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { StatPoller } from './stat-poller.js';
 import { DependencyRecorder } from './dependency-recorder.js';
-import { tempDir } from './testing/temp-dir.js';
+import { tempDir } from '../test/support/temp-dir.js';
 
 test('reports changes against seeded baselines, and against its own first poll otherwise', async (t) => {
   const dir = tempDir(t);

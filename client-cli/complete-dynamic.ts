@@ -18,7 +18,7 @@ import { buildCommandParams } from './request.js';
 const GLOBAL_NAMES = new Set(GLOBAL_FLAGS.map((f) => f.name));
 
 /** The shell's words as argv: bash splits `--flag=value` into three words; a trailing flag lacks its value. */
-export function wordsToArgv(words: readonly string[]): string[] {
+function wordsToArgv(words: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
@@ -33,7 +33,7 @@ export function wordsToArgv(words: readonly string[]): string[] {
 }
 
 /** The flags of the line typed so far; words that do not parse are dropped from the end until the rest does. */
-export function flagsOfLine(words: readonly string[]): Record<string, FlagValue> {
+function flagsOfLine(words: readonly string[]): Record<string, FlagValue> {
   const argv = wordsToArgv(words);
   for (let end = argv.length; end >= 0; end--) {
     try {

@@ -280,7 +280,7 @@ export function completionScript(shell: string): string | undefined {
 }
 
 /** kubecfg's guessShell: the basename of $SHELL without trailing digits (`/usr/bin/zsh5` is zsh). */
-export function guessShell(shellPath: string | undefined): string {
+function guessShell(shellPath: string | undefined): string {
   const p = shellPath ?? '';
   // Go's filepath.Base: "" is ".", trailing slashes are dropped.
   const trimmed = p.replace(/\/+$/, '');

@@ -66,7 +66,7 @@ async function stop(paths: DaemonPaths): Promise<number> {
   return 0;
 }
 
-export function formatDuration(seconds: number): string {
+function formatDuration(seconds: number): string {
   const s = Math.floor(seconds);
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);
@@ -78,7 +78,7 @@ function mib(bytes: number): string {
   return `${(bytes / 1048576).toFixed(1)} MiB`;
 }
 
-export function formatStatus(st: DaemonStatus): string {
+function formatStatus(st: DaemonStatus): string {
   const lines: [string, string][] = [
     ['daemon', `running (pid ${st.pid})`],
     ['version', `${st.version} (build ${st.buildId}, protocol ${st.protocolVersion})`],

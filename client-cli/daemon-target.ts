@@ -9,7 +9,7 @@ import { readFileSync, statSync } from 'node:fs';
 import type { FlagValue } from '../protocol/index.js';
 import type { TcpTarget } from './socket-http.js';
 
-export const DAEMON_TOKEN_ENV = 'KUBECFG_DAEMON_TOKEN';
+const DAEMON_TOKEN_ENV = 'KUBECFG_DAEMON_TOKEN';
 
 export class DaemonTargetError extends Error {}
 

@@ -25,7 +25,7 @@ import { ConnectError, RpcCallError, rpcCall } from './connection.js';
 import { DAEMON_STATUS_FD_ENV as STATUS_FD_ENV, ensureSecureDir, type DaemonPaths } from './paths.js';
 import { processAlive } from './process-state.js';
 
-export const START_TIMEOUT_MS = 15_000;
+const START_TIMEOUT_MS = 15_000;
 
 export class DaemonStartError extends Error {
   constructor(message: string) {

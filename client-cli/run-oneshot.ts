@@ -9,7 +9,7 @@ import type { CommandParams } from '../protocol/index.js';
 import { loadEngineBundle, type Engine } from './engine-bundle.js';
 
 /** dist/bin/engine.cjs, from the CLI bundle (dist/bin/) and from dist/client-cli/ alike. */
-export const ENGINE_BUNDLE = fileURLToPath(new URL('../bin/engine.cjs', import.meta.url));
+const ENGINE_BUNDLE = fileURLToPath(new URL('../bin/engine.cjs', import.meta.url));
 
 export async function runOneshot(method: string, params: CommandParams): Promise<number> {
   const testHooks = process.env.KUBECFG_DAEMON_TEST_HOOKS === '1';

@@ -5,7 +5,7 @@
  */
 import type { CommandSpec } from '../protocol/index.js';
 
-export function levenshtein(a: string, b: string): number {
+function levenshtein(a: string, b: string): number {
   const s = a.toLowerCase();
   const t = b.toLowerCase();
   let prev = Array.from({ length: t.length + 1 }, (_, j) => j);
@@ -22,7 +22,7 @@ export function levenshtein(a: string, b: string): number {
 
 const MIN_DISTANCE = 2;
 
-export function suggestionsFor(typed: string, commands: readonly CommandSpec[]): string[] {
+function suggestionsFor(typed: string, commands: readonly CommandSpec[]): string[] {
   const names = commands.map((c) => c.name).sort();
   return names.filter(
     (name) => levenshtein(typed, name) <= MIN_DISTANCE || name.toLowerCase().startsWith(typed.toLowerCase()),

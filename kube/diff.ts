@@ -25,8 +25,6 @@ import { formatHunks, unifiedHunks } from './unified-diff.js';
 
 export type DiffStrategy = 'all' | 'subset' | 'last-applied';
 
-export const DIFF_STRATEGIES: readonly DiffStrategy[] = ['all', 'subset', 'last-applied'];
-
 export interface DiffOptions {
   readonly strategy: DiffStrategy;
   /** Hide the values of `"key": "value"` lines (and context lines) of Secrets. */

@@ -10,7 +10,7 @@
  */
 import { isJsonObject, type JsonObject, type JsonValue } from '../lang/common/json.js';
 import { KubeError } from './errors.js';
-import { OpenApiSchema, parseApiVersion, type OpenApiDocument } from './openapi-schema.js';
+import { OpenApiSchema, parseApiVersion } from './openapi-schema.js';
 import type { KubeClient } from './rest-client.js';
 
 export interface ApiResource {
@@ -101,7 +101,7 @@ export class ClusterDiscovery {
     this.expireIfStale();
     this.schema ??= this.client.request('GET', '/openapi/v2', DISCOVERY).then((doc) => {
       if (!isJsonObject(doc)) throw new KubeError('KUBE_API', '/openapi/v2 did not return a JSON object');
-      return new OpenApiSchema(doc as unknown as OpenApiDocument);
+      return new OpenApiSchema(doc);
     });
     const p = this.schema;
     p.catch(() => {

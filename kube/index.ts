@@ -20,14 +20,7 @@ export {
   type ResolvedConnection,
 } from './connection.js';
 export { DiscoveryCache, type ApiResource, type ClusterDiscovery } from './discovery.js';
-export {
-  diffObjects,
-  DIFF_STRATEGIES,
-  type DiffObjectResult,
-  type DiffOptions,
-  type DiffResult,
-  type DiffStrategy,
-} from './diff.js';
+export { diffObjects, type DiffObjectResult, type DiffOptions, type DiffResult, type DiffStrategy } from './diff.js';
 export type { ObjectRef } from './cluster.js';
 export { updateObjects, type UpdateOptions, type UpdateReport, type ApplyAction } from './update.js';
 export { deleteObjects, type DeleteOptions, type DeleteReport } from './delete.js';

@@ -223,7 +223,7 @@ function impersonationFields(
     if (v === null || v === undefined) return [];
     if (!Array.isArray(v) || !v.every((x) => typeof x === 'string'))
       throw new KubeError('KUBE_CONFIG', `${where}.${field} must be a list of strings`);
-    return v as string[];
+    return v;
   };
   for (const [field, key] of [
     ['as', 'as'],

@@ -14,11 +14,11 @@ import { marshal as goJson } from '../lang/go/encoding-json.js';
 import { fqName, stringMapOf, withMetaEntry } from './object-meta.js';
 
 export const ANNOTATION_LAST_APPLIED = 'kubecfg.ksonnet.io/last-applied-configuration';
-export const ANNOTATION_KUBECTL_LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+const ANNOTATION_KUBECTL_LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
 const MAX_DECODED_BYTES = 8 * 1024 * 1024;
 
-export function encodeLastApplied(obj: JsonObject): string {
+function encodeLastApplied(obj: JsonObject): string {
   const json = goJson(obj, { escapeHtml: false }) + '\n';
   return gzipSync(Buffer.from(json, 'utf8')).toString('base64');
 }

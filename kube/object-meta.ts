@@ -3,7 +3,7 @@
  * the names kubecfg prints for them. Invariants: setters copy-on-write the
  * metadata maps they touch; getters never throw on malformed metadata.
  */
-import { isJsonObject, jsonObject, setJsonKey, type JsonObject, type JsonValue } from '../lang/common/json.js';
+import { isJsonObject, jsonObject, setJsonKey, type JsonObject } from '../lang/common/json.js';
 import { parseApiVersion } from './openapi-schema.js';
 
 export function metadataOf(obj: JsonObject): JsonObject {
@@ -60,8 +60,4 @@ export function withMetaEntry(
   const out = jsonObject(Object.entries(obj));
   out['metadata'] = meta;
   return out;
-}
-
-export function deepCopy<T extends JsonValue>(v: T): T {
-  return structuredClone(v);
 }

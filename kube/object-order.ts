@@ -17,7 +17,7 @@ import { parseApiVersion, type OpenApiSchema, type SchemaNode } from './openapi-
 /** An ordering of objects; render/ may supply its own (orderForApply). */
 export type ObjectOrder = (objects: readonly JsonObject[]) => Promise<JsonObject[]> | JsonObject[];
 
-export function compareAlphabetical(a: JsonObject, b: JsonObject): number {
+function compareAlphabetical(a: JsonObject, b: JsonObject): number {
   return (
     compareCodepoints(namespaceOf(a), namespaceOf(b)) ||
     compareCodepoints(nameOf(a), nameOf(b)) ||

@@ -25,7 +25,7 @@ export interface OidcConfig {
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** Seconds since the epoch of a JWT's `exp`, or undefined when it has none or is not a JWT. */
-export function jwtExpiry(token: string): number | undefined {
+function jwtExpiry(token: string): number | undefined {
   const parts = token.split('.');
   if (parts.length !== 3) return undefined;
   try {

@@ -112,7 +112,7 @@ export function patchMetaOf(field: SchemaNode | undefined): PatchMeta {
   };
 }
 
-export function gvkKey(gvk: GroupVersionKind): string {
+function gvkKey(gvk: GroupVersionKind): string {
   return `${gvk.group}/${gvk.version}/${gvk.kind}`;
 }
 

@@ -12,9 +12,9 @@
  * bucket; both refill at the same QPS.
  */
 
-export const DEFAULT_QPS = 5;
-export const DEFAULT_BURST = 10;
-export const DISCOVERY_BURST = 300;
+const DEFAULT_QPS = 5;
+const DEFAULT_BURST = 10;
+const DISCOVERY_BURST = 300;
 
 export interface LimiterClock {
   /** Milliseconds, monotonic. */
@@ -22,7 +22,7 @@ export interface LimiterClock {
   sleep(ms: number): Promise<void>;
 }
 
-export const realClock: LimiterClock = {
+const realClock: LimiterClock = {
   now: () => performance.now(),
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };

@@ -125,7 +125,7 @@ export class KubeClient {
     let res: Dispatcher.ResponseData;
     try {
       res = await request(url, {
-        method: method as Dispatcher.HttpMethod,
+        method,
         headers: sent,
         body: payload,
         dispatcher: this.agent,

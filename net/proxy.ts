@@ -27,9 +27,6 @@ export interface ProxySettings {
   readonly noProxy: string;
 }
 
-/** The environment variables that carry proxy settings, for the list the CLI sends to the daemon. */
-export const PROXY_ENV_NAMES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'];
-
 function pick(env: Env, upper: string): string {
   const v = env[upper];
   return v !== undefined && v !== '' ? v : (env[upper.toLowerCase()] ?? '');
@@ -47,7 +44,7 @@ export function activeProxySettings(env: Env): ProxySettings | undefined {
 
 export class ProxyConfigError extends Error {}
 
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   if (isIP(host) === 4) return host.startsWith('127.');

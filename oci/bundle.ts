@@ -110,7 +110,7 @@ export function buildBundleArchive(files: ReadonlyMap<string, Uint8Array>): Uint
 }
 
 /** The config blob content: entrypoint plus metadata, keys sorted (jsonnet's manifest order). */
-export function buildBundleConfig(
+function buildBundleConfig(
   input: Pick<PackInput, 'entrypoint' | 'kubecfgVersion' | 'features' | 'userMetadata'>,
 ): Uint8Array {
   const pack: { [key: string]: BundleJson } = { version: input.kubecfgVersion };
@@ -341,7 +341,7 @@ function compareUtf8(a: string, b: string): number {
 }
 
 /** JSON with object keys sorted by code point at every level (jsonnet's output order). */
-export function canonicalJson(v: BundleJson): string {
+function canonicalJson(v: BundleJson): string {
   if (v === null || typeof v !== 'object') return JSON.stringify(v);
   if (Array.isArray(v)) return '[' + v.map(canonicalJson).join(',') + ']';
   const keys = Object.keys(v).sort(compareUtf8);

@@ -6,7 +6,6 @@ export {
   formatReference,
   pinnedReference,
   parseOciImportUrl,
-  formatOciImportUrl,
   type Reference,
   type OciImportUrl,
 } from './reference.js';

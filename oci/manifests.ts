@@ -44,7 +44,7 @@ export type Manifest = ImageManifest | ImageIndex;
 const GENERIC_CONTENT_TYPES = new Set(['', 'application/json', 'application/octet-stream', 'text/plain']);
 
 /** Decides the manifest media type; throws OCI_MEDIA_TYPE for anything we do not support. */
-export function manifestMediaType(contentType: string | undefined, doc: unknown, what: string): ManifestMediaType {
+function manifestMediaType(contentType: string | undefined, doc: unknown, what: string): ManifestMediaType {
   const header = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   const field = isRecord(doc) && typeof doc['mediaType'] === 'string' ? doc['mediaType'] : undefined;
   if (!GENERIC_CONTENT_TYPES.has(header)) {
@@ -106,7 +106,7 @@ export function parseManifest(bytes: Uint8Array, contentType: string | undefined
   return manifest;
 }
 
-export function parseDescriptor(v: unknown, where: string): Descriptor {
+function parseDescriptor(v: unknown, where: string): Descriptor {
   if (!isRecord(v)) throw new OciError('OCI_MANIFEST', `${where} is not an object`);
   const { mediaType, digest, size } = v;
   if (typeof mediaType !== 'string' || mediaType === '')

@@ -178,8 +178,3 @@ export function parseOciImportUrl(url: string): OciImportUrl {
   }
   return { reference, path };
 }
-
-/** Formats an oci:// URL back from its parts (path '' gives the bundle root). */
-export function formatOciImportUrl(u: OciImportUrl): string {
-  return `oci://${formatReference(u.reference)}${u.path === '' ? '' : '/' + u.path}`;
-}

@@ -175,7 +175,7 @@ function parseNumber(field: Uint8Array, offset: number, fail: (why: string) => n
   }
   const n = parseOctal(field);
   if (n === undefined) fail(`unreadable size field in tar header at byte ${offset}`);
-  return n!;
+  return n;
 }
 
 function parsePax(data: Uint8Array, fail: (why: string) => never): Map<string, string> {

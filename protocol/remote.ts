@@ -33,7 +33,7 @@ export const MANIFEST_MAX_FILES = 50_000;
 export const BLOB_MAX_BYTES = 16 * 1024 * 1024;
 /** Most decoded bytes in one remote/upload call; clients batch below this. */
 export const UPLOAD_BATCH_MAX_BYTES = 24 * 1024 * 1024;
-export const MANIFEST_PATH_MAX = 1024;
+const MANIFEST_PATH_MAX = 1024;
 
 /** Commands a remote render runs. Cluster commands render remotely and talk to the cluster from the client. */
 export const REMOTE_METHODS: readonly string[] = daemonCommandNames().flatMap((name) => {
@@ -111,11 +111,7 @@ export interface RemoteMissingBlobsData {
 
 const DIGEST_RE = /^(?:sha256:[0-9a-f]{64}|git-sha1:[0-9a-f]{40})$/;
 
-export function isBlobDigest(value: string): boolean {
-  return DIGEST_RE.test(value);
-}
-
-export const blobDigest: Validator<string> = (v, f) => {
+const blobDigest: Validator<string> = (v, f) => {
   const s = str(v, f);
   if (!DIGEST_RE.test(s)) throw new ParamsError(f, 'expected sha256:<64 hex> or git-sha1:<40 hex>');
   return s;

@@ -5,8 +5,12 @@ import { jsonObject } from '../lang/common/json.js';
 import { findObjects, removeDuplicates } from './objects.js';
 import { RenderError } from './errors.js';
 
-const cm = (name: string, extra: object = {}): JsonValue =>
-  ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, ...extra }) as JsonValue;
+const cm = (name: string, extra: object = {}): JsonValue => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name },
+  ...extra,
+});
 
 test('traversal order and paths', () => {
   const value = jsonObject([
@@ -114,18 +118,18 @@ test('errors', () => {
 });
 
 test('duplicates: identical ones are elided, different ones fail naming both paths', () => {
-  assert.equal(findObjects({ a: cm('x'), b: cm('x') } as JsonValue).length, 1);
+  assert.equal(findObjects({ a: cm('x'), b: cm('x') }).length, 1);
   assert.throws(
-    () => findObjects({ a: cm('x'), b: cm('x', { data: { k: 'v' } }) } as JsonValue),
+    () => findObjects({ a: cm('x'), b: cm('x', { data: { k: 'v' } }) }),
     (e: unknown) => e instanceof RenderError && e.message === 'duplicate resource ConfigMap, "", "x"\nat $.a and $.b',
   );
   // different group, same kind and name: not duplicates
   const apps = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'x' } };
   const ext = { apiVersion: 'extensions/v1beta1', kind: 'Deployment', metadata: { name: 'x' } };
-  assert.equal(findObjects({ a: apps, b: ext } as JsonValue).length, 2);
+  assert.equal(findObjects({ a: apps, b: ext }).length, 2);
   // same group, different version: duplicates
   assert.throws(
-    () => findObjects({ a: apps, b: { ...apps, apiVersion: 'apps/v1beta1' } } as JsonValue),
+    () => findObjects({ a: apps, b: { ...apps, apiVersion: 'apps/v1beta1' } }),
     /duplicate resource Deployment.apps, "", "x"/,
   );
 });

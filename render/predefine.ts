@@ -25,7 +25,7 @@ export function predefineKubecfg(name: string, code: string): string {
 }
 
 /** The hint printed after `Unknown variable: kubecfg` from a Jsonnet file (RFC06 "Error message"). */
-export const KUBECFG_HINT =
+const KUBECFG_HINT =
   "hint: kubecfg is not predefined in Jsonnet files. Add this line at the top of the file:\n  local kubecfg = import 'kubecfg.libsonnet';";
 
 export function hintFor(errorText: string): string | undefined {

@@ -22,7 +22,7 @@ import { ChangeHub } from './watch-session.js';
 import { WorkerPool } from './worker/pool.js';
 import { RemoteInputs } from './remote-inputs/remote-fetcher.js';
 
-export const RESULT_CACHE_BYTES = 256 * 1024 * 1024;
+const RESULT_CACHE_BYTES = 256 * 1024 * 1024;
 
 function unlinkQuiet(path: string): void {
   try {

@@ -28,7 +28,7 @@ import { errorLine, serveStream } from './rpc/stream.js';
 import { bearerMatches } from './tcp-token.js';
 import { IdleCollector } from './idle-gc.js';
 
-export const BODY_LIMIT_BYTES = 32 * 1024 * 1024;
+const BODY_LIMIT_BYTES = 32 * 1024 * 1024;
 
 export function createHttpApp(ctx: DaemonContext, auth: { token: string } | null): FastifyInstance {
   const app = Fastify({

@@ -22,7 +22,7 @@ function exposeGc(): (() => void) | undefined {
 export const collectGarbage = exposeGc();
 
 /** How long a process must have been idle before it collects. */
-export const IDLE_COLLECT_MS = 250;
+const IDLE_COLLECT_MS = 250;
 
 /** Collects once nothing called `busy()` again for IDLE_COLLECT_MS after `idle()`; then `after` runs. */
 export class IdleCollector {

@@ -33,7 +33,7 @@ export class Metrics {
     let h = this.durations.get(method);
     if (!h) this.durations.set(method, (h = { counts: BUCKETS.map(() => 0), sum: 0, count: 0 }));
     BUCKETS.forEach((b, i) => {
-      if (seconds <= b) h!.counts[i]!++;
+      if (seconds <= b) h.counts[i]!++;
     });
     h.sum += seconds;
     h.count++;

@@ -15,7 +15,7 @@ export interface DaemonOptions {
 
 export class OptionsError extends Error {}
 
-export const DEFAULT_IDLE_TIMEOUT_MS = 3 * 3600 * 1000;
+const DEFAULT_IDLE_TIMEOUT_MS = 3 * 3600 * 1000;
 
 export function parseDuration(text: string): number {
   if (text === '0') return 0;

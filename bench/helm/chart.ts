@@ -9,7 +9,7 @@
 import { writeTar } from '../../oci/tar-writer.js';
 import { gzipDeterministic } from '../../oci/gzip.js';
 
-export const COMPONENTS = ['controller', 'admission', 'backend', 'metrics', 'webhook'];
+const COMPONENTS = ['controller', 'admission', 'backend', 'metrics', 'webhook'];
 
 const helpers = `{{- define "app.name" -}}
 {{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" -}}

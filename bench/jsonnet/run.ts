@@ -9,7 +9,7 @@
  * (e.g. set operations on 1e5 items) take it many minutes.
  *
  * External cases (never committed, e.g. issue 4's real-world configuration):
- *   BENCH_EXTERNAL='kube-prometheus=/work/realworld/kube-prometheus/main.jsonnet:/work/realworld/kube-prometheus/vendor'
+ *   BENCH_EXTERNAL='kube-prometheus=$HOME/src/kube-prometheus/main.jsonnet:$HOME/src/kube-prometheus/vendor'
  * is `name=file[:jpath...]`, several separated by `;`; each runs like the
  * other cases with its library paths passed as `-J dir` to every engine, is
  * left out of the geometric mean, and gets a line comparing it with

@@ -16,7 +16,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, readlinkSync, type Stats } from 'node:fs';
-import { join, posix } from 'node:path';
+import { join } from 'node:path';
 import { MANIFEST_MAX_FILES, manifestPathProblem } from '../../protocol/index.js';
 
 export class ManifestError extends Error {}
@@ -242,5 +242,3 @@ export function buildManifest(root: string, inGit: boolean): Manifest {
 export function readManifestFile(m: Manifest, rel: string): Buffer {
   return readFileSync(join(m.root, m.sources.get(rel) ?? rel));
 }
-
-export const toPosix = (p: string): string => p.split('\\').join(posix.sep);

@@ -114,7 +114,7 @@ export function retryDelayMs(env: Record<string, string | undefined>): number {
 }
 
 /** `--progress` / `--progress=false` when given, else whether stderr is a terminal. */
-export function progressWanted(flags: CommandParams['flags'], stderrIsTTY: boolean): boolean {
+function progressWanted(flags: CommandParams['flags'], stderrIsTTY: boolean): boolean {
   const given = flags['progress'];
   return typeof given === 'boolean' ? given : stderrIsTTY;
 }

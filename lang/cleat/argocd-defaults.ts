@@ -61,7 +61,7 @@ export function announcedDefault(
   if (collection === 'array') {
     if (!Array.isArray(v)) return undefined;
     const items = v.map((x, i) => asParameterText(x, argocdItemType(t, i), pred));
-    return items.every((x) => x !== undefined) ? { array: items as string[] } : undefined;
+    return items.every((x) => x !== undefined) ? { array: items } : undefined;
   }
   if (!isObject(v)) return undefined;
   const entries: [string, string][] = [];

@@ -20,7 +20,7 @@ export interface PluginOptions {
 }
 
 /** Where argocd-cmp-server reads the plugin's configuration inside the sidecar. */
-export const PLUGIN_CONFIG_DIR = '/home/argocd/cmp-server/config';
+const PLUGIN_CONFIG_DIR = '/home/argocd/cmp-server/config';
 
 const PLUGIN_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { argocdParameterAnnouncements } from './argocd.js';
-import { exportText, memoryLoader, ROOT } from './testkit.js';
+import { exportText, memoryLoader, ROOT } from '../../test/support/cleat-kit.js';
 
 const announce = (src: string) => {
   const r = argocdParameterAnnouncements({ path: `${ROOT}/main.cleat`, text: src }, memoryLoader({}));

@@ -72,7 +72,7 @@ export function formatDiagnostic(d: Diagnostic): string {
 }
 
 /** Damerau-free Levenshtein distance, for "did you mean" hints. */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     let diag = prev[0]!;

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkText, exportText } from './testkit.js';
+import { checkText, exportText } from '../../test/support/cleat-kit.js';
 
 const CASES: [string, string, string][] = [
   ['int max', 'export { num: 9223372036854775807 }', '---\nnum: 9223372036854775807\n'],

@@ -109,7 +109,7 @@ export class Evaluator {
             ctx: (f.default.scope as ModuleCtx | undefined) ?? env.ctx,
             vars: undefined,
           });
-        return (f.default?.value ?? null) as Value;
+        return f.default?.value ?? null;
       },
     };
   }

@@ -189,7 +189,7 @@ function displayName(root: string, path: string): string {
 }
 
 /** The type of imported data: exact records, scalars widened, list elements joined. */
-export function typeOfData(v: Value): Ty {
+function typeOfData(v: Value): Ty {
   if (v === null) return T.null;
   if (typeof v === 'boolean') return T.bool;
   if (typeof v === 'bigint') return T.int;

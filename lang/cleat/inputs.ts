@@ -10,7 +10,7 @@ import type { InputDecl } from './program-types.js';
 import { conform } from './conform.js';
 import { decodeValue } from './decode.js';
 import { CleatCodes, CleatError, didYouMean } from './diagnostics.js';
-import { baseOf, showType, type Ty } from './types.js';
+import { baseOf, type Ty } from './types.js';
 import { isObject, ObjectValue, type Value } from './value.js';
 
 export interface InputSources {
@@ -23,7 +23,7 @@ export interface InputSources {
 }
 
 /** Does `t` accept `v`, with refinements evaluated by `pred`? */
-export function accepts(v: Value, t: Ty, pred: (t: Extract<Ty, { k: 'refine' }>, v: Value) => boolean): boolean {
+function accepts(v: Value, t: Ty, pred: (t: Extract<Ty, { k: 'refine' }>, v: Value) => boolean): boolean {
   try {
     conform(v, t, '', { predicate: pred, fieldDefault: () => null });
     return true;
@@ -90,10 +90,6 @@ export function collectInputs(
   return out;
 }
 
-export function describeInput(d: InputDecl): string {
-  return `input \`${d.name}\`: ${showType(d.type)}`;
-}
-
 /** One entry of ARGOCD_APP_PARAMETERS: `{name, string}`, `{name, array}` or `{name, map}`, values as strings. */
 type ArgocdParameter =
   { name: string; string: string } | { name: string; array: string[] } | { name: string; map: [string, string][] };
@@ -118,7 +114,7 @@ function argocdParameterList(text: string): ArgocdParameter[] {
     if (typeof o.string === 'string') return { name, string: o.string };
     if (Array.isArray(o.array)) {
       if (!o.array.every((x) => typeof x === 'string')) throw bad('array items must be strings');
-      return { name, array: o.array as string[] };
+      return { name, array: o.array };
     }
     if (o.map !== null && typeof o.map === 'object' && !Array.isArray(o.map)) {
       const entries = Object.entries(o.map as Record<string, unknown>);

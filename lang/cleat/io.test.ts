@@ -10,10 +10,10 @@ import { decodeValue } from './decode.js';
 import { compileRe2 } from './re2.js';
 import { isInsideRoot, resolveImportPath } from './paths.js';
 import { toJsonText, toYamlStream, yamlNeedsQuotes } from './serialize.js';
-import { checkText, exportText } from './testkit.js';
+import { checkText, exportText } from '../../test/support/cleat-kit.js';
 import { ObjectValue, toJsonValue, type Value } from './value.js';
 import { argocdParameterAnnouncements } from './argocd.js';
-import { memoryLoader, ROOT } from './testkit.js';
+import { memoryLoader, ROOT } from '../../test/support/cleat-kit.js';
 import { generateSchemaTypes } from './gen.js';
 
 test('--set: string first, else JSON; input files; Argo CD parameters', () => {

@@ -25,7 +25,7 @@ export interface Token {
   parts?: StringPart[];
 }
 
-export const KEYWORDS = new Set([
+const KEYWORDS = new Set([
   'type',
   'input',
   'let',
@@ -227,7 +227,7 @@ function scanEscape(
   const e = text[i + 1];
   const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"', '0': '\0' };
   if (e !== undefined && simple[e] !== undefined) {
-    push(simple[e]!);
+    push(simple[e]);
     return i + 2;
   }
   if (e === '(') {

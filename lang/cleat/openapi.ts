@@ -41,7 +41,7 @@ function cmpRank(a: number[], b: number[]): number {
 }
 
 /** io.k8s.api.apps.v1.Deployment → { qualified: apps.v1.Deployment, version: v1 }. */
-export function qualifiedName(defName: string): { qualified: string; version?: string; short: string } {
+function qualifiedName(defName: string): { qualified: string; version?: string; short: string } {
   const parts = defName.split('.');
   const short = parts[parts.length - 1]!;
   const vi = parts.findIndex((p) => VERSION.test(p));
@@ -138,7 +138,7 @@ function schemaType(s: Json, ref: (name: string) => NamedCell | undefined, nest:
     case 'string':
       t =
         Array.isArray(s.enum) && s.enum.length > 0 && s.enum.every((e) => typeof e === 'string')
-          ? union(s.enum.map((e) => T.lit(e as string)))
+          ? union(s.enum.map((e) => T.lit(e)))
           : T.str;
       break;
     case 'integer':

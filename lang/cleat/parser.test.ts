@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { SourceFile } from '../common/source.js';
 import { parseProgram } from './parser.js';
 import { scan } from './lexer.js';
-import { short } from './testkit.js';
+import { short } from '../../test/support/cleat-kit.js';
 
 const GRAMMAR = `
 import * as k8s from "../schemas/kubernetes-1.37.json"

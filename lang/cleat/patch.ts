@@ -31,7 +31,7 @@ function deepMergeStrict(a: ObjectValue, b: ObjectValue, span: Span, path: strin
 }
 
 /** `+:` merge: objects merge deeply (right wins on scalars), lists concatenate. */
-export function mergeValues(a: Value, b: Value, span: Span, path: string): Value {
+function mergeValues(a: Value, b: Value, span: Span, path: string): Value {
   if (isObject(a) && isObject(b)) {
     const m = new Map(a.fields);
     for (const [k, v] of b.fields) {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { check, exportProgram } from './program.js';
-import { memoryLoader, ROOT } from './testkit.js';
+import { memoryLoader, ROOT } from '../../test/support/cleat-kit.js';
 
 const TOKENS = [
   'let',
@@ -96,7 +96,7 @@ test('property: well-formed arithmetic never escapes as a JS exception', () => {
       fc.constantFrom('1.5', '0', '0.0', '1e308', 'x'),
       fc.tuple(tie('e'), fc.constantFrom('+', '-', '*', '/', '%'), tie('e')).map(([a, op, b]) => `(${a} ${op} ${b})`),
     ),
-  })).e as fc.Arbitrary<string>;
+  })).e;
   fc.assert(
     fc.property(expr, (e) => {
       const text = `input x: Int\nexport { v: ${e} }\n`;

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkText, exportText } from './testkit.js';
+import { checkText, exportText } from '../../test/support/cleat-kit.js';
 import { kubernetesOpenApiBytes } from '../../test/support/kubernetes-openapi.js';
 
 const files = { 'schemas/kubernetes-1.37.json': kubernetesOpenApiBytes().toString('utf8') };

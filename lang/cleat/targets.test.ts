@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { exportProgram } from './program.js';
-import { memoryLoader, ROOT } from './testkit.js';
+import { memoryLoader, ROOT } from '../../test/support/cleat-kit.js';
 
 const SRC = `export db = [ { kind: "StatefulSet", metadata.name: "pg" } ]
 export config = [ { kind: "ConfigMap", metadata: { name: "cfg", annotations: { "argocd.argoproj.io/sync-wave": "-1" } } } ]

@@ -16,7 +16,7 @@ export interface ComponentOutput {
   documents: Value[];
 }
 
-export const SYNC_WAVE = 'argocd.argoproj.io/sync-wave';
+const SYNC_WAVE = 'argocd.argoproj.io/sync-wave';
 
 export function plainTarget(components: ComponentOutput[]): Value[] {
   return components.flatMap((c) => c.documents);

@@ -11,7 +11,7 @@ export function assignable(a: Ty, b: Ty): boolean {
   return isSubtype(stripForCheck(a), stripForCheck(b)) || (containsJson(a) && shapeCompatible(a, b));
 }
 
-export function stripForCheck(t: Ty): Ty {
+function stripForCheck(t: Ty): Ty {
   const r = resolve(t);
   if (r.k === 'refine') return stripForCheck(r.base);
   if (r.k === 'union') return union(r.members.map(stripForCheck));
@@ -40,7 +40,7 @@ function stripNamedRecord(t: Ty, r: Ty & { k: 'record' }): Ty {
   return out;
 }
 
-export function containsJson(t: Ty): boolean {
+function containsJson(t: Ty): boolean {
   const r = resolve(t);
   if (r.k === 'json') return true;
   if (r.k === 'union') return r.members.some(containsJson);
@@ -52,7 +52,7 @@ export function containsJson(t: Ty): boolean {
 }
 
 /** With Json inside `a`, accept when the outer shapes agree (Json parts are checked at run time). */
-export function shapeCompatible(a: Ty, b: Ty): boolean {
+function shapeCompatible(a: Ty, b: Ty): boolean {
   const ra = baseOf(a);
   const rb = baseOf(b);
   if (ra.k === 'json' || rb.k === 'json') return true;

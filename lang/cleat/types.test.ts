@@ -135,7 +135,7 @@ const arbType: fc.Arbitrary<Ty> = fc.letrec((tie) => ({
       .tuple(fc.constantFrom('a', 'b'), tie('t'), fc.boolean(), fc.boolean())
       .map(([n, t, opt, open]) => rec([[n, t as Ty, opt]], open)),
   ),
-})).t as fc.Arbitrary<Ty>;
+})).t;
 
 const accepts = (v: Value, t: Ty): boolean => {
   try {

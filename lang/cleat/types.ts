@@ -90,10 +90,6 @@ export function union(members: Ty[]): Ty {
   return normalize({ k: 'union', members });
 }
 
-export function nullable(t: Ty): Ty {
-  return union([t, T.null]);
-}
-
 /** The members of a type seen as a union (one member when it is not a union). */
 export function members(t: Ty): Ty[] {
   const r = resolve(t);
@@ -239,7 +235,7 @@ export function litEq(a: string | boolean | bigint | number, b: string | boolean
   return a === b;
 }
 
-export function showLit(v: string | boolean | bigint | number): string {
+function showLit(v: string | boolean | bigint | number): string {
   if (typeof v === 'string') return JSON.stringify(v);
   if (typeof v === 'number') return Number.isInteger(v) ? `${v}.0` : String(v);
   return String(v);
@@ -289,10 +285,4 @@ export function showType(t: Ty, depth = 0): string {
     case 'named':
       return t.cell.name;
   }
-}
-
-/** The field of a record type by name. */
-export function fieldOf(t: Ty, name: string): Field | undefined {
-  const r = baseOf(t);
-  return r.k === 'record' ? r.fields.find((f) => f.name === name) : undefined;
 }

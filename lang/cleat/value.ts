@@ -40,7 +40,7 @@ export function valueEquals(a: Value, b: Value): boolean {
   if ((typeof a === 'bigint' || typeof a === 'number') && (typeof b === 'bigint' || typeof b === 'number')) {
     return typeof a === typeof b
       ? a === b
-      : Number(a) === Number(b) && (typeof a === 'bigint' ? a === BigInt(b as number) : BigInt(a as number) === b);
+      : Number(a) === Number(b) && (typeof a === 'bigint' ? a === BigInt(b) : BigInt(a) === b);
   }
   if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => valueEquals(x, b[i]!));
   if (isObject(a)) {

@@ -44,8 +44,3 @@ export class FuncError extends Error {
     super(message);
   }
 }
-
-/** Thrown by `fail`/`required` style functions whose message Go/Helm prints unwrapped too. */
-export function funcError(message: string): FuncError {
-  return new FuncError(message);
-}

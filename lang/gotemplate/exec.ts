@@ -516,7 +516,7 @@ export class State {
 
     const argv: unknown[] = [];
     let i = 0;
-    for (; i < numFixed && i < args.length; i++) argv.push(this.evalArg(dot, fn.params[i]!, args[i]!));
+    for (; i < numFixed && i < args.length; i++) argv.push(this.evalArg(dot, fn.params[i], args[i]!));
     if (fn.variadic) for (; i < args.length; i++) argv.push(this.evalArg(dot, fn.variadic, args[i]!));
     if (final !== MISSING) {
       const t = numIn - 1 < numFixed ? fn.params[numIn - 1]! : fn.variadic!;
@@ -655,12 +655,12 @@ export class State {
 }
 
 /** An int64 constant as our int representation (bigint only beyond 2^53). */
-export function intValue(i: bigint): number | bigint {
+function intValue(i: bigint): number | bigint {
   const n = Number(i);
   return Number.isSafeInteger(n) ? n : i;
 }
 
-export function errorMessage(e: unknown): string {
+function errorMessage(e: unknown): string {
   if (e instanceof Error) return e.message;
   return String(e);
 }

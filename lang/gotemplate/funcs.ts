@@ -52,7 +52,7 @@ function cmpBasic(kind: BasicKind, a: unknown, b: unknown): number {
   }
 }
 
-export function eq(arg1: unknown, ...arg2: unknown[]): boolean {
+function eq(arg1: unknown, ...arg2: unknown[]): boolean {
   const a1 = ind(arg1);
   if (arg2.length === 0) throw new Error('missing argument for comparison');
   const k1 = basicKind(a1).kind;
@@ -79,7 +79,7 @@ export function eq(arg1: unknown, ...arg2: unknown[]): boolean {
   return false;
 }
 
-export function lt(arg1: unknown, arg2: unknown): boolean {
+function lt(arg1: unknown, arg2: unknown): boolean {
   const a1 = ind(arg1);
   const b1 = basicKind(a1);
   if (b1.bad) throw new Error(errBadComparisonType);
@@ -91,7 +91,7 @@ export function lt(arg1: unknown, arg2: unknown): boolean {
   return cmpBasic(b1.kind, a1, a2) < 0;
 }
 
-export function le(arg1: unknown, arg2: unknown): boolean {
+function le(arg1: unknown, arg2: unknown): boolean {
   return lt(arg1, arg2) || eq(arg1, arg2);
 }
 
@@ -104,7 +104,7 @@ function length(item: unknown): number {
     case 'slice':
       return (item as ArrayLike<unknown>).length;
     case 'map':
-      return Object.keys(item as object).length;
+      return Object.keys(item).length;
     case 'object': {
       const entries = (item as GoObject).mapEntries?.();
       if (entries) return entries.length;
@@ -183,7 +183,7 @@ function evalArgs(args: unknown[]): string {
   return sprint(args.map((a) => (a === null || a === undefined ? '<no value>' : a)));
 }
 
-export function htmlEscape(s: string): string {
+function htmlEscape(s: string): string {
   return s.replace(/["'&<>\0]/g, (c) => {
     switch (c) {
       case '"':
@@ -202,7 +202,7 @@ export function htmlEscape(s: string): string {
   });
 }
 
-export function jsEscape(s: string): string {
+function jsEscape(s: string): string {
   let out = '';
   for (const ch of s) {
     const r = ch.codePointAt(0)!;
@@ -237,7 +237,7 @@ export function jsEscape(s: string): string {
 }
 
 /** url.QueryEscape. */
-export function queryEscape(s: string): string {
+function queryEscape(s: string): string {
   let out = '';
   for (const b of utf8Bytes(s)) {
     const c = String.fromCharCode(b);

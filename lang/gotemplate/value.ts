@@ -76,10 +76,6 @@ export function mapSet(map: Record<string, unknown>, key: string, value: unknown
   else map[key] = value;
 }
 
-export function newMap(): Record<string, unknown> {
-  return {};
-}
-
 export function isMap(v: unknown): v is Record<string, unknown> {
   return kindOf(v) === 'map';
 }
@@ -159,7 +155,7 @@ export function utf8Bytes(s: string): Uint8Array {
 
 const utf8Decoder = new TextDecoder('utf-8');
 
-export function fromUtf8(b: Uint8Array): string {
+function fromUtf8(b: Uint8Array): string {
   return utf8Decoder.decode(b);
 }
 

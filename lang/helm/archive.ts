@@ -46,7 +46,7 @@ function checksumOk(h: Uint8Array): boolean {
 }
 
 /** Checks one entry name as Helm's loader does; returns the cleaned relative path. */
-export function checkEntryName(name: string): string {
+function checkEntryName(name: string): string {
   if (name.includes('\\')) fail(`chart illegally contains content outside the base directory: "${name}"`);
   if (/^[A-Za-z]:/.test(name) || /^\/*[A-Za-z]:/.test(name.replace(/^\.\//, '')))
     fail(`chart contains illegally named files: "${name}"`);

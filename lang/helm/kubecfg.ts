@@ -22,7 +22,7 @@ import { type Chart, loadChartArchive } from './chart.js';
 import { ChartError } from './chart-error.js';
 import { chartCache, copyJson, renderCache, sha256Hex } from './cache.js';
 import { parseManifests, type RenderOptions, renderTemplates } from './render.js';
-import { processDependencies, valuesFromJson, type Values } from './values.js';
+import { processDependencies, valuesFromJson } from './values.js';
 
 const MANIFEST_EXTENSION = /\.(ya?ml|json)$/;
 
@@ -39,7 +39,7 @@ interface DocumentChunk {
  * document's first line; only spaces or a comment may follow the `---`.
  * Returned chunks are never empty (each holds at least one line).
  */
-export function splitKubecfgDocuments(file: string, text: string): DocumentChunk[] {
+function splitKubecfgDocuments(file: string, text: string): DocumentChunk[] {
   const lines = text.split('\n');
   // A final newline ends the last line; it does not start another one.
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
@@ -85,7 +85,7 @@ function collectCrds(chart: Chart, fullPath: string, out: Record<string, JsonVal
     if (!f.name.startsWith('crds/') || !MANIFEST_EXTENSION.test(f.name)) continue;
     const key = `${fullPath}/${f.name}`;
     try {
-      setJsonKey(out, key, parseKubecfgDocuments(key, new TextDecoder().decode(f.data)) as never);
+      setJsonKey(out, key, parseKubecfgDocuments(key, new TextDecoder().decode(f.data)));
     } catch (e) {
       if (e instanceof ChartError)
         throw new ChartError(`failed to parse CRD in file "${key}" from helm chart: ${e.message}`, e.code);
@@ -136,7 +136,7 @@ export function renderChartForKubecfg(chart: Chart, opts: RenderOptions): Record
   for (const [path, body] of renderTemplates(chart, opts)) {
     const objs = parseKubecfgDocuments(path, body);
     for (const o of objs) fixUpObject(path, o, opts.namespace);
-    setJsonKey(result, path, objs as never);
+    setJsonKey(result, path, objs);
   }
   return result;
 }
@@ -198,7 +198,7 @@ export function parseHelmChart(
     result = renderChartForKubecfg(chart, {
       releaseName,
       namespace,
-      values: v as Values,
+      values: v,
       // Randomness seeded by content: one input always renders the same bytes.
       seed: parseInt(key.slice(0, 8), 16),
       ...(capabilities.kubeVersion !== undefined ? { kubeVersion: capabilities.kubeVersion } : {}),
@@ -206,5 +206,5 @@ export function parseHelmChart(
     });
     renderCache.set(key, result, resultSize(result));
   }
-  return copyJson(result as unknown as JsonValue) as unknown as Record<string, JsonValue[]>;
+  return copyJson(result) as unknown as Record<string, JsonValue[]>;
 }

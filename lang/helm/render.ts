@@ -103,7 +103,7 @@ class KubeVersion extends GoObject {
  * right, so it is empty (docs/helm.md). Prints as Go prints the struct; toYaml/toJson see the
  * json tags with omitempty, so only `version`.
  */
-export const HELM_VERSION = 'v3.18';
+const HELM_VERSION = 'v3.18';
 
 class HelmBuildInfo extends GoObject {
   private readonly fields: Record<string, string> = {

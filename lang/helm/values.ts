@@ -12,7 +12,7 @@ import type { Chart } from './chart.js';
 
 export type Values = Record<string, unknown>;
 
-export function copyValues<T>(v: T): T {
+function copyValues<T>(v: T): T {
   if (Array.isArray(v)) return v.map(copyValues) as T;
   if (isMap(v)) {
     const out: Values = {};
@@ -28,7 +28,7 @@ function coalesceTables(dst: Values, src: Values, merge: boolean): Values {
     const val = src[key];
     if (hasKey(dst, key) && !merge && dst[key] === null) delete dst[key];
     else if (!hasKey(dst, key)) mapSet(dst, key, copyValues(val));
-    else if (isMap(val) && isMap(dst[key])) coalesceTables(dst[key] as Values, val, merge);
+    else if (isMap(val) && isMap(dst[key])) coalesceTables(dst[key], val, merge);
   }
   return dst;
 }
@@ -55,7 +55,7 @@ function coalesceGlobals(dest: Values, src: Values): void {
       const vv = copyValues(val);
       if (!hasKey(dg, key)) mapSet(dg, key, vv);
       else if (isMap(dg[key])) {
-        coalesceTables(vv, dg[key] as Values, true);
+        coalesceTables(vv, dg[key], true);
         mapSet(dg, key, vv);
       }
     } else if (!(hasKey(dg, key) && isMap(dg[key]))) mapSet(dg, key, val);

@@ -162,7 +162,7 @@ const values: [string, string, string][] = [
 for (const [name, code, want] of values) {
   test(`conformance regression: ${name}`, () => {
     const m = parseModule(new SourceFile('main.jsonnet', code));
-    assert.equal(evaluateToString(m, { mode: 'json' }) as string, want + '\n');
+    assert.equal(evaluateToString(m, { mode: 'json' }), want + '\n');
   });
 }
 

@@ -75,7 +75,7 @@ interface Loc {
 }
 
 /** 1-based line and UTF-8 byte column (go-jsonnet's convention). */
-export function locate(file: SourceFile, offset: number): Loc {
+function locate(file: SourceFile, offset: number): Loc {
   const p = file.position(offset);
   const lineText = file.lineText(p.line);
   const prefix = lineText.slice(0, p.column - 1);

@@ -836,7 +836,7 @@ export class Evaluator implements ValidationHost {
     if (to < 0) to = Math.max(0, len + to);
     to = Math.min(to, len);
     if (target instanceof ArrayValue) return ArrayValue.slice(target, Math.min(from, len), to, step);
-    const str = target as string;
+    const str = target;
     if (codepoints === null && step === 1) return from < to ? str.substring(from, to) : '';
     let out = '';
     for (let i = from; i < to; i += step) out += codepoints !== null ? codepoints[i] : str[i];
@@ -1297,11 +1297,11 @@ function formatIndex(n: number): string {
   return String(Math.trunc(n));
 }
 
-export function quoteJson(s: string): string {
+function quoteJson(s: string): string {
   return serializeCompact(s);
 }
 
-export function decodeUtf8(bytes: Uint8Array): string {
+function decodeUtf8(bytes: Uint8Array): string {
   return new TextDecoder('utf-8').decode(bytes);
 }
 

@@ -20,7 +20,7 @@ const SMALL_FIELDS = 8;
 export function cachedField(cache: FieldCache | null | undefined, name: string): Value | undefined {
   if (cache == null) return undefined;
   if (cache instanceof Map) return cache.get(name);
-  for (let i = 0; i < cache.length; i += 2) if (cache[i] === name) return cache[i + 1] as Value;
+  for (let i = 0; i < cache.length; i += 2) if (cache[i] === name) return cache[i + 1];
   return undefined;
 }
 

@@ -11,8 +11,7 @@ import { isJsonObject } from '../common/json.js';
 import { ImportError, JsonnetError } from './errors.js';
 import { Evaluator } from './evaluator.js';
 import { serializeJson } from './manifest.js';
-import { type Module, type RuntimeOptions, moduleAst, parseModule, parseSnippet } from './module.js';
-import { freeVariablesOf } from './static-analyzer.js';
+import { type Module, type RuntimeOptions, parseModule, parseSnippet } from './module.js';
 import { buildStd } from './std/registry.js';
 import { pureStdTable } from './std/pure-link.js';
 import { applyTopLevelArgs } from './top-level-args.js';
@@ -27,11 +26,6 @@ export { freeVariablesOf } from './static-analyzer.js';
 
 export type EvalOptions = RuntimeOptions;
 export type OutputMode = 'json' | 'string' | 'multi' | 'yamlStream';
-
-/** Free variables of a module's top-level expression (always includes `std` if used). */
-export function freeVariables(module: Module): Set<string> {
-  return freeVariablesOf(moduleAst(module));
-}
 
 function newEvaluator(options: EvalOptions): Evaluator {
   return new Evaluator(options, (ev) => buildStd(ev, pureStdTable));

@@ -71,7 +71,7 @@ export interface Token {
 }
 
 /** Jsonnet's keywords: the one list the lexer, formatter, YAKL and render/ share. */
-export const KEYWORDS: ReadonlySet<string> = new Set(KEYWORD_LIST);
+const KEYWORDS: ReadonlySet<string> = new Set(KEYWORD_LIST);
 
 /** go-jsonnet's IsValidIdentifier: a name usable as a bare field or variable. */
 export function isJsonnetIdentifier(s: string): boolean {

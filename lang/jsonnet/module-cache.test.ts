@@ -310,7 +310,7 @@ function filesOf(m: Model): Files {
       '{',
       `  v:: ${m.consts[i]}${deps.map((j) => ` + d${j}.v`).join('')}${m.readsExt[i] ? " + std.length(std.extVar('x'))" : ''},`,
       `  out: { name: 'm${i}', v: $.v },`,
-      `  lazy: ${lazy !== null && lazy > i ? `(import 'm${lazy}.libsonnet').out` : 'null'},`,
+      `  lazy: ${lazy != null && lazy > i ? `(import 'm${lazy}.libsonnet').out` : 'null'},`,
       '}',
     ].join('\n');
   }

@@ -67,7 +67,7 @@ import {
   T_VERBATIM_SINGLE,
 } from './token-kinds.js';
 
-export const MAX_NESTING = 1000;
+const MAX_NESTING = 1000;
 
 /** Jsonnet's operator precedences (lower binds tighter): shared with the formatter's parser. */
 export const MAX_PREC = 16;
@@ -617,7 +617,7 @@ class Parser {
         const bodySpan = this.span(body.parenStart ?? body.span.start, endOf(body));
         if (body.type !== 'String') throw this.errSpan('Computed imports are not allowed', bodySpan);
         if (body.style === 'block') throw this.errSpan('Block string literals not allowed in imports', bodySpan);
-        const kind = KIND_NAMES[this.kinds[begin]!] as 'import' | 'importstr' | 'importbin';
+        const kind = KIND_NAMES[this.kinds[begin]] as 'import' | 'importstr' | 'importbin';
         const node: Node = { type: 'Import', kind, path: body.value, span: this.span(start, endOf(body)), ctx: '' };
         return this.withFodder(node, begin);
       }

@@ -15,7 +15,7 @@ import { children } from './ast.js';
 import { staticError } from './errors.js';
 
 /** Names bound in the root frame, in slot order. */
-export const ROOT_NAMES: readonly string[] = ['std'];
+const ROOT_NAMES: readonly string[] = ['std'];
 
 export interface AnalysisResult {
   imports: Import[];

@@ -96,8 +96,3 @@ const CODES = new Map<TokenKind, number>(KIND_NAMES.map((k, i) => [k, i]));
 export function kindCode(kind: TokenKind): number {
   return CODES.get(kind)!;
 }
-
-/** True for the five string literal kinds. */
-export function isStringKind(code: number): boolean {
-  return code >= T_STRING_BLOCK && code <= T_VERBATIM_SINGLE;
-}

@@ -273,7 +273,7 @@ class SchemaChecker {
       if (!isObject(deps)) this.fail(at('dependencies'), `expected object, but got ${jsonTypeName(deps)}`);
       for (const name of Object.keys(deps)) {
         const loc = `${at('dependencies')}/${pointerToken(name)}`;
-        if (Array.isArray(deps[name])) this.checkStrings(loc, deps[name]!);
+        if (Array.isArray(deps[name])) this.checkStrings(loc, deps[name]);
         else {
           this.expectType(loc, deps[name]!, 'object', 'boolean');
           out.push({ location: loc, keyword: 'dependencies', inPlace: true });

@@ -1215,7 +1215,7 @@ function swap([f, l]: [FileUnit, Loc]): [Loc, FileUnit] {
 }
 
 /** `type Name = T`. */
-export class TypeAlias {
+class TypeAlias {
   constructor(
     readonly type: TypeExpr,
     readonly file: FileUnit,
@@ -1224,7 +1224,7 @@ export class TypeAlias {
 
 /** An error raised by a builtin or lambda; the call site adds the position. */
 
-export function typeText(t: TypeExpr): string {
+function typeText(t: TypeExpr): string {
   switch (t.t) {
     case 'any':
       return 'any';

@@ -1356,7 +1356,7 @@ function escapeEnd(s: string, i: number): number {
 }
 
 /** Python-style escapes; a backslash before a line break joins the lines. */
-export function decodeEscapes(s: string, raw: boolean): string {
+function decodeEscapes(s: string, raw: boolean): string {
   if (raw || !s.includes('\\')) return s;
   let out = '';
   for (let i = 0; i < s.length; i++) {

@@ -86,10 +86,6 @@ export class KModule {
 export type Value =
   null | Undefined | boolean | number | KFloat | string | Value[] | KDict | SchemaType | KFunc | KModule;
 
-export function isDict(v: Value): v is KDict {
-  return v instanceof KDict;
-}
-
 export function typeName(v: Value): string {
   if (v === null) return 'NoneType';
   if (v === UNDEFINED) return 'UndefinedType';

@@ -44,7 +44,7 @@ export function parsePlace(h: HeaderShape, line: number | undefined): string {
 }
 
 /** `line L, column C` of an execution error, counted from the field or the header (Go's column is 0-based). */
-export function execPlace(h: HeaderShape, line: number, column0: number): string {
+function execPlace(h: HeaderShape, line: number, column0: number): string {
   const col = column0 + 1;
   if (!h.present) return `line ${line}, column ${col}`;
   if (line <= h.newlines) return `in templateHeader, line ${line}, column ${col}`;
@@ -58,7 +58,7 @@ export function execPlace(h: HeaderShape, line: number, column0: number): string
 const TYPE_NAME = String.raw`[\w\[\]{}*. ]{1,64}`;
 
 /** A fixed category for a Go/Sprig execution message; only identifiers and type names are carried over. */
-export function categoryOf(goMessage: string): string {
+function categoryOf(goMessage: string): string {
   const rest = goMessage.replace(/^template: [^\n]*?executing "[^"]*" at </s, '');
   let m: RegExpExecArray | null;
   if ((m = /error calling (\w+): /.exec(rest))) return `error calling ${m[1]}`;

@@ -19,7 +19,7 @@ import { parseYaml } from './yaml.js';
 type Obj = Record<string, unknown>;
 
 /** The template fields of a module, in KuboCD's parse and render order. */
-export const MODULE_FIELDS = [
+const MODULE_FIELDS = [
   'parameters',
   'values',
   'specPatch',
@@ -34,7 +34,7 @@ export type ModuleField = (typeof MODULE_FIELDS)[number];
 /** How a rendered field is read. */
 export type FieldKind = 'map' | 'text' | 'line' | 'bool' | 'list' | 'duration';
 
-export const MODULE_FIELD_KINDS: Record<ModuleField, FieldKind> = {
+const MODULE_FIELD_KINDS: Record<ModuleField, FieldKind> = {
   parameters: 'map',
   values: 'map',
   specPatch: 'map',

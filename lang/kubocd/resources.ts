@@ -14,8 +14,6 @@ import { parseYaml, parseYamlDocuments } from './yaml.js';
 
 type Obj = Record<string, unknown>;
 
-export const KUBOCD_API_VERSION = 'kubocd.kubotal.io/v1alpha1';
-
 export function isObj(v: unknown): v is Obj {
   return v !== null && typeof v === 'object' && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
 }

@@ -71,7 +71,7 @@ export function normalizeSchema(
     throw new KubocdError(`schema node '${path}' has an unknown type`, 'KUBOCD_MANIFEST');
   if (type === undefined && !json) throw new KubocdError(`missing type for node '${path}'`, 'KUBOCD_MANIFEST');
   const node: SchemaNode = { required: [], additionalProperties: additionalDefault };
-  if (type !== undefined) node.type = type as string;
+  if (type !== undefined) node.type = type;
   const ap = get(raw, 'additionalProperties');
   if (typeof ap === 'boolean') node.additionalProperties = ap;
   else if (json && ap === undefined) node.additionalProperties = true;

@@ -7,7 +7,7 @@
  * nor values, and an invalid document is located by its line only.
  */
 
-import { isMap as isYamlMap, isScalar, isSeq, isAlias, parseAllDocuments, type Node as YamlNode } from 'yaml';
+import { isMap as isYamlMap, isScalar, isSeq, isAlias, parseAllDocuments } from 'yaml';
 import { goYamlTags } from '../gotemplate/index.js';
 import { GoFloat, goFloat } from '../gotemplate/index.js';
 import { mapSet } from '../gotemplate/value.js';
@@ -34,7 +34,7 @@ function keyString(v: unknown): string | typeof UNCONVERTIBLE {
   return UNCONVERTIBLE;
 }
 
-export function collidingKeysMessage(subject: YamlSubject): string {
+function collidingKeysMessage(subject: YamlSubject): string {
   return `${subject} has a map whose keys are the same once converted to strings, such as 1 and "1", or true and "true"`;
 }
 
@@ -110,7 +110,7 @@ export function parseYamlDocuments(text: string, subject: YamlSubject): unknown[
         'KUBOCD_YAML',
       );
     }
-    checkKeys(d.contents as YamlNode | null, subject, 0);
+    checkKeys(d.contents, subject, 0);
     let js: unknown;
     try {
       js = d.toJS({ maxAliasCount: MAX_ALIAS_COUNT, mapAsMap: true });

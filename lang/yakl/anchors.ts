@@ -32,7 +32,7 @@ export function anchorBindings(anchors: Iterable<AnchorInfo>, root: string): str
 
 /** Names of the anchors in a subtree (not following aliases) that become locals. */
 export function collectAnchors(node: unknown, into: Set<string>): void {
-  if (!node || typeof node !== 'object' || isAlias(node as YNode)) return;
+  if (!node || typeof node !== 'object' || isAlias(node)) return;
   const n = node as YNode;
   if ((isScalar(n) || isMap(n) || isSeq(n)) && n.anchor && isLocalName(n.anchor)) into.add(n.anchor);
   if (isMap(n)) for (const p of n.items) collectAnchors(p.value, into);

@@ -250,7 +250,7 @@ export class Generator {
     if (isScalar(n)) return this.genScalar(scope, n, am);
     if (isMap(n)) return this.genMap(scope, n, am, opts);
     if (isSeq(n)) return this.genSeq(scope, n, am, opts);
-    this.fail(this.nodeAt(scope, n as YNode), 'YAKL_YAML', 'unsupported YAML node');
+    this.fail(this.nodeAt(scope, n), 'YAKL_YAML', 'unsupported YAML node');
   }
 
   checkCollectionTag(scope: DocScope, node: YAMLMap | YAMLSeq, want: string): void {

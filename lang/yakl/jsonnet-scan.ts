@@ -154,7 +154,7 @@ function skipTextBlock(text: string, start: number): number {
 }
 
 /** The extent of a `\{` YAML block starting at the backslash `open`. */
-export function scanYamlBlock(text: string, open: number): YamlBlock | { at: number; reason: string } {
+function scanYamlBlock(text: string, open: number): YamlBlock | { at: number; reason: string } {
   let p = open + 2;
   while (text[p] === ' ' || text[p] === '\t') p++;
   if (text[p] === '#') p = lineEnd(text, p);

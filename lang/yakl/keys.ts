@@ -6,9 +6,7 @@
  * its quoting.
  */
 
-import { isJsonnetIdentifier, KEYWORDS } from '../jsonnet/lexer.js';
-
-export const JSONNET_KEYWORDS: ReadonlySet<string> = KEYWORDS;
+import { isJsonnetIdentifier } from '../jsonnet/lexer.js';
 
 export const RESERVED_PREFIX = 'yakl__';
 
@@ -34,7 +32,7 @@ export type KeyMeaning =
   | { kind: 'error'; reason: string };
 
 /** Splits `name+::` into the name and its modifiers. */
-export function splitModifiers(text: string): { name: string } & Modifiers {
+function splitModifiers(text: string): { name: string } & Modifiers {
   let end = text.length;
   let colons = 0;
   while (end > 0 && text[end - 1] === ':') {

@@ -11,7 +11,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileYakl, YaklError } from './index.js';
-import { evalJsonnet, evalYakl } from './testing.js';
+import { evalJsonnet, evalYakl } from '../../test/support/yakl-eval.js';
 
 const D = '$';
 

@@ -42,7 +42,7 @@ export class LexError extends Error {
 }
 
 /** The first private-use character that doesn't occur in `text`. */
-export function pickMarker(text: string): string {
+function pickMarker(text: string): string {
   for (let cp = 0xe000; cp <= 0xf8ff; cp++) {
     const ch = String.fromCharCode(cp);
     if (!text.includes(ch)) return ch;

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { SourceFile } from '../common/source.js';
 import { JsonnetError, evaluate, parseModule } from '../jsonnet/index.js';
 import { compileYakl } from './index.js';
-import { memoryImporter } from './testing.js';
+import { memoryImporter } from '../../test/support/yakl-eval.js';
 
 const cases: { name: string; src: string; line: number }[] = [
   { name: 'plain value', src: 'a: 1\nb:\n  c: ${error "boom"}\n', line: 3 },

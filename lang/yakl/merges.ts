@@ -37,7 +37,7 @@ export function mergeSources(g: Generator, scope: DocScope, pair: Pair, am: Anch
     if (!isAlias(s) && (s as YAMLMap).anchor && isLocalName((s as YAMLMap).anchor!)) {
       g.fail(g.nodeAt(scope, s), 'YAKL_ANCHOR_PLACE', 'an anchor is not allowed inside a merge source');
     }
-    const entries = sourceEntries(g, scope, target as YAMLMap, mode);
+    const entries = sourceEntries(g, scope, target, mode);
     for (const en of entries) {
       const id = entryIdentity(en);
       if (seen.has(id)) continue;
@@ -48,7 +48,7 @@ export function mergeSources(g: Generator, scope: DocScope, pair: Pair, am: Anch
   return out;
 }
 
-export function sourceEntries(g: Generator, scope: DocScope, map: YAMLMap, mode: AnchorMode): Entry[] {
+function sourceEntries(g: Generator, scope: DocScope, map: YAMLMap, mode: AnchorMode): Entry[] {
   const out: Entry[] = [];
   let nested: Entry[] = [];
   map.items.forEach((pair, i) => {
@@ -90,7 +90,7 @@ export function genExtend(g: Generator, scope: DocScope, pair: Pair, am: AnchorM
   g.e.write(' + ');
 }
 
-export function genExtendSource(g: Generator, scope: DocScope, v: YNode, keyAt: number, mode: AnchorMode): void {
+function genExtendSource(g: Generator, scope: DocScope, v: YNode, keyAt: number, mode: AnchorMode): void {
   const target = isAlias(v) ? v.resolve(scope.doc) : v;
   if (isMap(target)) {
     g.genNode(scope, v, mode);

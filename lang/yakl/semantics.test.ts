@@ -6,7 +6,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JsonnetError } from '../jsonnet/index.js';
-import { evalJsonnet, evalYakl } from './testing.js';
+import { evalJsonnet, evalYakl } from '../../test/support/yakl-eval.js';
 import { KUBECFG_PRELUDE, compileYakl } from './index.js';
 
 const D = '$';

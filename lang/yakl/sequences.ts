@@ -14,7 +14,7 @@ const SEQ_TAG = 'tag:yaml.org,2002:seq';
 export function genSeq(g: Generator, scope: DocScope, seq: YAMLSeq, am: AnchorMode, opts: { fromEnd?: boolean }): void {
   g.checkCollectionTag(scope, seq, SEQ_TAG);
   g.registerAnchor(scope, seq, am);
-  const items = seq.items as unknown[];
+  const items = seq.items;
   const clauses = items.map((item) => itemClause(g, scope, item));
   const loopIdx = clauses.flatMap((c, i) => (c ? [i] : []));
   for (const c of clauses) {
@@ -101,7 +101,7 @@ export function genSeq(g: Generator, scope: DocScope, seq: YAMLSeq, am: AnchorMo
   if (open) g.e.close(']');
 }
 
-export function itemClause(
+function itemClause(
   g: Generator,
   scope: DocScope,
   item: unknown,

@@ -20,5 +20,5 @@ export function parseYamlStream(text: string): Document.Parsed[] {
     strict: true,
     customTags: (tags) => tags.filter((t) => typeof t !== 'string' && !DROPPED_TAG.test(t.tag) && t.format !== 'TIME'),
   });
-  return Array.isArray(docs) ? docs : [docs as unknown as Document.Parsed];
+  return Array.isArray(docs) ? docs : [docs];
 }

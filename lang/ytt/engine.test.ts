@@ -45,6 +45,9 @@ const STARLARK: [string, string, unknown][] = [
   ['None to null', 'None', null],
   ['str of list', 'str([1, "a"])', '[1, "a"]'],
   ['enumerate', '[i for i, _ in enumerate(["a", "b"])]', [0, 1]],
+  ['range with start, stop and a negative step', 'range(5, 0, -2)', [5, 3, 1]],
+  ['title and capitalize', '"ab cd".title() + "|" + "eF".capitalize() + "|" + "".capitalize()', 'Ab Cd|Ef|'],
+  ['strip with a character set', '"xxaxx".strip("x")', 'a'],
 ];
 
 for (const [name, expr, want] of STARLARK) {
@@ -138,15 +141,15 @@ test('the schema: defaults, nullable, any, validations and their sources', () =>
       ['names', 'array'],
     ],
   );
-  assert.equal(s.items[0].type.validation?.minLen, 1);
+  assert.equal(s.items[0]?.type.validation?.minLen, 1);
   assert.deepEqual(
-    s.items[0].type.comments.map((c) => c.text),
+    s.items[0]?.type.comments.map((c) => c.text),
     [' the image'],
   );
-  assert.equal(s.items[3].type.validation?.rules[0].message, 'unique');
+  assert.equal(s.items[3]?.type.validation?.rules[0]?.message, 'unique');
   assert.deepEqual(toPlain(r.values), { image: '', tls: null, extra: { a: 1 }, names: [] });
   assert.deepEqual(
-    r.invalidations.map((i) => [i.path, i.violations[0].mustBe]),
+    r.invalidations.map((i) => [i.path, i.violations[0]?.mustBe]),
     [['image', 'length >= 1']],
   );
 });
@@ -164,6 +167,16 @@ const BAD: [string, Record<string, string>, RegExp][] = [
     /called recursively/,
   ],
   ['missing file', {}, /file not found/],
+  [
+    'range without arguments',
+    { 'v.yaml': '#@data/values\n---\na: #@ range()\n' },
+    /range: got 0 arguments, want at least 1/,
+  ],
+  [
+    'range with four arguments',
+    { 'v.yaml': '#@data/values\n---\na: #@ range(1, 2, 3, 4)\n' },
+    /range: got 4 arguments, want at most 3/,
+  ],
 ];
 for (const [name, files, re] of BAD) {
   test(`bad input: ${name} — a clear error naming the place`, () => {

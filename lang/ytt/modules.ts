@@ -45,7 +45,7 @@ function decodeStruct(v: unknown): unknown {
 export function fromPlain(v: unknown): unknown {
   if (v === undefined || v === null) return null;
   if (Array.isArray(v)) return new SList(v.map(fromPlain));
-  if (typeof v === 'object') return new SDict(Object.entries(v as object).map(([k, x]) => [k, fromPlain(x)]));
+  if (typeof v === 'object') return new SDict(Object.entries(v).map(([k, x]) => [k, fromPlain(x)]));
   if (typeof v === 'number' && !Number.isInteger(v)) return new SFloat(v);
   return v;
 }

@@ -31,11 +31,11 @@ function memTree(paths: string[]): MyksTree {
   const dirs = new Map<string, Set<string>>();
   for (const p of paths) {
     const parts = p.split('/');
-    for (let i = 0; i < parts.length; i++) {
+    parts.forEach((part, i) => {
       const dir = parts.slice(0, i).join('/');
       if (!dirs.has(dir)) dirs.set(dir, new Set());
-      dirs.get(dir)!.add(parts[i]);
-    }
+      dirs.get(dir)!.add(part);
+    });
   }
   return { list: (d) => (dirs.has(d) ? [...dirs.get(d)!] : undefined), isDir: (p) => dirs.has(p) };
 }

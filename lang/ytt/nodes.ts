@@ -71,7 +71,7 @@ export class YDoc {
   ) {}
 }
 
-export function scalarEq(a: YScalar, b: YScalar): boolean {
+function scalarEq(a: YScalar, b: YScalar): boolean {
   if (a instanceof SFloat) a = a.v;
   if (b instanceof SFloat) b = b.v;
   return a === b;
@@ -86,7 +86,7 @@ export function deepCopy(v: YValue): YValue {
   if (v instanceof YArray) return new YArray(v.items.map((i) => new YArrayItem(deepCopy(i.value), copyMeta(i.meta))));
   return v;
 }
-export function copyMeta(m: NodeMeta): NodeMeta {
+function copyMeta(m: NodeMeta): NodeMeta {
   return { ...m, anns: [...m.anns], comments: [...m.comments] };
 }
 

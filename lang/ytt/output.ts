@@ -34,7 +34,7 @@ function goFloat(n: number): string {
   return String(n);
 }
 
-export function toYamlText(v: YamlValue): string {
+function toYamlText(v: YamlValue): string {
   return marshalYaml(v, { numberText: goFloat, digitRunFix: false, keepKeyOrder: true });
 }
 
@@ -60,7 +60,8 @@ const utf8 = new TextEncoder();
 function byteCompare(a: string, b: string): number {
   const x = utf8.encode(a);
   const y = utf8.encode(b);
-  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
+  const n = Math.min(x.length, y.length);
+  for (let i = 0; i < n; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
   return x.length - y.length;
 }
 
@@ -91,7 +92,10 @@ const PROP_ORDER = [
 
 function ordered(o: { [k: string]: YamlValue }): { [k: string]: YamlValue } {
   const out: { [k: string]: YamlValue } = {};
-  for (const k of PROP_ORDER) if (k in o) out[k] = o[k];
+  for (const k of PROP_ORDER) {
+    const v = o[k];
+    if (v !== undefined) out[k] = v;
+  }
   return out;
 }
 

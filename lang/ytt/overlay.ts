@@ -61,7 +61,7 @@ function whichOp(meta: NodeMeta): string {
   return found[0]?.name ?? 'overlay/merge';
 }
 
-export function pos(meta: NodeMeta): string {
+function pos(meta: NodeMeta): string {
   return `line ${meta.where.file}:${meta.where.line}`;
 }
 
@@ -203,6 +203,7 @@ function callMatcher(by: unknown, idxOrKey: unknown, left: YValue, right: YValue
   );
 }
 
+/** indexes into left.items of the items the match selects */
 function mapIndexes(left: YMap, item: YMapItem, defaults: ChildDefaults): number[] | undefined {
   const m = matchAnn(item.meta, defaults);
   const idxs: number[] = [];
@@ -290,7 +291,7 @@ function apply(left: YValue, right: YValue, defaults: ChildDefaults): boolean {
             for (const i of idxs)
               left.items[i] = new YMapItem(
                 item.key,
-                replaceValue(item.meta, left.items[i].value, item.value),
+                replaceValue(item.meta, left.items[i]!.value, item.value),
                 item.meta,
               );
             if (idxs.length === 0 && truthy(kwarg(ann(item.meta, 'overlay/replace'), 'or_add') ?? false))
@@ -299,7 +300,7 @@ function apply(left: YValue, right: YValue, defaults: ChildDefaults): boolean {
           }
           case 'overlay/assert': {
             const idxs = mapIndexes(left, item, defaults);
-            for (const i of idxs ?? []) apply(left.items[i].value, item.value, childDefaults(item.meta, defaults));
+            for (const i of idxs ?? []) apply(left.items[i]!.value, item.value, childDefaults(item.meta, defaults));
             break;
           }
           default:
@@ -330,7 +331,7 @@ function apply(left: YValue, right: YValue, defaults: ChildDefaults): boolean {
               break;
             }
             for (const i of idxs) {
-              const li = left.items[i];
+              const li = left.items[i]!;
               let replace = true;
               if (li.value !== null) replace = apply(li.value, item.value, cd);
               if (replace) {
@@ -349,7 +350,7 @@ function apply(left: YValue, right: YValue, defaults: ChildDefaults): boolean {
             const idxs = arrayIndexes(left, item, defaults);
             if (!idxs) break;
             for (const i of idxs)
-              left.items[i] = new YArrayItem(replaceValue(item.meta, left.items[i].value, item.value), item.meta);
+              left.items[i] = new YArrayItem(replaceValue(item.meta, left.items[i]!.value, item.value), item.meta);
             if (idxs.length === 0 && truthy(kwarg(ann(item.meta, 'overlay/replace'), 'or_add') ?? false))
               left.items.push(new YArrayItem(replaceValue(item.meta, undefined, item.value), item.meta));
             break;
@@ -379,7 +380,7 @@ function apply(left: YValue, right: YValue, defaults: ChildDefaults): boolean {
             break;
           case 'overlay/assert': {
             const idxs = arrayIndexes(left, item, defaults);
-            for (const i of idxs ?? []) apply(left.items[i].value, item.value, childDefaults(item.meta, defaults));
+            for (const i of idxs ?? []) apply(left.items[i]!.value, item.value, childDefaults(item.meta, defaults));
             break;
           }
         }
@@ -402,7 +403,7 @@ function mergeMapItem(left: YMap, item: YMapItem, defaults: ChildDefaults): void
     return;
   }
   for (const i of idxs) {
-    const li = left.items[i];
+    const li = left.items[i]!;
     let replace = true;
     if (li.value !== null) replace = apply(li.value, item.value, cd);
     if (replace) {

@@ -29,6 +29,7 @@ test('annotations, code and comments attach to the node ytt gives them to', () =
   // the stray `- nope` makes this file invalid YAML; use a valid one
   const t = parseTemplate('f.yaml', FILE.replace('#@overlay/match by="name"\n- nope\n', ''));
   const doc = t.nodes[0];
+  assert.ok(doc);
   assert.equal(doc.kind, 'doc');
   assert.deepEqual(
     doc.anns.map((a) => a.name),
@@ -57,10 +58,10 @@ test('annotations, code and comments attach to the node ytt gives them to', () =
     ['a', 'b'],
   );
   assert.deepEqual(
-    items[0].comments.map((c) => c.text),
+    items[0]?.comments.map((c) => c.text),
     [' first'],
   );
-  assert.equal(items[1].blankBefore, true);
+  assert.equal(items[1]?.blankBefore, true);
   const name = t.nodes.find((n) => n.key === 'name')!;
   assert.deepEqual(name.code?.text, '"x"');
   assert.deepEqual(

@@ -115,7 +115,7 @@ export function parseTemplate(path: string, text: string): TemplateFile {
   for (const d of docs) {
     const err = d.errors[0];
     if (err)
-      throw new YamlSyntaxError(pos(err.pos[0]), err.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, ''));
+      throw new YamlSyntaxError(pos(err.pos[0]), firstLine(err.message).replace(/ at line \d+, column \d+:?$/, ''));
   }
 
   const nodes: TemplateNode[] = [];
@@ -167,8 +167,9 @@ export function parseTemplate(path: string, text: string): TemplateFile {
         let dash = vstart;
         while (lo <= hi) {
           const mid = (lo + hi) >> 1;
-          if (dashes[mid] <= vstart) {
-            if (dashes[mid] >= value.range![0]) dash = dashes[mid];
+          const d = dashes[mid]!;
+          if (d <= vstart) {
+            if (d >= value.range![0]) dash = d;
             lo = mid + 1;
           } else hi = mid - 1;
         }
@@ -192,10 +193,10 @@ export function parseTemplate(path: string, text: string): TemplateFile {
     // the `---` of this document, when it has one
     const range = d.range ?? [0, text.length, text.length];
     let start = range[0];
-    while (di < docStarts.length && docStarts[di] <= (contentStart ?? range[1])) start = docStarts[di++];
+    while (di < docStarts.length && docStarts[di]! <= (contentStart ?? range[1])) start = docStarts[di++]!;
     const doc = mk({ kind: 'doc', parent: -1, where: pos(start), span: [start, range[2]] });
     if (!docStarts.includes(start)) implicitDocs.add(doc.id);
-    fill(doc, d.contents as YNode | null);
+    fill(doc, d.contents);
   }
 
   // Attach comments: a full-line comment to the next node below it, an inline one to the innermost node of its line.
@@ -249,7 +250,7 @@ export function parseTemplate(path: string, text: string): TemplateFile {
         }
         const m = /^([A-Za-z0-9_./-]+)(.*)$/.exec(body);
         if (!m) throw new YttError(where, `Expected annotation name after '#@', got '${body}'`);
-        const ann: RawAnnotation = { name: m[1], text: m[2].trim(), where };
+        const ann: RawAnnotation = { name: m[1]!, text: m[2]!.trim(), where };
         if (inlineOwner) inlineOwner.anns.push(ann);
         else pendingAnns.push(ann);
       },
@@ -279,11 +280,16 @@ export function parseTemplate(path: string, text: string): TemplateFile {
   events.sort((a, b) => a.line - b.line || a.order - b.order);
   for (const e of events) e.run();
   trailing.push(...pendingComments);
-  if (pendingAnns.length) {
-    const a = pendingAnns[0];
+  const a = pendingAnns[0];
+  if (a) {
     throw new YttError(a.where, `Expected YAML node after annotation '${a.name}'`);
   }
   // an annotation or code comment written inline on a node line belongs to that node; normalize inline anns order
-  const loads = program.flatMap((l) => [...l.text.matchAll(/\bload\(\s*["']([^"']+)["']/g)].map((m) => m[1]));
+  const loads = program.flatMap((l) => [...l.text.matchAll(/\bload\(\s*["']([^"']+)["']/g)].map((m) => m[1]!));
   return { path, text, nodes, program, trailingComments: trailing, hasCode, loads };
+}
+
+function firstLine(s: string): string {
+  const nl = s.indexOf('\n');
+  return nl < 0 ? s : s.slice(0, nl);
 }

@@ -53,7 +53,7 @@ export interface ResolveInput {
   templateCache?: Map<string, TemplateFile>;
 }
 
-export function parseCached(input: ResolveInput, name: string, text: string): TemplateFile {
+function parseCached(input: ResolveInput, name: string, text: string): TemplateFile {
   const key = `${name}\u0000${text}`;
   const hit = input.templateCache?.get(key);
   if (hit) return hit;
@@ -152,7 +152,7 @@ class Loader implements ModuleLoader {
       if (path.endsWith('.star')) globals = this.runStar(path, text);
       else if (path.endsWith('.lib.yaml') || path.endsWith('.lib.yml')) {
         const t = parseCached(this.input, this.display(path), text);
-        globals = runTemplate(t, { load: (s, _f, w) => this.load(s, path!, w) }).globals;
+        globals = runTemplate(t, { load: (s, _f, w) => this.load(s, path, w) }).globals;
       } else throw new YttError(where, `cannot load ${spec}: Expected file '${spec}' to be a .star or .lib.yaml file`);
       const exported = new Map([...globals].filter(([k]) => !k.startsWith('_')));
       this.cache.set(path, exported);

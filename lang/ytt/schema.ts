@@ -21,7 +21,7 @@ import {
   type YValue,
 } from './nodes.js';
 import { callStarlark } from './starlark/builtins.js';
-import { SBuiltin, SFunction, SList, repr } from './starlark/values.js';
+import { repr } from './starlark/values.js';
 
 export interface SchemaDocs {
   title?: string;
@@ -198,7 +198,7 @@ function inferType(
           ],
         },
       ]);
-    const it = value.items[0];
+    const it = value.items[0]!;
     return { ...base, kind: 'array', item: typeOf(it.value, it.meta, toYaml), default: new YArray() };
   }
   if (value === null) {
@@ -476,10 +476,6 @@ function walkValidate(
       walkValidate(item.value, inner.item, `${path}[${i}]`, item.meta.where, out, toStarlark),
     );
   }
-}
-
-export function isCustomRule(fn: unknown): boolean {
-  return fn instanceof SFunction || fn instanceof SBuiltin || fn instanceof SList;
 }
 
 /** Every `#@schema/validation` of a schema with the path it governs (`app.servers[].port`), in source order. */

@@ -16,7 +16,6 @@ import {
   deepCopy,
   type Annotation,
   type NodeMeta,
-  type YScalar,
   type YValue,
 } from './nodes.js';
 import type { TemplateFile, TemplateNode } from './parse.js';
@@ -45,7 +44,7 @@ export function runTemplate(file: TemplateFile, loader: ModuleLoader): { docs: Y
   const fragments: Fragment[] = [];
   const host: Host = {
     load: (spec, where) => loader.load(spec, file.path, where),
-    node: (id, scope) => emit(file.nodes[id], scope),
+    node: (id, scope) => emit(file.nodes[id]!, scope),
     beginFragment: () => fragments.push({ root: undefined, opened: new Set() }),
     endFragment: () => fragments.pop()!.root ?? null,
   };
@@ -142,7 +141,7 @@ export function runTemplate(file: TemplateFile, loader: ModuleLoader): { docs: Y
           n.where,
           `Expected an array to add an array item to, but was ${container instanceof YMap ? 'map' : 'scalar'}`,
         );
-      container.items.push(inst as YArrayItem);
+      container.items.push(inst);
     }
     current.set(n.id, inst);
   }
@@ -158,7 +157,7 @@ export function runTemplate(file: TemplateFile, loader: ModuleLoader): { docs: Y
   return { docs, globals };
 }
 
-export function parseExpr(text: string, where: Where): Expr {
+function parseExpr(text: string, where: Where): Expr {
   const toks = tokenize([{ text, file: where.file, line: where.line, column: where.column }], false);
   const p = new Parser(toks, true);
   const e = p.exprList();
@@ -195,7 +194,7 @@ export function toYaml(v: unknown, where: Where): YValue {
           !(k instanceof SFloat)
         )
           throw new YttError(where, `Expected map key to be a scalar, but was ${sType(k)}`);
-        return new YMapItem(k as YScalar, toYaml(x, where), meta());
+        return new YMapItem(k, toYaml(x, where), meta());
       }),
     );
   if (v instanceof SStruct) return new YMap([...v.fields].map(([k, x]) => new YMapItem(k, toYaml(x, where), meta())));

@@ -21,7 +21,7 @@ import { isGoYamlTimestamp } from '../../lang/go/yaml-v2-emit/index.js';
 import { formatFloat, parseGoInteger } from '../../lang/go/strconv.js';
 import { Buffer } from 'node:buffer';
 
-export class GoYamlError extends Error {}
+class GoYamlError extends Error {}
 
 // go-yaml v2's alias-expansion limits (decode.go allowedAliasRatio).
 const ALIAS_RATIO_RANGE_LOW = 400000;
@@ -281,7 +281,7 @@ class DocumentReader {
 }
 
 /** Splits a YAML stream into documents as apimachinery's YAMLReader does. */
-export function splitYamlStream(text: string): string[] {
+function splitYamlStream(text: string): string[] {
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   const docs: string[] = [];
@@ -338,7 +338,7 @@ function checkFlowDepth(source: string): void {
 }
 
 /** One document's value, or null when it holds no node. */
-export function readYamlDocument(source: string): JsonValue {
+function readYamlDocument(source: string): JsonValue {
   checkFlowDepth(source);
   const docs = parseAllDocuments(source, {
     version: '1.1',
@@ -355,7 +355,7 @@ export function readYamlDocument(source: string): JsonValue {
     throw new GoYamlError(
       `error converting YAML to JSON: yaml: line ${lineOf(source, error.pos[0])}: ${error.message.split('\n')[0]}`,
     );
-  return new DocumentReader(doc as Document).value(doc.contents as YamlNode | null);
+  return new DocumentReader(doc).value(doc.contents);
 }
 
 /** parseYaml(text): every document of the stream, in order. */

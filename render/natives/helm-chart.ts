@@ -65,12 +65,12 @@ export const parseHelmChartNative: NativeFunction = {
           'parseHelmChart: capabilities.APIVersions must be a list of strings',
         );
       }
-      apiVersions = [...DEFAULT_API_VERSIONS, ...(caps.APIVersions as string[])];
+      apiVersions = [...DEFAULT_API_VERSIONS, ...caps.APIVersions];
     }
     const rendered = parseHelmChart(tgz, name, ns, values ?? {}, {
       ...(kubeVersion ? { kubeVersion } : {}),
       ...(apiVersions ? { apiVersions } : {}),
     });
-    return rendered as unknown as JsonValue;
+    return rendered;
   },
 };

@@ -112,7 +112,7 @@ function parseDigested(name: string): (Repository & { digest: string }) | null {
 }
 
 /** kubecfg's ParseImageName; null where name.ParseReference fails. */
-export function parseImageName(image: string): ImageName | null {
+function parseImageName(image: string): ImageName | null {
   const tagged = parseTagged(image);
   const digested = tagged ? null : parseDigested(image);
   const found = tagged ? { ...tagged, digest: '' } : digested ? { ...digested, tag: '' } : null;
@@ -122,7 +122,7 @@ export function parseImageName(image: string): ImageName | null {
 }
 
 /** ImageName.String(). */
-export function formatImageName(n: ImageName): string {
+function formatImageName(n: ImageName): string {
   const prefix = n.registry === '' ? '' : `${n.registry}/`;
   return prefix + n.repository + (n.digest !== '' ? `@${n.digest}` : `:${n.tag}`);
 }

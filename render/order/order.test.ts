@@ -1,11 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { JsonObject } from '../../lang/common/json.js';
 import { orderAlphabetically, orderForApply, orderForDelete } from './order.js';
 import type { FoundObject } from '../objects.js';
 
 const obj = (apiVersion: string, kind: string, name: string, namespace?: string): FoundObject => ({
-  object: { apiVersion, kind, metadata: namespace === undefined ? { name } : { name, namespace } } as JsonObject,
+  object: { apiVersion, kind, metadata: namespace === undefined ? { name } : { name, namespace } },
   path: `$.${kind}_${name}`,
 });
 const names = (list: FoundObject[]): string[] =>

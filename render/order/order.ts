@@ -33,7 +33,7 @@ const BUILTIN_KINDS: ReadonlyMap<string, KindInfo> = new Map(
   BUILTIN_KIND_ROWS.map(([key, namespaced, containsPodSpec]) => [key, { namespaced, containsPodSpec }]),
 );
 
-export function builtinKindInfo(gvk: GroupVersionKind): KindInfo | undefined {
+function builtinKindInfo(gvk: GroupVersionKind): KindInfo | undefined {
   const apiVersion = gvk.group === '' ? gvk.version : `${gvk.group}/${gvk.version}`;
   return BUILTIN_KINDS.get(`${apiVersion}/${gvk.kind}`);
 }

@@ -7,7 +7,7 @@
 import type { JsonValue } from '../../lang/common/json.js';
 import { marshal } from '../../lang/go/encoding-json.js';
 import { guardDepth, RenderError } from '../errors.js';
-import { TextMemo, type TextMemoStats } from './text-memo.js';
+import { TextMemo } from './text-memo.js';
 
 function unsupportedValue(n: number, path: string): never {
   throw new RenderError(
@@ -30,10 +30,6 @@ const indentedJson = (obj: JsonValue): string => guardDepth(() => goMarshalInden
 
 /** Objects printed before, by content (text-memo.ts), as for the YAML output. */
 const jsonDocuments = new TextMemo(8 * 1024 * 1024);
-
-export function jsonMemoStats(): TextMemoStats {
-  return jsonDocuments.stats();
-}
 
 /**
  * `kubecfg show -o json`: each object through a json.Encoder with a

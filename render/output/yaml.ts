@@ -11,7 +11,7 @@ import type { JsonValue } from '../../lang/common/json.js';
 import { marshalYaml } from '../../lang/go/yaml-v2-emit/index.js';
 import { formatFloat } from '../../lang/go/strconv.js';
 import { guardDepth } from '../errors.js';
-import { TextMemo, type TextMemoStats } from './text-memo.js';
+import { TextMemo } from './text-memo.js';
 
 /** Numbers as they reach go-yaml in kubecfg show/eval: float64 printed with strconv 'g' shortest. */
 export function goFloatYamlText(n: number): string {
@@ -33,10 +33,6 @@ export function marshalKubecfgYaml(value: JsonValue): string {
  * after an edit mostly the same objects; 8 Mi characters per generation is thousands of objects.
  */
 const yamlDocuments = new TextMemo(8 * 1024 * 1024);
-
-export function yamlMemoStats(): TextMemoStats {
-  return yamlDocuments.stats();
-}
 
 /** `kubecfg show -o yaml`: `---\n` then the document, for each object. */
 export function formatYamlDocuments(objects: JsonValue[]): string {

@@ -73,7 +73,7 @@ export function flagsFromRc(value: JsonValue, ctx: RcContext): RcResult {
   for (const [cmd, settings] of Object.entries(commands)) {
     if (!isJsonObject(settings)) continue;
     for (const g of GLOBAL_ONLY) {
-      if (settings[g] !== undefined && !sameJson(settings[g]!, flags[g])) {
+      if (settings[g] !== undefined && !sameJson(settings[g], flags[g])) {
         throw new RcError(`${ctx.rcFile}: ${g} can only be set under flags, not under commands.${cmd}`);
       }
     }
@@ -125,7 +125,7 @@ function convert(raw: JsonValue, spec: FlagSpec, where: string): FlagValue {
       throw new RcError(`${where}: expected a number, got ${typeName(raw)}`);
     case 'stringArray':
       if (typeof raw === 'string') return [raw];
-      if (Array.isArray(raw) && raw.every((x) => typeof x === 'string')) return raw as string[];
+      if (Array.isArray(raw) && raw.every((x) => typeof x === 'string')) return raw;
       throw new RcError(`${where}: expected a list of strings, got ${typeName(raw)}`);
   }
 }

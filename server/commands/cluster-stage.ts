@@ -32,7 +32,7 @@ import { diffSummaryJson, updateSummaryJson } from './cluster-summary.js';
 import { colorEnabled } from './output.js';
 
 /** kubecfg's ErrDiffFound text, logged when a diff found differences (exit code 10). */
-export const DIFFERENCES_FOUND = 'Differences found.';
+const DIFFERENCES_FOUND = 'Differences found.';
 
 export interface StageOutput {
   write(stream: 'stdout' | 'stderr', data: string): void;

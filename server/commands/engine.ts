@@ -79,7 +79,7 @@ function relieveMemoryPressure(): void {
   if (heap.used_heap_size > heap.heap_size_limit / 2) moduleReuse.clear();
 }
 
-export class VarsError extends KubecfgError {
+class VarsError extends KubecfgError {
   readonly code = 'CMD_VARS';
 }
 

@@ -36,7 +36,7 @@ function pairFlag(flags: Flags, name: string): boolean | undefined {
   return on ? true : off ? false : undefined;
 }
 
-export function formatOptionsFrom(flags: Flags): FormatOptions {
+function formatOptionsFrom(flags: Flags): FormatOptions {
   const opts: FormatOptions = {};
   if (flags.given('indent')) opts.indent = flags.int('indent');
   if (flags.given('max-blank-lines')) opts.maxBlankLines = flags.int('max-blank-lines');

@@ -28,7 +28,7 @@ import type { Gates } from '../../render/features/gates.js';
 export const HTTPD_REQUEST_FLAG = '__httpd-request';
 
 /** The error a file without a usable top-level function gets at start-up. */
-export class HookShapeError extends Error {}
+class HookShapeError extends Error {}
 
 function hookModule(engine: Engine, file: string, gates: Gates): Module {
   if (isYaklFile(file)) {

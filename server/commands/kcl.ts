@@ -19,12 +19,8 @@ import type { RunContext } from './run-context.js';
 
 const parsed = new ByteBoundedCache<Module>({ name: 'kcl-parsed-files', maxBytes: 64 * 1024 * 1024 });
 
-export function kclParseCacheStats(): ReturnType<typeof parsed.stats> {
-  return parsed.stats();
-}
-
 /** A KclHost over the recorder: a missing file or directory is an answer (recorded), not an error. */
-export function recorderHost(recorder: DependencyRecorder): KclHost {
+function recorderHost(recorder: DependencyRecorder): KclHost {
   const digests = new Map<string, string>();
   const absent = (err: unknown, codes: readonly string[]): boolean =>
     err instanceof CacheFileError && codes.includes(err.code);

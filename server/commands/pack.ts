@@ -65,7 +65,7 @@ export interface PackPlan {
 }
 
 /** `oci://host/repo:tag` and `host/repo:tag` name the same thing; kubecfg takes the latter. */
-export function packReference(arg: string): Reference {
+function packReference(arg: string): Reference {
   return parseReference(arg.startsWith('oci://') ? arg.slice('oci://'.length) : arg);
 }
 
@@ -83,7 +83,7 @@ function quoteVerbatim(path: string): string {
 }
 
 function toBundleJson(value: JsonValue): BundleJson {
-  return value as BundleJson;
+  return value;
 }
 
 /** The render half. Never throws for bad input. */
@@ -155,7 +155,7 @@ function typeName(v: JsonValue): string {
   return typeof v;
 }
 
-export function describePackError(err: unknown): string {
+function describePackError(err: unknown): string {
   if (err instanceof PackError || err instanceof OciError) return err.message;
   return describeError(err);
 }
@@ -172,7 +172,7 @@ function parsePlan(json: string): PackPlan {
 }
 
 /** The docker config the client would use: $DOCKER_CONFIG/config.json, else ~/.docker/config.json. */
-export function dockerConfigPath(env: Readonly<Record<string, string>>): string | undefined {
+function dockerConfigPath(env: Readonly<Record<string, string>>): string | undefined {
   const dir = env.DOCKER_CONFIG;
   if (dir !== undefined && dir !== '') return join(dir, 'config.json');
   const home = env.HOME;

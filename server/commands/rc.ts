@@ -35,7 +35,7 @@ import { BUILTIN_LIB_URL, createImporter } from './importer.js';
 
 export { RcError };
 
-export const RC_FILE_NAME = '.kubecfgrc.jsonnet';
+const RC_FILE_NAME = '.kubecfgrc.jsonnet';
 /** The SOURCE name `kubecfg features` shows for settings from the rc file. */
 export const RC_SOURCE = RC_FILE_NAME;
 

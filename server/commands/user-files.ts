@@ -29,7 +29,7 @@ import {
 import { basename, dirname, join, relative, sep } from 'node:path';
 
 /** What the CLI's process would use when the client sent none (older client or raw RPC). */
-export const DEFAULT_UMASK = 0o022;
+const DEFAULT_UMASK = 0o022;
 
 export function umaskOf(params: { umask?: number }): number {
   return params.umask ?? DEFAULT_UMASK;

@@ -55,12 +55,12 @@ export function requireYaklGate(gates: Gates, flags: Flags, inputs: readonly str
 }
 
 /** Overlay files read as data (kubecfg: JSON is YAML for this purpose). */
-export function isDataOverlay(path: string): boolean {
+function isDataOverlay(path: string): boolean {
   return /\.(ya?ml|json)$/.test(path);
 }
 
 /** The overlay value: Jsonnet/yakl code imported, or data turned into a deep-merge overlay. */
-export function overlayCodeOf(absPath: string): string {
+function overlayCodeOf(absPath: string): string {
   if (!isDataOverlay(absPath)) return importOf(absPath);
   return `(import 'internal:///kubecfg.libsonnet').toOverlay(std.parseYaml(importstr ${verbatim(absPath)}))`;
 }
@@ -85,7 +85,7 @@ export interface OverlayFile {
  * The overlay file named by --overlay-code-file, split into NAME and FILE
  * when so written; a file literally named `a=b.yakl` keeps its meaning when it exists.
  */
-export function overlayFileOf(flags: Flags, exists: (abs: string) => boolean): OverlayFile {
+function overlayFileOf(flags: Flags, exists: (abs: string) => boolean): OverlayFile {
   const value = flags.str('overlay-code-file');
   const named = NAMED_OVERLAY.exec(value);
   if (named && !exists(overlayLocation(flags, value))) {

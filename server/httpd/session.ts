@@ -42,7 +42,7 @@ class UsageError extends Error {}
 
 function listenAddressOf(params: CommandParams): ListenAddress {
   const given = (name: string): string | undefined =>
-    typeof params.flags[name] === 'string' ? (params.flags[name] as string) : undefined;
+    typeof params.flags[name] === 'string' ? params.flags[name] : undefined;
   if (given('listen') !== undefined && given('listen-addr') !== undefined)
     throw new UsageError('give --listen-addr or --listen, not both');
   return parseListenAddress(given('listen') ?? given('listen-addr') ?? ':8080');

@@ -108,7 +108,7 @@ function checkedLookup(allowHosts: readonly string[], onlyAllowed: boolean) {
  * for registries.
  */
 export function guardedAgent(allowHosts: readonly string[], onlyAllowed: boolean): Agent {
-  const connect = buildConnector({ lookup: checkedLookup(allowHosts, onlyAllowed) } as buildConnector.BuildOptions);
+  const connect = buildConnector({ lookup: checkedLookup(allowHosts, onlyAllowed) });
   return new Agent({
     connect: (options, callback) => {
       const host = bareHost(options.hostname);

@@ -64,7 +64,7 @@ interface Registry {
   agent?: Agent;
 }
 
-export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   const xdg = env.XDG_CACHE_HOME;
   return join(xdg !== undefined && xdg !== '' ? xdg : join(homedir(), '.cache'), 'kubecfg');
 }

@@ -25,7 +25,7 @@ const MAX_PATH_HOPS = 40;
  * rendered through it. Plain directories are not recorded: watching /, /home, ... would cost a
  * watch each for a change nobody makes.
  */
-export function recordLinksOnPath(abs: string, recorder: DependencyRecorder | undefined): void {
+function recordLinksOnPath(abs: string, recorder: DependencyRecorder | undefined): void {
   if (!recorder) return;
   const rest = abs.split('/').filter((c) => c !== '');
   let cur = '/';

@@ -24,7 +24,7 @@ import type { RemoteSnapshot } from './remote-types.js';
 /** Commands that evaluate inputs: --root, -U and remote imports apply to them. */
 const RENDER_COMMANDS = new Set<CommandName>(['show', 'eval', 'jsonnet', 'diff', 'update', 'delete', 'validate']);
 
-export class RemoteFlagError extends Error {}
+class RemoteFlagError extends Error {}
 
 const DEFAULT_TAG_TTL_MS = 5 * 60 * 1000;
 const FILE_FLAGS = ['ext-str-file', 'ext-code-file', 'tla-str-file', 'tla-code-file'];

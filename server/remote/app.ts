@@ -37,7 +37,7 @@ import type { TenantConfig, Tenants } from './tenants.js';
 import type { Fleet } from './fleet.js';
 import type { PathRedactor } from './path-redactor.js';
 
-export const REMOTE_BODY_LIMIT = 40 * 1024 * 1024;
+const REMOTE_BODY_LIMIT = 40 * 1024 * 1024;
 
 export interface RemoteAppDeps {
   tls: { cert: string | Buffer; key: string | Buffer };

@@ -21,7 +21,7 @@ import { join } from 'node:path';
 
 export class BlobError extends Error {}
 
-export function digestBytes(algo: 'sha256' | 'git-sha1', bytes: Uint8Array): string {
+function digestBytes(algo: 'sha256' | 'git-sha1', bytes: Uint8Array): string {
   if (algo === 'sha256') return 'sha256:' + createHash('sha256').update(bytes).digest('hex');
   const hash = createHash('sha1');
   hash.update(`blob ${bytes.byteLength}\0`);

@@ -59,7 +59,7 @@ export interface RunOptions {
  * nothing else; only when this module itself runs from the TypeScript sources (tests
  * under tsx) is the child started through tsx too, a devDependency production never loads.
  */
-export function childCommand(): string[] {
+function childCommand(): string[] {
   if (import.meta.url.endsWith('.js')) return [fileURLToPath(new URL('./render-child.js', import.meta.url))];
   return ['--import', import.meta.resolve('tsx'), fileURLToPath(new URL('./render-child.ts', import.meta.url))];
 }
@@ -86,7 +86,7 @@ export function classify(signal: NodeJS.Signals | null, stderr: string, addressS
  * little for the heap to grow, and a 120 MB render died of std::bad_alloc. The child never parses
  * HTTP, and llhttp needs a few pages.
  */
-export const CHILD_WASM_MAX_PAGES = 2048;
+const CHILD_WASM_MAX_PAGES = 2048;
 
 /** CPU seconds a process has used (utime + stime from /proc), or undefined off Linux. */
 function cpuSecondsUsed(pid: number): number | undefined {

@@ -164,7 +164,7 @@ main().then(
   (err: unknown) => {
     const known = err instanceof OptionsError || err instanceof TenantsError;
     process.stderr.write(
-      `ERROR ${known ? (err as Error).message : err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+      `ERROR ${known ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
     );
     process.exitCode = 1;
   },

@@ -195,7 +195,7 @@ export class RenderService {
       for (const [code, asString] of CODE_FLAGS) {
         const values = flags[code];
         if (!Array.isArray(values) || values.length === 0) continue;
-        flags[asString] = [...(Array.isArray(flags[asString]) ? (flags[asString] as string[]) : []), ...values];
+        flags[asString] = [...(Array.isArray(flags[asString]) ? flags[asString] : []), ...values];
         delete flags[code];
         warnings.push(`WARNING --${code} values are bound as strings: this tenant does not allow code from requests\n`);
       }

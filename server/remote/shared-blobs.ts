@@ -22,7 +22,7 @@ export interface SharedBlobStats {
   rejected: number;
 }
 
-export function sharedBlobKey(link: RedisLink, tenant: string, digest: string): string {
+function sharedBlobKey(link: RedisLink, tenant: string, digest: string): string {
   return `${link.tenantPrefix(tenant)}:b:${digest}`;
 }
 

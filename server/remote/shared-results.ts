@@ -31,7 +31,7 @@ function isVariant(v: unknown): v is Variant {
   );
 }
 
-export function sharedResultKey(link: RedisLink, tenant: string, key: string): string {
+function sharedResultKey(link: RedisLink, tenant: string, key: string): string {
   return `${link.tenantPrefix(tenant)}:r:${key}`;
 }
 

@@ -6,7 +6,7 @@
  */
 import { ErrorCodes, isPlainObject } from '../../protocol/index.js';
 
-export const BAD_ID_MESSAGE = 'Invalid Request: id must be a string, a number or null';
+const BAD_ID_MESSAGE = 'Invalid Request: id must be a string, a number or null';
 
 export function hasBadId(msg: unknown): boolean {
   if (!isPlainObject(msg) || !('id' in msg)) return false;

@@ -98,7 +98,7 @@ interface Slot {
 
 const HOST_PATH = new URL('./render-host.js', import.meta.url).pathname;
 
-export function affinityRoot(params: CommandParams): string {
+function affinityRoot(params: CommandParams): string {
   const first = params.args.find((a) => a !== '-');
   if (!first) return params.cwd;
   const abs = first.startsWith('/') ? first : `${params.cwd}/${first}`;

@@ -150,7 +150,7 @@ export class ObjectStore {
         throw invalid(`${res.kind} "" is invalid: metadata.name: Required value: name or generateName is required`);
       }
     }
-    const name = meta['name'] as string;
+    const name = meta['name'];
     if (res.namespaced) this.requireNamespace(ns!);
     const bucket = this.bucket(res);
     if (bucket.has(objectKey(ns, name))) throw alreadyExists(res.plural, res.group, name);

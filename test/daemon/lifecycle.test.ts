@@ -83,7 +83,7 @@ describe('daemon lifecycle', { skip: !BUILT && 'run npm run build first', timeou
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     const line = await new Promise<string>((resolve) =>
-      old.stderr!.setEncoding('utf8').once('data', (c: string) => resolve(c)),
+      old.stderr.setEncoding('utf8').once('data', (c: string) => resolve(c)),
     );
     assert.match(line, /^READY \d+/);
     const hello = await rpc(sb.socket, 'daemon/hello', { protocolVersion: 1, buildId: 'x' });

@@ -92,7 +92,7 @@ test('a conflicting write is retried with a fresh read', async () => {
       const r = await updateObjects(h.session, [configMap('c', { a: '2' })], { sleep: noSleep });
       assert.deepEqual(descAndAction(r.applied), [{ desc: 'configmaps c', action: 'updated' }]);
       assert.equal(h.server.requests.filter((q) => q.method === 'PUT').length, 2);
-      assert.deepEqual((await live(h, '/api/v1/namespaces/default/configmaps/c'))['data'] as JsonObject, { a: '2' });
+      assert.deepEqual((await live(h, '/api/v1/namespaces/default/configmaps/c'))['data'], { a: '2' });
     },
     () => (req) =>
       req.method === 'PUT' && conflicts-- > 0

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 /** dist/, found from this file's place in it (or beside the sources when run with tsx). */
 const here = dirname(fileURLToPath(import.meta.url));
-export const distRoot = import.meta.url.endsWith('.ts') ? resolve(here, '../../dist') : resolve(here, '../..');
+const distRoot = import.meta.url.endsWith('.ts') ? resolve(here, '../../dist') : resolve(here, '../..');
 
 const SPECIFIER =
   /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'undici';
 
-export const REGISTRY_BINARY = '/usr/bin/docker-registry';
+const REGISTRY_BINARY = '/usr/bin/docker-registry';
 
 /** Why real-registry tests cannot run here, or undefined when they can. */
 export function registrySkipReason(opts: { tls?: boolean } = {}): string | undefined {

@@ -11,18 +11,17 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { repoRoot } from '../support/repo-root.js';
 
 export const FROM_DIST = import.meta.url.endsWith('.js');
 const ROOT = repoRoot(import.meta.url);
 const TSX = ['--import', import.meta.resolve('tsx')];
 
-export function serverCommand(): string[] {
+function serverCommand(): string[] {
   return FROM_DIST ? [join(ROOT, 'dist/server/remote/main.js')] : [...TSX, join(ROOT, 'server/remote/main.ts')];
 }
 
-export function cliCommand(): string[] {
+function cliCommand(): string[] {
   return FROM_DIST ? [join(ROOT, 'dist/bin/kubecfg.js')] : [...TSX, join(ROOT, 'client-cli/main.ts')];
 }
 
@@ -160,9 +159,9 @@ export class RemoteSandbox {
     this.procs.add(proc);
     let out = '';
     let err = '';
-    proc.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
+    proc.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
     const ready = await new Promise<number>((resolve, reject) => {
-      proc.stderr!.setEncoding('utf8').on('data', (c: string) => {
+      proc.stderr.setEncoding('utf8').on('data', (c: string) => {
         err += c;
         const m = /READY (\d+)/.exec(err);
         if (m) resolve(Number(m[1]));
@@ -226,8 +225,8 @@ export class RemoteSandbox {
     this.procs.add(proc);
     let stdout = '';
     let stderr = '';
-    proc.stdout!.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    proc.stderr!.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    proc.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    proc.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
     const result = new Promise<RunResult>((resolve) =>
       proc.on('close', (code) => {
         this.procs.delete(proc);
@@ -276,5 +275,3 @@ export function metricValue(text: string, name: string, labels: Record<string, s
   }
   return 0;
 }
-
-export const here = dirname(fileURLToPath(import.meta.url));

@@ -74,8 +74,8 @@ export class RedisServer {
         out += c;
         if (out.includes('Ready to accept connections')) resolve();
       };
-      proc.stdout!.setEncoding('utf8').on('data', onData);
-      proc.stderr!.setEncoding('utf8').on('data', onData);
+      proc.stdout.setEncoding('utf8').on('data', onData);
+      proc.stderr.setEncoding('utf8').on('data', onData);
       proc.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${out}`)));
     });
   }

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixturesDir } from './fixtures-dir.js';
-import { evalJsonnet, evalYakl } from '../../lang/yakl/testing.js';
+import { evalJsonnet, evalYakl } from '../support/yakl-eval.js';
 
 const dir = join(fixturesDir, 'worked-example');
 const files: Record<string, string> = {};

@@ -9,7 +9,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixturesDir } from './fixtures-dir.js';
 import { YaklJsonnetSyntaxError, yaklToReadableJsonnet } from '../../lang/yakl/index.js';
-import { evalJsonnet, evalYakl } from '../../lang/yakl/testing.js';
+import { evalJsonnet, evalYakl } from '../support/yakl-eval.js';
 
 const dir = fixturesDir;
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fixturesDir } from './fixtures-dir.js';
 import { type Scalar, isAlias, isScalar, parseAllDocuments, visit } from 'yaml';
 import { parseYamlStream } from '../../lang/yakl/yaml-parse.js';
-import { evalYakl } from '../../lang/yakl/testing.js';
+import { evalYakl } from '../support/yakl-eval.js';
 
 const dir = fixturesDir;
 

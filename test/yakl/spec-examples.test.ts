@@ -10,7 +10,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixturesDir } from './fixtures-dir.js';
 import { parseAllDocuments } from 'yaml';
-import { evalJsonnet, evalYakl } from '../../lang/yakl/testing.js';
+import { evalJsonnet, evalYakl } from '../support/yakl-eval.js';
 
 const dir = fixturesDir;
 

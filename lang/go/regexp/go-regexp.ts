@@ -154,11 +154,6 @@ function expandParsed(parts: Template, s: string, match: GoMatch): string {
   return out;
 }
 
-/** Regexp.ExpandString: the template with `$1`, `${1}`, `$name`, `${name}` and `$$` replaced from `match` in `s`. */
-export function goExpand(re: GoRegexp, template: string, s: string, match: GoMatch): string {
-  return expandParsed(parseTemplate(re, template), s, match);
-}
-
 /** Regexp.ReplaceAllString (template expanded) or ReplaceAllLiteralString (`literal`). */
 export function goReplaceAll(pattern: string, source: string, replacement: string, literal = false): string {
   return replaceAllWith(compileGoRegexp(pattern), source, replacement, literal);

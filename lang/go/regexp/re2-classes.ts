@@ -8,7 +8,7 @@
 import { RE2JS } from 're2js';
 import type { ClassSet } from './re2-ast.js';
 
-export const MAX_RUNE = 0x10ffff;
+const MAX_RUNE = 0x10ffff;
 
 type Ranges = [number, number][];
 
@@ -167,7 +167,7 @@ function hasCaseVariants(cp: number): boolean {
 }
 
 /** The range plus every case-folding equivalent of its members (appendFoldedRange). */
-export function foldRange(lo: number, hi: number): Ranges {
+function foldRange(lo: number, hi: number): Ranges {
   // A range covering every folding code point cannot gain any (Go's same shortcut).
   if (lo <= 0x41 && hi >= 0x1e943) return [[lo, hi]];
   const out: Ranges = [[lo, hi]];

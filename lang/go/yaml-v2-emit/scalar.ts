@@ -19,7 +19,7 @@ export const LF = 0x0a;
 export function isBreak(cp: number | undefined): boolean {
   return cp === 0x0d || cp === LF || cp === 0x85 || cp === 0x2028 || cp === 0x2029;
 }
-export function isBlank(cp: number | undefined): boolean {
+function isBlank(cp: number | undefined): boolean {
   return cp === SPACE || cp === 0x09;
 }
 /** libyaml's is_printable, read as code points (astral characters are not printable). */

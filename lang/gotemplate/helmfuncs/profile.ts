@@ -20,7 +20,7 @@ import { marshalToml } from './toml.js';
 /** Helm's per-name include depth limit (pkg/engine recursionMaxNums). */
 export const INCLUDE_RECURSION_MAX = 1000;
 /** Alias expansions allowed when reading YAML (hazard 13). */
-export const YAML_MAX_ALIAS_COUNT = 50;
+const YAML_MAX_ALIAS_COUNT = 50;
 
 const WARN_START = 'HELM_ERR_START';
 const WARN_END = 'HELM_ERR_END';
@@ -201,7 +201,7 @@ function fromJsonArrayHelm(s: string): unknown[] {
   }
 }
 
-export const helmFuncs: Record<string, FuncDef> = {
+const helmFuncs: Record<string, FuncDef> = {
   toYaml: pure(['any'], toYaml),
   fromYaml: pure(['string'], fromYaml),
   fromYamlArray: pure(['string'], fromYamlArray),

@@ -63,7 +63,7 @@ const keywords: ReadonlySet<string> = new Set([
   'with',
 ]);
 
-export function isKeyword(t: ItemType): boolean {
+function isKeyword(t: ItemType): boolean {
   return keywords.has(t) || t === 'dot';
 }
 
@@ -117,7 +117,7 @@ function rightTrimLength(s: string, start: number, end: number): number {
 
 type StateFn = (() => StateFn) | null;
 
-export class Lexer {
+class Lexer {
   readonly items: Item[] = [];
   private pos = 0;
   private start = 0;

@@ -35,7 +35,7 @@ export interface ParseOptions {
 }
 
 /** Line (1-based) of a UTF-16 offset. */
-export function lineOf(text: string, pos: number): number {
+function lineOf(text: string, pos: number): number {
   let n = 1;
   for (let i = 0; i < pos && i < text.length; i++) if (text.charCodeAt(i) === 10) n++;
   return n;

@@ -105,7 +105,7 @@ class Blowfish {
 }
 
 /** bcrypt's base64 (no padding). */
-export function bcryptBase64(b: Uint8Array): string {
+function bcryptBase64(b: Uint8Array): string {
   let out = '';
   for (let i = 0; i < b.length; i += 3) {
     const c1 = b[i]!;

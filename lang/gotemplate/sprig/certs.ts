@@ -34,7 +34,7 @@ import {
 } from './keygen.js';
 
 /** Sprig's `certificate` struct: templates read .Cert and .Key. */
-export class SprigCertificate extends GoObject {
+class SprigCertificate extends GoObject {
   constructor(
     readonly cert: string,
     readonly key: string,

@@ -31,7 +31,7 @@ export function toInt64(v: unknown): number {
       return Number.isFinite(f) ? Math.trunc(f) : 0;
     }
     case 'string': {
-      const i = parseGoInt(trimZeroDecimal((v as string).trim() === v ? (v as string) : (v as string)));
+      const i = parseGoInt(trimZeroDecimal(v as string));
       if (i === undefined || i < -(1n << 63n) || i >= 1n << 63n) return 0;
       return Number(i);
     }
@@ -86,12 +86,6 @@ export function strslice(v: unknown): string[] {
   return tagType([strval(v)], '[]string');
 }
 
-/** A Go list value (slice) or an error naming the operation, as Sprig's must* functions report. */
-export function asList(v: unknown, what: string): unknown[] {
-  if (Array.isArray(v)) return v;
-  throw new Error(`${what} ${v === null || v === undefined ? '<nil>' : typeName(v)}`);
-}
-
 function kindName(v: unknown): string {
   switch (kindOf(v)) {
     case 'invalid':
@@ -140,7 +134,7 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 }
 
 /** copystructure.Copy: a deep copy of lists and maps. */
-export function deepCopy(v: unknown): unknown {
+function deepCopy(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(deepCopy);
   if (kindOf(v) === 'map') {
     const out: Record<string, unknown> = {};

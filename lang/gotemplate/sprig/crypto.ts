@@ -20,7 +20,7 @@ function hash(alg: string): (s: string) => string {
   return (s) => createHash(alg).update(utf8Bytes(s)).digest('hex');
 }
 
-export function adler32(bytes: Uint8Array): number {
+function adler32(bytes: Uint8Array): number {
   let a = 1;
   let b = 0;
   for (const x of bytes) {

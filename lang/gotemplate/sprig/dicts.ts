@@ -23,7 +23,7 @@ function dict(...v: unknown[]): Record<string, unknown> {
   return d;
 }
 
-export function mergeInto(dst: Record<string, unknown>, src: Record<string, unknown>, overwrite: boolean): void {
+function mergeInto(dst: Record<string, unknown>, src: Record<string, unknown>, overwrite: boolean): void {
   for (const key of Object.keys(src)) {
     const s = src[key];
     const exists = hasKey(dst, key);

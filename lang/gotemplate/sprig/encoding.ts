@@ -149,7 +149,7 @@ export function marshalJson(v: unknown, opts: JsonOptions, depth = 0): string {
 }
 
 /** json.Unmarshal into interface{} (numbers as float64), with Go's error messages. */
-export function unmarshalJson(text: string): unknown {
+function unmarshalJson(text: string): unknown {
   return toGo(unmarshal(text));
 }
 

@@ -20,7 +20,7 @@ export interface GoURL {
   fragment: string;
 }
 
-export class GoURLError extends Error {}
+class GoURLError extends Error {}
 
 type Mode = 'path' | 'host' | 'zone' | 'userPassword' | 'fragment';
 

@@ -18,7 +18,7 @@ export type Random = () => number;
 
 export { randomBytes };
 
-export function modPow(base: bigint, exp: bigint, m: bigint): bigint {
+function modPow(base: bigint, exp: bigint, m: bigint): bigint {
   let result = 1n;
   let b = base % m;
   for (let e = exp; e > 0n; e >>= 1n) {
@@ -116,7 +116,7 @@ export function p256Multiply(k: bigint): { x: bigint; y: bigint } {
 }
 
 /** A scalar in [1, n) from random bytes, as Go draws one (retry when out of range). */
-export function p256Scalar(random: Random): bigint {
+function p256Scalar(random: Random): bigint {
   for (;;) {
     const d = bytesToBig(randomBytes(random, 32));
     if (d > 0n && d < P256_ORDER) return d;
@@ -171,7 +171,7 @@ export function generateDsa(random: Random): DsaKey {
   }
 }
 
-export function dsaKeyDer(k: DsaKey): Uint8Array {
+function dsaKeyDer(k: DsaKey): Uint8Array {
   return seq(int(0), int(k.p), int(k.q), int(k.g), int(k.y), int(k.x));
 }
 

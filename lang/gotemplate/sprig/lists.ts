@@ -31,7 +31,7 @@ function both(
   return { [name]: d, ['must' + name[0]!.toUpperCase() + name.slice(1)]: d };
 }
 
-export function untilStep(start: number, stop: number, step: number): number[] {
+function untilStep(start: number, stop: number, step: number): number[] {
   const v: number[] = [];
   if (step === 0) return tagType(v, '[]int');
   const iterations = Math.abs(stop - start) / Math.abs(step);

@@ -7,7 +7,7 @@
 import { type FuncDef, pure } from '../function.js';
 
 /** path.Clean. */
-export function clean(p: string): string {
+function clean(p: string): string {
   if (p === '') return '.';
   const rooted = p.startsWith('/');
   const out: string[] = [];
@@ -25,7 +25,7 @@ export function clean(p: string): string {
 }
 
 /** path.Base. */
-export function base(p: string): string {
+function base(p: string): string {
   if (p === '') return '.';
   const t = p.replace(/\/+$/, '');
   if (t === '') return '/';
@@ -33,12 +33,12 @@ export function base(p: string): string {
 }
 
 /** path.Dir. */
-export function dir(p: string): string {
+function dir(p: string): string {
   return clean(p.slice(0, p.lastIndexOf('/') + 1));
 }
 
 /** path.Ext. */
-export function ext(p: string): string {
+function ext(p: string): string {
   for (let i = p.length - 1; i >= 0 && p[i] !== '/'; i--) if (p[i] === '.') return p.slice(i);
   return '';
 }

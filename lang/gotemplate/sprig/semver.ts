@@ -12,7 +12,7 @@ import { GoObject } from '../value.js';
 const versionRe =
   /^v?([0-9]+)(\.[0-9]+)?(\.[0-9]+)?(-([0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*))?(\+([0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*))?$/;
 
-export class Version extends GoObject {
+class Version extends GoObject {
   constructor(
     readonly major: number,
     readonly minor: number,
@@ -220,7 +220,7 @@ function tilde(c: Constraint, v: Version): boolean {
 }
 
 /** Parses a constraint string into OR-groups of AND-ed constraints. */
-export function parseConstraints(text: string): Constraint[][] {
+function parseConstraints(text: string): Constraint[][] {
   return text.split('||').map((group) => {
     const g = group.trim();
     const hyphen = /^(\S+)\s+-\s+(\S+)$/.exec(g);
@@ -234,7 +234,7 @@ export function parseConstraints(text: string): Constraint[][] {
   });
 }
 
-export function semverCompare(constraint: string, version: string): boolean {
+function semverCompare(constraint: string, version: string): boolean {
   const cs = parseConstraints(constraint);
   const v = Version.parse(version);
   return cs.some((group) => group.every((c) => check(c, v)));

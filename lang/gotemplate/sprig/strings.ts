@@ -59,7 +59,7 @@ const isUpper = (c: string) => c !== c.toLowerCase() && c === c.toUpperCase();
 const isLower = (c: string) => c !== c.toUpperCase() && c === c.toLowerCase();
 
 /** Go's deprecated strings.Title: upper-cases the first letter of each word. */
-export function title(s: string): string {
+function title(s: string): string {
   let prev = ' ';
   let out = '';
   for (const c of s) {
@@ -313,7 +313,7 @@ function goReplaceAll(s: string, o: string, n: string): string {
 }
 
 /** strings.Split / SplitN. */
-export function goSplit(s: string, sep: string, n: number): string[] {
+function goSplit(s: string, sep: string, n: number): string[] {
   if (n === 0) return [];
   if (sep === '') {
     const rs = Array.from(s);

@@ -34,7 +34,7 @@ export function fodderElement(
 }
 
 /** True when the fodder ends with a newline (so the next token starts a line). */
-export function hasCleanEndline(fodder: Fodder): boolean {
+function hasCleanEndline(fodder: Fodder): boolean {
   return fodder.length > 0 && fodder[fodder.length - 1]!.kind !== 'interstitial';
 }
 

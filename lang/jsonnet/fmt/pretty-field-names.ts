@@ -8,7 +8,7 @@ import { isJsonnetIdentifier } from '../lexer.js';
 import { fodderMoveFront } from './fodder.js';
 import type { LiteralString, Node, ObjectField } from './tree.js';
 
-export const isIdentifier = isJsonnetIdentifier;
+const isIdentifier = isJsonnetIdentifier;
 
 function prettyField(field: ObjectField): void {
   if (field.kind === 'expr' && field.expr1?.type === 'string') {

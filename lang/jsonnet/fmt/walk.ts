@@ -41,7 +41,7 @@ function visitSpec(spec: ForSpec, v: SlotVisitor): void {
   }
 }
 
-export function visitField(f: ObjectField, v: SlotVisitor): void {
+function visitField(f: ObjectField, v: SlotVisitor): void {
   switch (f.kind) {
     case 'local':
       v.fodder(f.fodder1);
@@ -83,7 +83,7 @@ export function visitField(f: ObjectField, v: SlotVisitor): void {
 }
 
 /** Visits the fodder slots and children of `n` (not `n.fodder` itself). */
-export function visitSlots(n: Node, v: SlotVisitor): void {
+function visitSlots(n: Node, v: SlotVisitor): void {
   switch (n.type) {
     case 'apply':
       n.target = v.node(n.target);

@@ -104,8 +104,8 @@ export const arrayBuiltins: BuiltinTable = {
       if (!(arr instanceof ArrayValue)) throw ev.typeError(arr!, 'array');
       if (!(f instanceof FuncValue)) throw ev.typeError(f!, 'function');
       const out: Thunk[] = [];
-      for (const t of (arr as ArrayValue).elems) {
-        const keep = ev.callThunks(f as FuncValue, [t]);
+      for (const t of arr.elems) {
+        const keep = ev.callThunks(f, [t]);
         if (typeof keep !== 'boolean') throw ev.typeError(keep, 'boolean');
         if (keep) out.push(t);
       }

@@ -43,7 +43,7 @@ export const mathBuiltins: BuiltinTable = {
     fn: (ev, [a, b]) => {
       if (typeof a !== 'number') numErr(ev, a!, 'std.max first param expected number');
       if (typeof b !== 'number') numErr(ev, b!, 'std.max second param expected number');
-      return (a as number) > (b as number) ? a! : b!;
+      return a > b ? a : b;
     },
   },
   min: {
@@ -51,7 +51,7 @@ export const mathBuiltins: BuiltinTable = {
     fn: (ev, [a, b]) => {
       if (typeof a !== 'number') numErr(ev, a!, 'std.min first param expected number');
       if (typeof b !== 'number') numErr(ev, b!, 'std.min second param expected number');
-      return (a as number) < (b as number) ? a! : b!;
+      return a < b ? a : b;
     },
   },
   clamp: {

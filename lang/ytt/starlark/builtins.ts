@@ -4,20 +4,7 @@
  */
 import { YttError, type Where } from '../errors.js';
 import { SFloat, YArray, YMap } from '../nodes.js';
-import {
-  SBuiltin,
-  SDict,
-  SFunction,
-  SList,
-  SStruct,
-  STuple,
-  equal,
-  repr,
-  sType,
-  str,
-  truthy,
-  type BuiltinFn,
-} from './values.js';
+import { SBuiltin, SDict, SList, SStruct, STuple, equal, repr, sType, str, truthy, type BuiltinFn } from './values.js';
 
 type Caller = (fn: unknown, args: unknown[], kwargs: [string, unknown][]) => unknown;
 
@@ -127,7 +114,10 @@ def('range', (a, _k, w) => {
     if (typeof x !== 'number') throw new YttError(w, `range: got ${sType(x)}, want int`);
     return x;
   });
-  const [start, stop, step] = nums.length === 1 ? [0, nums[0], 1] : [nums[0], nums[1], nums[2] ?? 1];
+  if (nums.length < 1) throw new YttError(w, `range: got ${nums.length} arguments, want at least 1`);
+  if (nums.length > 3) throw new YttError(w, `range: got ${nums.length} arguments, want at most 3`);
+  const [a0, a1, a2 = 1] = nums as [number, ...number[]];
+  const [start, stop, step] = a1 === undefined ? [0, a0, 1] : [a0, a1, a2];
   if (step === 0) throw new YttError(w, 'range: step argument must not be zero');
   if (Math.abs((stop - start) / step) > MAX_ELEMENTS)
     throw new YttError(w, `range: more than ${MAX_ELEMENTS} elements`);
@@ -383,8 +373,8 @@ function stringMethod(s: string, name: string, a: unknown[], k: [string, unknown
     const isSet = (c: string): boolean => (set === undefined ? /\s/.test(c) : set.includes(c));
     let i = 0;
     let j = t.length;
-    if (left) while (i < j && isSet(t[i])) i++;
-    if (right) while (j > i && isSet(t[j - 1])) j--;
+    if (left) while (i < j && isSet(t.charAt(i))) i++;
+    if (right) while (j > i && isSet(t.charAt(j - 1))) j--;
     return t.slice(i, j);
   };
   switch (name) {
@@ -393,9 +383,9 @@ function stringMethod(s: string, name: string, a: unknown[], k: [string, unknown
     case 'lower':
       return s.toLowerCase();
     case 'title':
-      return s.replace(/\w\S*/g, (t) => t[0].toUpperCase() + t.slice(1).toLowerCase());
+      return s.replace(/\w\S*/g, (t) => t.charAt(0).toUpperCase() + t.slice(1).toLowerCase());
     case 'capitalize':
-      return s.length ? s[0].toUpperCase() + s.slice(1).toLowerCase() : s;
+      return s.length ? s.charAt(0).toUpperCase() + s.slice(1).toLowerCase() : s;
     case 'strip':
       return trim(s, chars(a[0]), true, true);
     case 'lstrip':
@@ -506,8 +496,4 @@ function stringMethod(s: string, name: string, a: unknown[], k: [string, unknown
     }
   }
   return undefined;
-}
-
-export function isCallable(v: unknown): boolean {
-  return v instanceof SFunction || v instanceof SBuiltin;
 }

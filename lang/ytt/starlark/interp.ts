@@ -198,12 +198,12 @@ export class Interp {
         const d = new SDict();
         const inner = new Scope(new Map(), scope, false);
         const run = (ci: number): void => {
-          if (ci === e.clauses.length) {
+          const c = e.clauses[ci];
+          if (c === undefined) {
             if (e.kind === 'list') out.push(this.eval(e.elt, inner));
             else d.set(this.eval(e.elt, inner), this.eval(e.val!, inner));
             return;
           }
-          const c = e.clauses[ci];
           if (c.k === 'if') {
             if (truthy(this.eval(c.cond, inner))) run(ci + 1);
             return;
@@ -383,7 +383,7 @@ function index(i: unknown, n: number, where: Where): number {
   return j;
 }
 
-export function indexValue(x: unknown, i: unknown, where: Where): unknown {
+function indexValue(x: unknown, i: unknown, where: Where): unknown {
   if (x instanceof SList || x instanceof STuple) return x.items[index(i, x.items.length, where)];
   if (typeof x === 'string') return x[index(i, x.length, where)];
   if (x instanceof SDict) {
@@ -392,7 +392,7 @@ export function indexValue(x: unknown, i: unknown, where: Where): unknown {
     if (!e) throw new YttError(where, `key ${repr(i)} not in dict`);
     return e[1];
   }
-  if (x instanceof YArray) return x.items[index(i, x.items.length, where)].value;
+  if (x instanceof YArray) return x.items[index(i, x.items.length, where)]!.value;
   if (x instanceof YMap) {
     const it = x.get(i as never);
     if (!it) throw new YttError(where, `key ${repr(i)} not in yamlfragment`);
@@ -431,7 +431,7 @@ function num(v: unknown): number | undefined {
   return undefined;
 }
 
-export function compare(a: unknown, b: unknown, where: Where): number {
+function compare(a: unknown, b: unknown, where: Where): number {
   const x = num(a);
   const y = num(b);
   if (x !== undefined && y !== undefined) return x < y ? -1 : x > y ? 1 : 0;
@@ -447,7 +447,7 @@ export function compare(a: unknown, b: unknown, where: Where): number {
   throw new YttError(where, `${sType(a)} < ${sType(b)} not implemented`);
 }
 
-export function binop(op: string, l: unknown, r: unknown, where: Where): unknown {
+function binop(op: string, l: unknown, r: unknown, where: Where): unknown {
   switch (op) {
     case '==':
       return equal(l, r);

@@ -117,26 +117,25 @@ export function tokenize(lines: SourceLine[], indentBlocks: boolean): Token[] {
     }
     if (depth === 0 && !pendingString) {
       let w = 0;
-      while (w < s.length && (s[w] === ' ' || s[w] === '\t')) w++;
-      if (w >= s.length || s[w] === '#') continue; // blank or comment line
+      while (w < s.length && (s.charAt(w) === ' ' || s.charAt(w) === '\t')) w++;
+      if (w >= s.length || s.charAt(w) === '#') continue; // blank or comment line
       if (indentBlocks) {
-        if (w > indents[indents.length - 1]) {
+        if (w > top(indents)) {
           indents.push(w);
           out.push({ kind: 'indent', text: '', where: at(w) });
         } else {
-          while (w < indents[indents.length - 1]) {
+          while (w < top(indents)) {
             indents.pop();
             out.push({ kind: 'dedent', text: '', where: at(w) });
           }
-          if (w !== indents[indents.length - 1])
-            throw new YttError(at(w), 'unindent does not match any outer indentation level');
+          if (w !== top(indents)) throw new YttError(at(w), 'unindent does not match any outer indentation level');
         }
       }
       i = w;
     }
     let emitted = false;
     while (i < s.length) {
-      const c = s[i];
+      const c = s.charAt(i);
       if (c === ' ' || c === '\t' || c === '\r') {
         i++;
         continue;
@@ -155,7 +154,7 @@ export function tokenize(lines: SourceLine[], indentBlocks: boolean): Token[] {
           emitted = true;
           continue;
         }
-        while (i < s.length && /[A-Za-z0-9_]/.test(s[i])) i++;
+        while (i < s.length && /[A-Za-z0-9_]/.test(s.charAt(i))) i++;
         const word = s.slice(start, i);
         out.push({ kind: KEYWORDS.has(word) ? 'kw' : 'ident', text: word, where: at(start) });
         emitted = true;
@@ -189,8 +188,7 @@ export function tokenize(lines: SourceLine[], indentBlocks: boolean): Token[] {
       emitted = true;
     }
     if (emitted && depth === 0 && !pendingString) {
-      const last = out[out.length - 1];
-      if (last.kind !== 'newline') out.push({ kind: 'newline', text: '', where: at(s.length) });
+      if (out.at(-1)?.kind !== 'newline') out.push({ kind: 'newline', text: '', where: at(s.length) });
     }
   }
   if (pendingString) throw new YttError(pendingString.where, 'unterminated triple-quoted string');
@@ -198,7 +196,7 @@ export function tokenize(lines: SourceLine[], indentBlocks: boolean): Token[] {
   const endWhere: Where = lastLine
     ? { file: lastLine.file, line: lastLine.line + 1, column: 1 }
     : { file: '', line: 1, column: 1 };
-  if (out.length && out[out.length - 1].kind !== 'newline') out.push({ kind: 'newline', text: '', where: endWhere });
+  if (out.length && out.at(-1)?.kind !== 'newline') out.push({ kind: 'newline', text: '', where: endWhere });
   while (indents.length > 1) {
     indents.pop();
     out.push({ kind: 'dedent', text: '', where: endWhere });
@@ -215,7 +213,7 @@ function startString(
   out: Token[],
   setPending: (p: { quote: string; raw: boolean; buf: string; where: Where }) => void,
 ): number {
-  const q = s[i];
+  const q = s.charAt(i);
   const triple = s.startsWith(q + q + q, i);
   const quote = triple ? q + q + q : q;
   const st = { quote, raw, buf: '', where };
@@ -291,4 +289,9 @@ function scanStringBody(
   }
   st.buf = buf;
   return i;
+}
+
+/** the innermost indentation; the stack always keeps the outermost level 0 */
+function top(indents: number[]): number {
+  return indents[indents.length - 1] ?? 0;
 }

@@ -46,7 +46,11 @@ export class Parser {
   ) {}
 
   private get t(): Token {
-    return this.toks[this.p];
+    return this.peek(0);
+  }
+  /** the token `ahead` places on; past the end it is the closing eof the lexer always appends */
+  private peek(ahead: number): Token {
+    return this.toks[Math.min(this.p + ahead, this.toks.length - 1)]!;
   }
   private is(kind: string, text?: string): boolean {
     const t = this.t;
@@ -65,7 +69,9 @@ export class Parser {
       const got = this.t.kind === 'eof' ? 'end of code' : this.t.kind === 'newline' ? 'newline' : `'${this.t.text}'`;
       throw new YttError(this.t.where, `syntax error: expected ${text ? `'${text}'` : kind}, got ${got}`);
     }
-    return this.toks[this.p++];
+    const t = this.t;
+    this.p++;
+    return t;
   }
 
   parseFile(): Stmt[] {
@@ -175,7 +181,7 @@ export class Parser {
       const names: [string, string][] = [];
       while (this.eat('op', ',')) {
         if (this.is('op', ')')) break;
-        if (this.is('ident') && this.toks[this.p + 1].text === '=') {
+        if (this.is('ident') && this.peek(1).text === '=') {
           const local = this.expect('ident').text;
           this.expect('op', '=');
           names.push([local, this.expect('string').value as string]);
@@ -288,7 +294,7 @@ export class Parser {
       let op: string | undefined;
       if (t.kind === 'op' && ['==', '!=', '<', '>', '<=', '>='].includes(t.text)) op = t.text;
       else if (this.is('kw', 'in')) op = 'in';
-      else if (this.is('kw', 'not') && this.toks[this.p + 1].text === 'in') op = 'not in';
+      else if (this.is('kw', 'not') && this.peek(1).text === 'in') op = 'not in';
       if (!op) return l;
       this.p += op === 'not in' ? 2 : 1;
       l = { k: 'bin', op, l, r: this.bitor(), where: t.where };
@@ -297,7 +303,8 @@ export class Parser {
   private binLevel(ops: string[], next: () => Expr): Expr {
     let l = next();
     while (this.t.kind === 'op' && ops.includes(this.t.text)) {
-      const t = this.toks[this.p++];
+      const t = this.t;
+      this.p++;
       l = { k: 'bin', op: t.text, l, r: next(), where: t.where };
     }
     return l;
@@ -329,7 +336,7 @@ export class Parser {
         while (!this.is('op', ')')) {
           if (this.eat('op', '**')) args.push({ star: '**', value: this.test() });
           else if (this.eat('op', '*')) args.push({ star: '*', value: this.test() });
-          else if (this.is('ident') && this.toks[this.p + 1].text === '=') {
+          else if (this.is('ident') && this.peek(1).text === '=') {
             const name = this.expect('ident').text;
             this.p++;
             args.push({ name, value: this.test() });
@@ -371,7 +378,8 @@ export class Parser {
       case 'string': {
         this.p++;
         let v = t.value as string;
-        while (this.is('string')) v += this.toks[this.p++].value as string; // implicit concatenation
+        // implicit concatenation
+        for (; this.is('string'); this.p++) v += this.t.value as string;
         return { k: 'lit', v, where: w };
       }
       case 'kw':

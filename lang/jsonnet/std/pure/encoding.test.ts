@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { JsonValue } from '../../../common/json.js';
 import { decodeUtf8Go } from './encoding.js';
-import { call, errorOf } from './table-helpers.js';
+import { call, errorOf } from '../../../../test/support/jsonnet-std-calls.js';
 
 test('base64 and UTF-8 functions', () => {
   const cases: [string, JsonValue[], JsonValue][] = [

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { call, errorOf } from './table-helpers.js';
+import { call, errorOf } from '../../../../test/support/jsonnet-std-calls.js';
 
 test('hashes of the UTF-8 bytes, lower-case hex', () => {
   assert.equal(call('md5', ''), 'd41d8cd98f00b204e9800998ecf8427e');

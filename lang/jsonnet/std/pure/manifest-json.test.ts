@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { jsonObject } from '../../../common/json.js';
 import { serializeJson, toStringValue, unparseString } from './manifest-json.js';
-import { call, errorOf } from './table-helpers.js';
+import { call, errorOf } from '../../../../test/support/jsonnet-std-calls.js';
 
 test('std.manifestJsonEx uses go-jsonnet native formatting', () => {
   assert.equal(

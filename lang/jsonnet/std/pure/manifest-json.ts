@@ -34,7 +34,7 @@ function isLoneSurrogate(s: string, i: number): boolean {
 }
 
 /** Go encoding/json string encoding with SetEscapeHTML(false) (Go >= 1.22: \b and \f short forms). */
-export function goJsonString(s: string): string {
+function goJsonString(s: string): string {
   let out = '"';
   let start = 0;
   for (let i = 0; i < s.length; i++) {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { call, errorOf } from './table-helpers.js';
+import { call, errorOf } from '../../../../test/support/jsonnet-std-calls.js';
 
 test('std.manifestIni', () => {
   const ini = { main: { a: 1, b: ['x', 'y'] }, sections: { s2: {}, s1: { k: 'v', o: { z: 1 } } } };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { JsonValue } from '../../../common/json.js';
-import { call, errorOf } from './table-helpers.js';
+import { call, errorOf } from '../../../../test/support/jsonnet-std-calls.js';
 
 test('std.manifestToml layout', () => {
   const value: JsonValue = {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { JsonValue } from '../../../common/json.js';
 import { yamlBareSafe } from './manifest-yaml.js';
-import { call, errorOf } from './table-helpers.js';
+import { call, errorOf } from '../../../../test/support/jsonnet-std-calls.js';
 
 const doc: JsonValue = {
   name: 'web',

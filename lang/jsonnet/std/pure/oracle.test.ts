@@ -258,7 +258,7 @@ test('pure std agrees with the C++ oracle on successful calls', { skip: skipAll 
   assert.ok(argsRes.ok, 'argument literals evaluate');
   const allArgs = JSON.parse(argsRes.out) as JsonValue[];
   const calls = ok.map(([name, lit], i) => {
-    const n = Array.isArray(allArgs[i]) ? (allArgs[i] as JsonValue[]).length : 2;
+    const n = Array.isArray(allArgs[i]) ? allArgs[i].length : 2;
     return oracleCall(name, lit, n);
   });
   const res = runOracle('[' + calls.join(',\n') + ']');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { call, errorOf } from './table-helpers.js';
+import { call, errorOf } from '../../../../test/support/jsonnet-std-calls.js';
 
 test('std.parseYaml: go-yaml v2 scalar resolution', () => {
   const text = [

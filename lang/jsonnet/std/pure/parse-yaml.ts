@@ -21,7 +21,7 @@
  * go-jsonnet way: "failed to parse YAML: error converting YAML to JSON: yaml: line N: ...".
  */
 import { isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments } from 'yaml';
-import type { Alias, Document, Node as YamlNode, Scalar } from 'yaml';
+import type { Alias, Document, Scalar } from 'yaml';
 import type { JsonObject, JsonValue } from '../../../common/json.js';
 import { setJsonKey } from '../../../common/json.js';
 import { formatFloat, parseFloatOk } from '../../../go/strconv.js';
@@ -204,7 +204,7 @@ class Walker {
     if (isAlias(k)) k = this.resolveAlias(k);
     if (k === null || k === undefined) return keyString(null);
     if (isScalar(k)) return keyString(scalarOf(k));
-    const v = this.value(k as YamlNode, depth + 1, viaAlias);
+    const v = this.value(k, depth + 1, viaAlias);
     throw new YamlFail(`yaml: invalid map key: ${JSON.stringify(v)}`);
   }
 }

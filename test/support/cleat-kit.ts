@@ -3,9 +3,9 @@
  * helpers that run check/export and print diagnostics as
  * `line:col CODE message (at path)` for compact table assertions.
  */
-import type { CleatLoader } from './context.js';
-import { check, exportProgram, type ExportOptions } from './program.js';
-import type { InputSources } from './inputs.js';
+import type { CleatLoader } from '../../lang/cleat/context.js';
+import { check, exportProgram, type ExportOptions } from '../../lang/cleat/program.js';
+import type { InputSources } from '../../lang/cleat/inputs.js';
 
 export const ROOT = '/repo';
 

@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generateKindTable } from './kind-table-generator.js';
-import { repoRoot } from '../../test/support/repo-root.js';
-import { kubernetesOpenApi } from '../../test/support/kubernetes-openapi.js';
+import { generateKindTable } from '../support/kind-table-generator.js';
+import { repoRoot } from '../support/repo-root.js';
+import { kubernetesOpenApi } from '../support/kubernetes-openapi.js';
 
 const TABLE = join(repoRoot(import.meta.url), 'render/order/builtin-kinds.ts');
 

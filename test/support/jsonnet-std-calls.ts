@@ -3,9 +3,9 @@
  * the evaluator will (defaults filled in), and capture StdError messages.
  */
 import assert from 'node:assert/strict';
-import type { JsonValue } from '../../../common/json.js';
-import { pureStd } from './index.js';
-import { StdError } from './std-error.js';
+import type { JsonValue } from '../../lang/common/json.js';
+import { pureStd } from '../../lang/jsonnet/std/pure/index.js';
+import { StdError } from '../../lang/jsonnet/std/pure/std-error.js';
 
 export function call(name: string, ...args: JsonValue[]): JsonValue {
   const b = pureStd[name];

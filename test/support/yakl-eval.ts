@@ -3,10 +3,10 @@
  * that serves named files and compiles `yakl:` imports, and a function that
  * compiles and evaluates a .yakl text to JSON.
  */
-import type { JsonValue } from '../common/json.js';
-import { SourceFile } from '../common/source.js';
-import { ImportError, type Importer, evaluate, parseModule } from '../jsonnet/index.js';
-import { compileYakl } from './index.js';
+import type { JsonValue } from '../../lang/common/json.js';
+import { SourceFile } from '../../lang/common/source.js';
+import { ImportError, type Importer, evaluate, parseModule } from '../../lang/jsonnet/index.js';
+import { compileYakl } from '../../lang/yakl/index.js';
 
 const KUBECFG_LIB = `{ resolveImage(image):: image, isK8sObject(o):: std.isObject(o) && std.objectHas(o, 'kind') }`;
 
