@@ -66,7 +66,9 @@ test('layout: kcl.mod named after the repository, main.k lists every environment
   assert.match(main, /environments = \{\n {4}"prod" = prod\.env\n {4}"stage" = stage\.env\n\}/);
   assert.match(file(r, 'envs/env.k'), /level = myks\.with_apps\(_level, _apps\)/);
   assert.match(file(r, 'envs/prod/env.k'), /import envs as parent\n[\s\S]*_level = parent\.level \| \{/);
-  assert.match(file(r, 'envs/prod/env.k'), /env = myks\.finalize\(myks\.with_apps\(_level \| _patch, _apps\)\)/);
+  // nothing is frozen here, so the leaf has no patch.k and its env.k does not name _patch
+  assert.match(file(r, 'envs/prod/env.k'), /env = myks\.finalize\(myks\.with_apps\(_level, _apps\)\)/);
+  assert.equal(r.files.get('envs/prod/patch.k'), undefined);
   assert.deepEqual(r.leaves, ['prod', 'stage']);
 });
 

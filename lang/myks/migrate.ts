@@ -366,6 +366,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     const envDiffs = diff(legacy, withoutApps(got.env));
     const frozen = envDiffs.filter((d) => d.missingOrChanged);
     if (frozen.length > 0) out.set(join(l, 'patch.k'), patchFile(frozen, computed));
+    else dropEmptyPatch(out, l);
     const skewed = frozen.filter((d) => !isComputed(d.path, computed)).map((d) => d.path.join('.'));
     if (skewed.length > 0)
       warnings.push(
@@ -574,4 +575,12 @@ function mergeEntries(lists: readonly Entry[][]): Entry[] {
       }
     }
   return out;
+}
+
+/** A leaf with nothing frozen gets no patch.k (the spec writes it only when needed), and its env.k no `| _patch`. */
+function dropEmptyPatch(out: Map<string, string>, leaf: string): void {
+  out.delete(join(leaf, 'patch.k'));
+  const envPath = join(leaf, 'env.k');
+  const env = out.get(envPath);
+  if (env !== undefined) out.set(envPath, env.replace('myks.with_apps(_level | _patch, ', 'myks.with_apps(_level, '));
 }

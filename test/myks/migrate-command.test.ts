@@ -86,7 +86,6 @@ describe('myks migrate', () => {
       'envs/defaults.k',
       'envs/apps.k',
       'envs/prod/env.k',
-      'envs/prod/patch.k',
       'prototypes/web/proto.k',
     ])
       assert.equal(statSync(join(dir, f)).mode & 0o777, 0o640, f);
@@ -103,13 +102,14 @@ describe('myks migrate', () => {
 
   test('refuses to overwrite existing files, and writes nothing', () => {
     const before = readFileSync(join(dir, 'envs/env.k'), 'utf8');
-    writeFileSync(join(dir, 'envs/prod/patch.k'), '# mine\n');
+    writeFileSync(join(dir, 'envs/prod/env.k'), '# mine\n');
     rmSync(join(dir, 'main.k'));
     const o = run(dir, []);
     assert.equal(o.exitCode, 1);
     assert.match(o.stderr, /^ERROR refusing to overwrite existing files \(nothing was written\): .*envs\/env\.k/);
     assert.ok(!existsSync(join(dir, 'main.k')));
-    assert.equal(readFileSync(join(dir, 'envs/prod/patch.k'), 'utf8'), '# mine\n');
+    assert.equal(readFileSync(join(dir, 'envs/prod/env.k'), 'utf8'), '# mine\n');
+    assert.ok(!existsSync(join(dir, 'envs/prod/patch.k')), 'nothing frozen: no patch.k');
     assert.equal(readFileSync(join(dir, 'envs/env.k'), 'utf8'), before);
   });
 
