@@ -9,7 +9,7 @@
  */
 import { evaluateSnippet } from '../../lang/jsonnet/index.js';
 import { parseModule, runKcl, type KclHost, type Module } from '../../lang/kcl/index.js';
-import { memoryHost } from '../../lang/kcl/testkit.js';
+import { memoryHost } from '../../lang/kcl/memory-host.js';
 import { fmtMs, median, printTable, timeMs } from '../lib/measure.js';
 
 const ENVS = Number(process.env.BENCH_KCL_ENVS ?? 20);

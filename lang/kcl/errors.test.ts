@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { KclError, runKcl } from './index.js';
-import { memoryHost } from './testkit.js';
+import { memoryHost } from './memory-host.js';
 
 function fail(files: Record<string, string>): KclError {
   try {

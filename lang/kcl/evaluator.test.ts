@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { evaluateKcl, fromJson, runKcl, toPlain } from './index.js';
-import { memoryHost } from './testkit.js';
+import { memoryHost } from './memory-host.js';
 
 function run(src: string, opts: { sortKeys?: boolean; defines?: string[]; format?: 'json' | 'yaml' } = {}): string {
   return runKcl(memoryHost({ '/m/main.k': src }), { paths: ['/m/main.k'], ...opts });

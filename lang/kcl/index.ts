@@ -16,6 +16,7 @@ export type { KclErrorKind, KclPos } from './errors.js';
 export { parseModule, parseExpression } from './parser.js';
 export type { Module } from './ast.js';
 export type { KclHost } from './loader.js';
+export { memoryHost } from './memory-host.js';
 export { encodeJson, encodeYaml, toPlain, type PrintOptions } from './printer.js';
 export { KDict, KFloat, UNDEFINED, type Value } from './value.js';
 

@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import { repoRoot } from '../../test/support/repo-root.js';
 import { KclError, runKcl } from './index.js';
-import { memoryHost } from './testkit.js';
+import { memoryHost } from './memory-host.js';
 
 const tree = join(repoRoot(import.meta.url), 'lang/kcl/testdata/spec-tree');
 

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { KclError, runKcl } from './index.js';
-import { memoryHost } from './testkit.js';
+import { memoryHost } from './memory-host.js';
 
 const MOD = '[package]\nname = "repo"\n\n[dependencies]\nmyks = "0.1.0"\n';
 

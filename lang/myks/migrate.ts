@@ -8,8 +8,7 @@
  * computed value, ytt's array append, merge-order skew) is frozen as a literal
  * at the leaf, and what still differs is reported by environment and path.
  */
-import { evaluateKcl, toPlain as kclPlain } from '../kcl/index.js';
-import { memoryHost } from '../kcl/testkit.js';
+import { evaluateKcl, memoryHost, toPlain as kclPlain } from '../kcl/index.js';
 import { myksAppFiles, myksLeafFiles, resolveDataValues, toPlain, type MyksTree } from '../ytt/index.js';
 import { DATA_SCHEMA, DATA_SCHEMA_PATH } from './data-schema.js';
 import {

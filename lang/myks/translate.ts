@@ -10,8 +10,7 @@
  * stays the literal. Loops, definitions, `load()`, `%` formatting and keyword
  * arguments are not translated.
  */
-import { evaluateKcl, toPlain as kclPlain } from '../kcl/index.js';
-import { memoryHost } from '../kcl/testkit.js';
+import { evaluateKcl, memoryHost, toPlain as kclPlain } from '../kcl/index.js';
 import type { TemplateFile } from '../ytt/index.js';
 import { Expr, isList, isMap, type Entry, type Value } from './kcl-write.js';
 import type { SourceValues } from './sources.js';

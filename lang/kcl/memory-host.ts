@@ -1,4 +1,4 @@
-/** An in-memory KclHost for tests and benchmarks: a map of path → text; directories are implied by the paths. */
+/** An in-memory KclHost (path → text; directories implied by the paths): myks migrate evaluates the tree it is about to write with it, tests and benchmarks use it too. */
 import type { KclHost } from './loader.js';
 
 export function memoryHost(files: Record<string, string>): KclHost {
