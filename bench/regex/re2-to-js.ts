@@ -12,6 +12,7 @@
 
 import type { ClassSet, Re2Node } from '../../lang/go/regexp/re2-ast.js';
 import { foldOrbit } from '../../lang/go/regexp/re2-classes.js';
+import { repeatOperator } from '../../lang/go/regexp/re2-source.js';
 
 function codePointEscape(cp: number): string {
   if ((cp >= 0x30 && cp <= 0x39) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a))
@@ -54,15 +55,7 @@ export function toJsSource(node: Re2Node): string {
     case 'alternate':
       return `(?:${node.items.map(toJsSource).join('|')})`;
     case 'repeat': {
-      const body = `(?:${toJsSource(node.body)})`;
-      let op: string;
-      if (node.min === 0 && node.max === -1) op = '*';
-      else if (node.min === 1 && node.max === -1) op = '+';
-      else if (node.min === 0 && node.max === 1) op = '?';
-      else if (node.max === -1) op = `{${node.min},}`;
-      else if (node.min === node.max) op = `{${node.min}}`;
-      else op = `{${node.min},${node.max}}`;
-      return body + op + (node.greedy ? '' : '?');
+      return `(?:${toJsSource(node.body)})` + repeatOperator(node.min, node.max, node.greedy);
     }
   }
 }

@@ -1046,8 +1046,7 @@ class Parser {
       this.pos++;
       return { k: 'list', items, ...loc };
     }
-    const col = this.peek().col;
-    const first = this.parseListItem(col);
+    const first = this.parseListItem();
     this.skipNL();
     if (this.isName('for') && first.kind === 'item') {
       const clauses = this.parseCompClauses();
@@ -1059,7 +1058,7 @@ class Parser {
       if (this.isOp(',')) this.pos++;
       this.skipNL();
       if (this.isOp(']')) break;
-      if (this.prevKindIsSeparator()) items.push(this.parseListItem(this.peek().col));
+      if (this.prevKindIsSeparator()) items.push(this.parseListItem());
       else this.fail(`expected ',' or ']', got ${this.describe(this.peek())}`);
     }
     this.expectOp(']');
@@ -1074,19 +1073,18 @@ class Parser {
     );
   }
 
-  private parseListItem(col: number): ListItem {
+  private parseListItem(): ListItem {
     if (this.isOp('*') || this.isOp('**')) {
       this.pos++;
       return { kind: 'unpack', value: this.parseOrTest() };
     }
     if (this.isName('if')) {
       const ifCol = this.peek().col;
-      const branches: { test?: Expr; items: ListItem[] }[] = [];
       const block = (): ListItem[] =>
         this.columnBlock(ifCol, () => {
           const items: ListItem[] = [];
           for (;;) {
-            items.push(this.parseListItem(this.peek().col));
+            items.push(this.parseListItem());
             if (this.isOp(',')) this.pos++;
             const save = this.pos;
             this.skipNL();
@@ -1100,29 +1098,7 @@ class Parser {
             }
           }
         });
-      this.pos++;
-      const test = this.parseExpr();
-      this.expectOp(':');
-      branches.push({ test, items: block() });
-      for (;;) {
-        const save = this.pos;
-        this.skipNL();
-        if (this.isName('elif') && this.peek().col === ifCol) {
-          this.pos++;
-          const t = this.parseExpr();
-          this.expectOp(':');
-          branches.push({ test: t, items: block() });
-        } else if (this.isName('else') && this.peek().col === ifCol) {
-          this.pos++;
-          this.expectOp(':');
-          branches.push({ items: block() });
-          break;
-        } else {
-          this.pos = save;
-          break;
-        }
-      }
-      void col;
+      const branches = this.ifChain(ifCol, block).map(({ test, body }) => ({ ...(test ? { test } : {}), items: body }));
       return { kind: 'if', branches };
     }
     return { kind: 'item', value: this.parseExpr() };
@@ -1214,7 +1190,6 @@ class Parser {
   private parseConfigIf(): ConfigEntry {
     const loc = this.loc();
     const ifCol = this.peek().col;
-    const branches: { test?: Expr; entries: ConfigEntry[] }[] = [];
     const block = (): ConfigEntry[] =>
       this.columnBlock(ifCol, () => {
         const entries: ConfigEntry[] = [];
@@ -1234,10 +1209,19 @@ class Parser {
           }
         }
       });
+    const branches = this.ifChain(ifCol, block).map(({ test, body }) => ({ ...(test ? { test } : {}), entries: body }));
+    return { kind: 'if', branches, loc };
+  }
+
+  /**
+   * `if TEST: BLOCK` then any `elif TEST: BLOCK` and one `else: BLOCK` at the same column: the branches
+   * of an `if` inside a list or a config, whose blocks the caller parses.
+   */
+  private ifChain<T>(ifCol: number, block: () => T): { test?: Expr; body: T }[] {
     this.pos++;
     const test = this.parseExpr();
     this.expectOp(':');
-    branches.push({ test, entries: block() });
+    const branches: { test?: Expr; body: T }[] = [{ test, body: block() }];
     for (;;) {
       const save = this.pos;
       this.skipNL();
@@ -1245,18 +1229,17 @@ class Parser {
         this.pos++;
         const t = this.parseExpr();
         this.expectOp(':');
-        branches.push({ test: t, entries: block() });
+        branches.push({ test: t, body: block() });
       } else if (this.isName('else') && this.peek().col === ifCol) {
         this.pos++;
         this.expectOp(':');
-        branches.push({ entries: block() });
-        break;
+        branches.push({ body: block() });
+        return branches;
       } else {
         this.pos = save;
-        break;
+        return branches;
       }
     }
-    return { kind: 'if', branches, loc };
   }
 
   // ---- strings ----

@@ -215,8 +215,20 @@ function mapIndexes(left: YMap, item: YMapItem, defaults: ChildDefaults): number
       metas.push(li.meta);
     }
   });
+  return expectedIndexes(m.expects, idxs, metas);
+}
+
+/**
+ * The matched indexes when their count meets `expects`; undefined when a conditional match (`when=`)
+ * does not apply; otherwise ytt's match-count error.
+ */
+function expectedIndexes(
+  expects: Parameters<typeof checkExpects>[0],
+  idxs: number[],
+  metas: NodeMeta[],
+): number[] | undefined {
   try {
-    checkExpects(m.expects, metas);
+    checkExpects(expects, metas);
   } catch (e) {
     if (e instanceof NumMatchError) {
       if (e.conditional) return undefined;
@@ -239,16 +251,7 @@ function arrayIndexes(left: YArray, item: YArrayItem, defaults: ChildDefaults): 
       metas.push(li.meta);
     }
   });
-  try {
-    checkExpects(m.expects, metas);
-  } catch (e) {
-    if (e instanceof NumMatchError) {
-      if (e.conditional) return undefined;
-      fail(e.message);
-    }
-    throw e;
-  }
-  return idxs;
+  return expectedIndexes(m.expects, idxs, metas);
 }
 
 function replaceValue(meta: NodeMeta, left: YValue | undefined, right: YValue): YValue {

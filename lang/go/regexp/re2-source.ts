@@ -61,15 +61,19 @@ export function toRe2Source(node: Re2Node): string {
     case 'alternate':
       return `(?:${node.items.map(toRe2Source).join('|')})`;
     case 'repeat': {
-      const body = `(?:${toRe2Source(node.body)})`;
-      let op: string;
-      if (node.min === 0 && node.max === -1) op = '*';
-      else if (node.min === 1 && node.max === -1) op = '+';
-      else if (node.min === 0 && node.max === 1) op = '?';
-      else if (node.max === -1) op = `{${node.min},}`;
-      else if (node.min === node.max) op = `{${node.min}}`;
-      else op = `{${node.min},${node.max}}`;
-      return body + op + (node.greedy ? '' : '?');
+      return `(?:${toRe2Source(node.body)})` + repeatOperator(node.min, node.max, node.greedy);
     }
   }
+}
+
+/** The quantifier of a repeat (`*`, `+`, `?`, `{n}`, `{n,}`, `{n,m}`, lazy with `?`): RE2 and JavaScript spell them alike. */
+export function repeatOperator(min: number, max: number, greedy: boolean): string {
+  let op: string;
+  if (min === 0 && max === -1) op = '*';
+  else if (min === 1 && max === -1) op = '+';
+  else if (min === 0 && max === 1) op = '?';
+  else if (max === -1) op = `{${min},}`;
+  else if (min === max) op = `{${min}}`;
+  else op = `{${min},${max}}`;
+  return op + (greedy ? '' : '?');
 }
