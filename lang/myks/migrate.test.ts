@@ -318,14 +318,16 @@ application:
   );
   const proto = file(r, 'prototypes/web/proto.k');
   for (const want of [
-    /\nschema Application:\n {4}\[\.\.\.str\]: any\n {4}tls: Tls = Tls \{\}\n {4}server: Server = Server \{\}\n {4}clients: \[Client\] = \[\]\n {4}config: \[str\] = \[\]\n/,
-    /\nschema Tls:\n {4}\[\.\.\.str\]: any\n {4}enabled: bool = False\n/,
-    /\nschema Server:\n {4}\[\.\.\.str\]: any\n {4}tls: ServerTls = ServerTls \{\}\n/,
-    /\nschema ServerTls:\n {4}\[\.\.\.str\]: any\n {4}cert: str = ""\n/,
-    /\nschema Client:\n {4}\[\.\.\.str\]: any\n {4}host: str = ""\n {4}port: int = 5001\n {4}routes: \[Route\] = \[\]\n\n {4}check:\n {8}len\(routes\) >= 1, "application\.clients\.routes must not be empty"\n/,
-    /\nschema Route:\n {4}\[\.\.\.str\]: any\n {4}path: str = "\/"\n/,
+    /\nschema Application:\n {4}tls: Tls = Tls \{\}\n {4}server: Server = Server \{\}\n {4}clients: \[Client\] = \[\]\n {4}config: \[str\] = \[\]\n/,
+    /\nschema Tls:\n {4}enabled: bool = False\n/,
+    /\nschema Server:\n {4}tls: ServerTls = ServerTls \{\}\n/,
+    /\nschema ServerTls:\n {4}cert: str = ""\n/,
+    // every element the sources state sets host: required, its example dropped; port keeps its default
+    /\nschema Client:\n {4}host: str\n {4}port: int = 5001\n {4}routes: \[Route\] = \[\]\n\n {4}check:\n {8}len\(routes\) >= 1, "application\.clients\.routes must not be empty"\n/,
+    /\nschema Route:\n {4}path: str\n/,
   ])
     assert.match(proto, want);
+  assert.doesNotMatch(proto, /\[\.\.\.str\]/, 'a scope the ytt schema governs is closed');
 });
 
 test('element schema names: the array in the singular', () => {

@@ -25,7 +25,7 @@ import {
   type Entry,
   type Value,
 } from './kcl-write.js';
-import { protoFile } from './proto-schema.js';
+import { protoFile, type ProtoEnv } from './proto-schema.js';
 import { readSource, type SourceValues } from './sources.js';
 import { untranslate } from './translate.js';
 
@@ -148,7 +148,8 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
       for (const c of [...s.comments, ...s.trailing])
         if (/app-data|env-data|\.ytt\.yaml|_apps\//.test(c))
           warnings.push(`${p}: a carried comment names a legacy file: ${c.trim()}`);
-      if (!p.startsWith('prototypes/'))
+      // a prototype's, _proto/'s and _apps/' validations become checks in proto.k (or warn there)
+      if (!p.startsWith('prototypes/') && !/(^|\/)_(proto|apps)\//.test(p))
         for (const v of s.validations)
           warnings.push(`${p}: #@schema/validation ${v.text} at ${v.path} is not carried over; restate it by hand`);
     }
@@ -158,6 +159,27 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
   // prototypes
   const protoNames = new Set<string>((host.list('prototypes') ?? []).filter((e) => e.dir).map((e) => e.name));
   for (const l of levels) for (const a of appsOf(l)) protoNames.add(a.proto);
+  // what the environment tree states about a prototype's applications: its elements make fields
+  // required, its schema documents keep the application scope open and add checks
+  const protoEnv = (p: string): ProtoEnv => {
+    const names = new Set(
+      levels.flatMap((l) =>
+        appsOf(l)
+          .filter((a) => a.proto === p)
+          .map((a) => a.name),
+      ),
+    );
+    const stated = levels.flatMap((l) =>
+      [join(l, '_proto', p), ...[...names].map((n) => join(l, '_apps', n))].flatMap((d) => files(d, APP_DATA)),
+    );
+    const envSchemas = levels.flatMap((l) => files(l, ENV_DATA)).map(source);
+    const governs = (s: SourceValues): boolean =>
+      s.isSchema && [...s.byPath.keys()].some((k) => k.startsWith('application.'));
+    return {
+      stated: stated.map(source),
+      governing: [...stated.map(source), ...envSchemas].filter(governs),
+    };
+  };
   const protoIdent = new Map<string, string>();
   const out = new Map<string, string>();
   for (const p of [...protoNames].sort()) {
@@ -168,7 +190,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     const srcs = schemaFirst(files(join('prototypes', p), APP_DATA).map(source));
     out.set(
       `prototypes/${id}/proto.k`,
-      protoFile(p, srcs, mergeEntries(srcs.map((s) => s.value?.map ?? [])), warnings),
+      protoFile(p, srcs, mergeEntries(srcs.map((s) => s.value?.map ?? [])), warnings, protoEnv(p)),
     );
   }
   const protoAlias = (p: string): string => {
