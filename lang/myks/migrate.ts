@@ -23,8 +23,8 @@ import {
   toIdent,
   toSchemaName,
   type Entry,
-  type Value,
 } from './kcl-write.js';
+import { blockLines, foldEntries, type AppBlock } from './app-blocks.js';
 import { protoFile, type ProtoEnv } from './proto-schema.js';
 import { readSource, type SourceValues } from './sources.js';
 import { untranslate } from './translate.js';
@@ -204,8 +204,8 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
   };
 
   // levels
-  const appFiles = new Map<string, { imports: Set<string>; blocks: string[][] }>();
-  const appsK = new Map<string, Map<string, { line: string; imp: string }>>();
+  const appFiles = new Map<string, { imports: Set<string>; blocks: AppBlock[] }>();
+  const appsK = new Map<string, Map<string, { line: string; imp: string; schema: string }>>();
   const levelOrder = new Map<string, string[]>();
   const computedAt = new Map<string, string[]>(); // level → computed env paths of its files
   for (const l of levels) {
@@ -237,18 +237,22 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
         continue;
       }
       if (entries.length === 0) continue;
-      const body = declared
-        ? [
-            `    ${keyRef(a.name)} = ${protoAlias(a.proto)}.${toSchemaName(a.proto)} {`,
-            ...entryLines(entries, 2),
-            '    }',
-          ]
-        : entryLines([{ key: a.name, value: { map: entries }, comments: [], blankBefore: false }], 1);
+      const body: AppBlock = {
+        name: a.name,
+        ...(declared ? { schema: `${protoAlias(a.proto)}.${toSchemaName(a.proto)}` } : {}),
+        entries,
+      };
       const f = { imports: new Set(['import myks', ...(declared ? [protoImport(a.proto)] : [])]), blocks: [body] };
       appFiles.set(join(l, `app-${a.name}.k`), f);
     }
-    appsK.set(l, new Map(inAppsK.map((n, i) => [n, { line: applines[i]!, imp: [...appImports][0]! }])));
-    for (const n of inAppsK) appsK.get(l)!.get(n)!.imp = protoImport(levelApps.find((a) => a.name === n)!.proto);
+    appsK.set(l, new Map(inAppsK.map((n, i) => [n, { line: applines[i]!, imp: [...appImports][0]!, schema: '' }])));
+    for (const n of inAppsK) {
+      const proto = levelApps.find((a) => a.name === n)!.proto;
+      Object.assign(appsK.get(l)!.get(n)!, {
+        imp: protoImport(proto),
+        schema: `${protoAlias(proto)}.${toSchemaName(proto)}`,
+      });
+    }
     levelOrder.set(
       l,
       levelApps.map((a) => a.name),
@@ -358,7 +362,11 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     for (const [p, f] of appFiles)
       all.set(
         p,
-        [...[...f.imports].sort(), '', ...f.blocks.flatMap((b) => ['_apps: myks.Apps {', ...b, '}', ''])].join('\n'),
+        [
+          ...[...f.imports].sort(),
+          '',
+          ...f.blocks.flatMap((b) => ['_apps: myks.Apps {', ...blockLines(b), '}', '']),
+        ].join('\n'),
       );
     return all;
   };
@@ -421,20 +429,24 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
       // frozen values join the declaration this level states (the later block wins)
       const decl = appsK.get(l)!.get(a.name);
       if (decl) {
-        f.blocks.unshift([decl.line]);
+        f.blocks.unshift({ name: a.name, schema: decl.schema, entries: [] });
         f.imports.add(decl.imp);
         appsK.get(l)!.delete(a.name);
       }
-      const todo = ds.some((d) => isComputed(d.path, appComputed));
+      const todo = ds.filter((d) => isComputed(d.path, appComputed));
+      const skew = ds.filter((d) => !isComputed(d.path, appComputed));
       const skewedApp = ds.filter((d) => !isComputed(d.path, appComputed)).map((d) => d.path.join('.'));
       if (skewedApp.length > 0)
         warnings.push(
           `${p}: ytt merged ${skewedApp.join(', ')} of ${a.name} differently (array append, merge order); frozen at the leaf`,
         );
-      f.blocks.push([
-        `    ${todo ? TODO : SKEW}`,
-        ...entryLines([{ key: a.name, value: { map: freezeEntries(ds) }, comments: [], blankBefore: false }], 1),
-      ]);
+      // what has nothing left to do goes into the declaration or override the level states anyway
+      if (skew.length > 0) {
+        let own = f.blocks.find((b) => b.note === undefined);
+        if (!own) f.blocks.unshift((own = { name: a.name, entries: [] }));
+        own.entries = foldEntries(own.entries, freezeEntries(skew, SKEW));
+      }
+      if (todo.length > 0) f.blocks.push({ name: a.name, entries: freezeEntries(todo), note: TODO });
       appFiles.set(p, f);
     }
     let final: ReturnType<typeof evaluateLeaf>;
@@ -549,12 +561,18 @@ function isComputed(path: string[], computed: readonly string[]): boolean {
 }
 
 /** Each frozen path as one (dotted) entry stating the legacy value. */
-function freezeEntries(ds: readonly Diff[]): Entry[] {
+function freezeEntries(ds: readonly Diff[], note?: string): Entry[] {
   return ds.map((d) => {
-    let value: Value = fromPlain(d.legacy);
-    for (let i = d.path.length - 1; i > 0; i--)
-      value = { map: [{ key: d.path[i]!, value, comments: [], blankBefore: false }] };
-    return { key: d.path[0]!, value, comments: [], blankBefore: false };
+    const leaf: Entry = {
+      key: d.path.at(-1)!,
+      value: fromPlain(d.legacy),
+      comments: note ? [note] : [],
+      blankBefore: false,
+    };
+    let e = leaf;
+    for (let i = d.path.length - 2; i >= 0; i--)
+      e = { key: d.path[i]!, value: { map: [e] }, comments: [], blankBefore: false };
+    return e;
   });
 }
 
