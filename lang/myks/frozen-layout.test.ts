@@ -80,3 +80,31 @@ test('frozen values with nothing left to do join the block the level states; TOD
     assert.match(text, want, what);
   }
 });
+
+test('a level directory that is not a KCL identifier is written under one, and the rename reported', () => {
+  const r = migrate(
+    repo({
+      'envs/env-data.yaml': APPS,
+      'envs/prod-eu/env-data.yaml': PROD.replace('prod', 'prod-eu'),
+      'envs/prod-eu/_apps/web/app-data.yaml': CHARTS('a'),
+      'envs/prod_eu/env-data.yaml': PROD.replace('prod', 'prod_eu'),
+      'envs/prod_eu/1st/env-data.yaml': PROD.replace('prod', 'first'),
+    }),
+    'repo',
+  );
+  assert.deepEqual(r.differences, []);
+  const paths = [...r.files.keys()].filter((p) => p.startsWith('envs/prod'));
+  assert.deepEqual(paths.sort(), [
+    'envs/prod_eu/_1st/env.k',
+    'envs/prod_eu/env.k',
+    'envs/prod_eu_2/app-web.k',
+    'envs/prod_eu_2/env.k',
+  ]);
+  assert.match(r.files.get('envs/prod_eu/_1st/env.k')!, /\nimport envs\.prod_eu as parent\n/);
+  assert.match(r.files.get('main.k')!, /\nimport envs\.prod_eu_2 as prod_eu_2\n/);
+  for (const w of [
+    'envs/prod-eu: renamed to envs/prod_eu_2 (a KCL package name must be an identifier)',
+    'envs/prod_eu/1st: renamed to envs/prod_eu/_1st (a KCL package name must be an identifier)',
+  ])
+    assert.ok(r.warnings.includes(w), `${w}\n${r.warnings.join('\n')}`);
+});

@@ -16,7 +16,6 @@ import {
   exprLines,
   fromPlain,
   fromYtt,
-  isIdent,
   isMap,
   keyRef,
   kclString,
@@ -25,6 +24,7 @@ import {
   type Entry,
 } from './kcl-write.js';
 import { blockLines, foldEntries, type AppBlock } from './app-blocks.js';
+import { levelDirs } from './level-dirs.js';
 import { protoFile, type ProtoEnv } from './proto-schema.js';
 import { readSource, type SourceValues } from './sources.js';
 import { untranslate } from './translate.js';
@@ -104,10 +104,8 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
   walk('envs');
   const leaves = levels.filter((l) => children.get(l)!.length === 0);
   const parentOf = (l: string): string | undefined => (l === 'envs' ? undefined : l.slice(0, l.lastIndexOf('/')));
-  for (const l of levels)
-    for (const seg of l.split('/'))
-      if (!isIdent(seg))
-        warnings.push(`${l}: the directory name ${seg} is not a KCL identifier; its package cannot be imported`);
+  const dirs = levelDirs(levels);
+  warnings.push(...dirs.renames);
 
   const library = myksLeafFiles(tree, 'envs').library;
   const legacyEnv = new Map<string, Record<string, unknown>>();
@@ -260,7 +258,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
 
     // env.k
     const lines: string[] = ['import myks'];
-    if (parent) lines.push(`import ${parent.split('/').join('.')} as parent`);
+    if (parent) lines.push(`import ${dirs.pkg(parent)} as parent`);
     lines.push('');
     const parts: string[][] = [];
     const bound = new Set<string>();
@@ -312,7 +310,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     'kcl.mod',
     `[package]\nname = ${JSON.stringify(toIdent(repoName))}\nedition = "v0.11.0"\nversion = "0.0.1"\n\n[dependencies]\nmyks = "0.1.0"\n`,
   );
-  const leafAlias = (l: string): string => toIdent(l.split('/').slice(1).join('_') || 'root');
+  const leafAlias = (l: string): string => toIdent(dirs.kclPath(l).split('/').slice(1).join('_') || 'root');
   const leafId = (l: string): string => {
     const id = (resolveLevel(l).environment as { id?: string } | undefined)?.id;
     return id || l.split('/').slice(1).join('/');
@@ -321,7 +319,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     'main.k',
     [
       '"""The entry point myks evaluates: every environment of the tree."""',
-      ...leaves.map((l) => `import ${l.split('/').join('.')} as ${leafAlias(l)}`),
+      ...leaves.map((l) => `import ${dirs.pkg(l)} as ${leafAlias(l)}`),
       '',
       'environments = {',
       ...leaves.map((l) => `    ${kclString(leafId(l))} = ${leafAlias(l)}.env`),
@@ -368,7 +366,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
           ...f.blocks.flatMap((b) => ['_apps: myks.Apps {', ...blockLines(b), '}', '']),
         ].join('\n'),
       );
-    return all;
+    return new Map([...all].map(([p, t]) => [dirs.rename(p), t]));
   };
 
   // prove every leaf, freezing what the plain conversion does not reproduce
@@ -378,7 +376,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     const mem: Record<string, string> = {};
     for (const [p, t] of all) mem[`/repo/${p}`] = t;
     mem['/repo/__verify__.k'] =
-      `import ${l.split('/').join('.')} as leaf\nimport myks\n\nenv = leaf.env\napps = {n: myks.app_values(leaf.env, n) for n in leaf.env.applications}\n`;
+      `import ${dirs.pkg(l)} as leaf\nimport myks\n\nenv = leaf.env\napps = {n: myks.app_values(leaf.env, n) for n in leaf.env.applications}\n`;
     const r = evaluateKcl(memoryHost(mem), { paths: ['/repo/__verify__.k'] });
     return kclPlain(r.value) as { env: Record<string, unknown>; apps: Record<string, Record<string, unknown>> };
   };
