@@ -108,3 +108,25 @@ test('a level directory that is not a KCL identifier is written under one, and t
   ])
     assert.ok(r.warnings.includes(w), `${w}\n${r.warnings.join('\n')}`);
 });
+
+test('array semantics the tree cannot promise to ytt templates are reported', () => {
+  const r = migrate(
+    repo({
+      'envs/env-data.00-schema.yaml':
+        '#@data/values-schema\n---\n#@overlay/match missing_ok=True\ngrafana:\n  dashboards: [""]\nargocd:\n  #@overlay/match missing_ok=True\n  extra: [""]\n',
+      'envs/env-data.yaml':
+        APPS + 'grafana:\n  dashboards: [a, b]\nhelm:\n  capabilities: [cap-a]\nargocd:\n  extra: [e]\n',
+      'envs/prod/env-data.yaml': PROD + 'grafana:\n  dashboards: [c]\nhelm:\n  capabilities: [cap-b]\n',
+      'envs/prod/_apps/web/app-data.yaml': '#@data/values\n---\nargocd:\n  extra: [f]\n',
+      'envs/_apps/web/app-data.yaml': '#@data/values\n---\nargocd:\n  extra: [g]\n',
+    }),
+    'repo',
+  );
+  assert.deepEqual(r.differences, []);
+  const arrays = r.warnings.filter((w) => w.startsWith('array'));
+  assert.deepEqual(arrays, [
+    "array semantics: grafana.dashboards of environment prod is stated at envs and envs/prod and the engine's data schema does not declare it: the KCL tree replaces it level by level, while ytt templates receive it through a generated schema document, which merges it element by element; trust the gate",
+    'arrays in custom scopes: grafana.dashboards of environment prod has 3 elements; a custom scope travels to ytt templates through a generated schema document, which cannot carry a multi-element array',
+    "array semantics: argocd.extra of prod application web is stated at envs and envs/prod and the engine's data schema does not declare it: the KCL tree replaces it level by level, while ytt templates receive it through a generated schema document, which merges it element by element; trust the gate",
+  ]);
+});

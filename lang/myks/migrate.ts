@@ -24,6 +24,7 @@ import {
   type Entry,
 } from './kcl-write.js';
 import { blockLines, foldEntries, type AppBlock } from './app-blocks.js';
+import { arrayReports } from './array-reports.js';
 import { levelDirs } from './level-dirs.js';
 import { protoFile, type ProtoEnv } from './proto-schema.js';
 import { readSource, type SourceValues } from './sources.js';
@@ -473,6 +474,27 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
         differences.push({ env: leafId(l), app: a.name, path: d.path.join('.'), legacy: d.legacy, kcl: d.kcl });
     }
   }
+  warnings.push(
+    ...arrayReports(
+      leaves.flatMap((l) => [
+        {
+          what: `environment ${leafId(l)}`,
+          levels: levelsOf(l).map((x) => ({ level: x, files: files(x, ENV_DATA).map(source) })),
+          resolved: resolveLevel(l),
+        },
+        ...appsOf(l).map((a) => ({
+          what: `${leafId(l)} application ${a.name}`,
+          levels: [join('prototypes', a.proto), ...levelsOf(l)].map((x) => ({
+            level: x,
+            files: (x.startsWith('prototypes/')
+              ? files(x, APP_DATA)
+              : [...files(join(x, '_proto', a.proto), APP_DATA), ...files(join(x, '_apps', a.name), APP_DATA)]
+            ).map(source),
+          })),
+        })),
+      ]),
+    ),
+  );
   if (
     levels.some((l) =>
       Object.keys((resolveLevel(l).environment ?? {}) as object).some((k) => k !== 'id' && k !== 'applications'),
