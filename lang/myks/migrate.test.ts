@@ -278,13 +278,14 @@ application:
     /schema Web\(myks\.App\):\n {4}proto: str = "web"\n {4}application: Application = Application \{\}\n/,
   );
   assert.match(proto, /\n {4}# the port the container listens on\n {4}port: int = 80\n/);
-  assert.match(proto, /\n {4}image\?: str\n/, 'demanded without a satisfying default: optional, no default');
-  assert.match(proto, /\n {4}tags: \[str\] = \[\]\n/, 'a schema array defaults to []');
-  assert.match(proto, /\n {4}replicas: int = 3\n/, '#@schema/default wins over the written value');
   assert.match(
     proto,
-    /len\(image\) >= 1 if image != Undefined and image != None, "application\.image must not be empty"/,
+    /\n {4}image: str\n/,
+    'demanded without a satisfying default, stated by every declaration: required',
   );
+  assert.match(proto, /\n {4}tags: \[str\] = \[\]\n/, 'a schema array defaults to []');
+  assert.match(proto, /\n {4}replicas: int = 3\n/, '#@schema/default wins over the written value');
+  assert.match(proto, /\n {8}len\(image\) >= 1, "application\.image must not be empty"\n/);
   assert.match(proto, /workers >= 1, "application\.workers must be at least 1"\n {8}workers <= 5, /);
   assert.ok(r.warnings.some((w) => w.includes('at application.shards is not carried over')));
   // the declaring level states the value: the application file carries it

@@ -174,9 +174,22 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     const envSchemas = levels.flatMap((l) => files(l, ENV_DATA)).map(source);
     const governs = (s: SourceValues): boolean =>
       s.isSchema && [...s.byPath.keys()].some((k) => k.startsWith('application.'));
+    // each application's declaring level carries what the levels above said about it
+    const declarations = levels.flatMap((l) => {
+      const parent = parentOf(l);
+      const known = new Set(parent ? appsOf(parent).map((a) => a.name) : []);
+      return appsOf(l)
+        .filter((a) => a.proto === p && !known.has(a.name))
+        .map((a) =>
+          levelsOf(l)
+            .flatMap((x) => [...files(join(x, '_proto', p), APP_DATA), ...files(join(x, '_apps', a.name), APP_DATA)])
+            .map(source),
+        );
+    });
     return {
       stated: stated.map(source),
       governing: [...stated.map(source), ...envSchemas].filter(governs),
+      declarations,
     };
   };
   const protoIdent = new Map<string, string>();

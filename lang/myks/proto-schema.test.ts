@@ -143,35 +143,39 @@ test('element fields: required where every stated element sets them, at any leve
   }
 });
 
-test('a value validated without a satisfying default is declared without one, its check guarded', () => {
-  const cases: [string, string, string, RegExp, RegExp][] = [
+test('a value validated without a satisfying default is declared without one: required where every declaration states it', () => {
+  const cases: [string, string, Record<string, string>, RegExp, RegExp][] = [
     [
-      'one_of on ""',
+      'one_of on "", stated by the declaration: required',
       '#@schema/validation one_of=["a", "b"]\n  mode: ""',
-      'mode: a',
+      { 'envs/_apps/web/app-data.yaml': `${VALUES}application:\n  mode: a\n` },
+      /\n {4}mode: str\n/,
+      /\n {8}mode in \["a", "b"\], /,
+    ],
+    [
+      'only a lower level states it: optional, its check guarded',
+      '#@schema/validation one_of=["a", "b"]\n  mode: ""',
+      { 'envs/prod/_apps/web/app-data.yaml': `${VALUES}application:\n  mode: a\n` },
       /\n {4}mode\?: str\n/,
       /mode in \["a", "b"\] if mode != Undefined and mode != None/,
     ],
     [
-      'min on 0',
+      'min on 0, set below',
       '#@schema/validation min=1\n  replicas: 0',
-      'replicas: 3',
+      { 'envs/prod/_apps/web/app-data.yaml': `${VALUES}application:\n  replicas: 3\n` },
       /\n {4}replicas\?: int\n/,
       /replicas >= 1 if replicas != Undefined/,
     ],
     [
       'a satisfying default stays',
       '#@schema/validation min=1\n  replicas: 2',
-      'replicas: 3',
+      { 'envs/_apps/web/app-data.yaml': `${VALUES}application:\n  replicas: 3\n` },
       /\n {4}replicas: int = 2\n/,
       /\n {8}replicas >= 1, /,
     ],
   ];
-  for (const [what, field, set, decl, check] of cases) {
-    const { proto } = convert({
-      'prototypes/web/app-data.yaml': `${SCHEMA}application:\n  ${field}\n`,
-      'envs/_apps/web/app-data.yaml': `${VALUES}application:\n  ${set}\n`,
-    });
+  for (const [what, field, files, decl, check] of cases) {
+    const { proto } = convert({ 'prototypes/web/app-data.yaml': `${SCHEMA}application:\n  ${field}\n`, ...files });
     assert.match(proto, decl, what);
     assert.match(proto, check, what);
   }

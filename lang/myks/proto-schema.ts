@@ -16,7 +16,7 @@
 import { defaultSatisfies, checksOf } from './checks.js';
 import { exprLines, isIdent, isList, isMap, kclString, toSchemaName, type Entry, type Value } from './kcl-write.js';
 import { placeCheck, type SchemaRecord } from './placed-checks.js';
-import { elementKeys } from './stated-elements.js';
+import { elementKeys, statedByEvery } from './stated-elements.js';
 import { templateValue, type SourceValues } from './sources.js';
 
 export function singular(name: string): string {
@@ -45,6 +45,8 @@ export interface ProtoEnv {
   stated: readonly SourceValues[];
   /** schema documents of the environment tree (env-data, `_proto/`, `_apps/`) declaring keys of the applications' `application` scope: it stays open */
   governing: readonly SourceValues[];
+  /** per declaration of one of the prototype's applications, the sources its declaring level carries */
+  declarations?: readonly (readonly SourceValues[])[];
 }
 
 interface Ctx {
@@ -56,6 +58,8 @@ interface Ctx {
   records: SchemaRecord[];
   /** another schema document governs the application scope: nothing under it can be closed */
   openApplication: boolean;
+  /** value paths every declaration states on its own level */
+  statedByEvery: Set<string>;
 }
 
 function schemaName(ctx: Ctx, path: string[], base: (s: string) => string): string {
@@ -163,9 +167,11 @@ function genSchema(
       const scalar = !isMap(value) && !isList(value);
       if (required?.has(x.key) && scalar && !optional) lines.push(`    ${x.key}: ${t}`);
       else if (c && c.checks.length > 0 && value !== null && !defaultSatisfies(literalText(value), v!.text)) {
-        // demanded without a satisfying default: declared without one, its check guarded by its presence
-        lines.push(`    ${x.key}?: ${t}`);
-        optional = true;
+        // demanded without a satisfying default: declared without one; required where every
+        // declaration states it, else optional with its check guarded by its presence
+        const everywhere = !elementPath && ctx.statedByEvery.has(p.join('.'));
+        lines.push(`    ${x.key}${everywhere ? '' : '?'}: ${t}`);
+        optional = !everywhere;
       } else lines.push(...exprLines(`    ${x.key}${optional ? '?' : ''}: ${t} = `, value, 1));
     }
     const guard = optional ? ` if ${x.key} != Undefined and ${x.key} != None` : '';
@@ -197,6 +203,7 @@ export function protoFile(
     taken: new Set([name]),
     records: [],
     openApplication: env.governing.length > 0,
+    statedByEvery: statedByEvery(env.declarations ?? []),
   };
   const head = ['import myks', '', `schema ${name}(myks.App):`, `    proto: str = ${kclString(proto)}`];
   const top: SchemaRecord = { name, path: '', lines: [], attrs: new Set(ENGINE_SCOPES), checks: [], open: false };

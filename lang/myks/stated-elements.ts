@@ -5,6 +5,7 @@
  * computed whole (its keys cannot be known), so nothing is made required.
  */
 import { nodePath } from './node-path.js';
+import { isMap, type Value } from './kcl-write.js';
 import type { SourceValues } from './sources.js';
 
 export function elementKeys(srcs: readonly SourceValues[], arrayPath: string): Set<string> | undefined {
@@ -29,4 +30,23 @@ export function elementKeys(srcs: readonly SourceValues[], arrayPath: string): S
     }
   }
   return keys;
+}
+
+/**
+ * The value paths (`application.image`) every declaration states plainly: each
+ * declaration is the sources its level carries for one application. Empty when
+ * there is no declaration.
+ */
+export function statedByEvery(declarations: readonly (readonly SourceValues[])[]): Set<string> {
+  let out: Set<string> | undefined;
+  for (const d of declarations) {
+    const own = new Set<string>();
+    const walk = (v: Value, path: string): void => {
+      if (path) own.add(path);
+      if (isMap(v)) for (const e of v.map) walk(e.value, path ? `${path}.${e.key}` : e.key);
+    };
+    for (const s of d) if (s.value) walk(s.value, '');
+    out = out ? new Set([...out].filter((p) => own.has(p))) : own;
+  }
+  return out ?? new Set();
 }
