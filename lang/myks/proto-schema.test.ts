@@ -157,7 +157,7 @@ test('a value validated without a satisfying default is declared without one: re
       '#@schema/validation one_of=["a", "b"]\n  mode: ""',
       { 'envs/prod/_apps/web/app-data.yaml': `${VALUES}application:\n  mode: a\n` },
       /\n {4}mode\?: str\n/,
-      /mode in \["a", "b"\] if mode != Undefined and mode != None/,
+      /mode in \["a", "b"\] if mode != Undefined, /,
     ],
     [
       'min on 0, set below',
@@ -207,4 +207,53 @@ test('_proto/ and _apps/ schema documents: their validations become guarded chec
     'envs/prod/_apps/web/app-data.yaml: #@schema/validation ("even", lambda v: v % 2 == 0) at application.shards is not carried over; restate it by hand',
   ])
     assert.ok(r.warnings.includes(w), `${w}\n${r.warnings.join('\n')}`);
+});
+
+test("the spec's own examples: Webapp's Application, and clients of Client with routes of Route", () => {
+  const webapp = migrate(
+    repo({
+      'envs/env-data.yaml': ROOT.replace('proto: web', 'proto: webapp'),
+      'envs/prod/env-data.yaml': PROD,
+      'prototypes/webapp/app-data.yaml': `${SCHEMA}application:\n  containerPort: 80\n  #@schema/validation min_len=1\n  image: ""\n  ingress: true\n`,
+      'envs/prod/_apps/webapp/app-data.yaml': `${VALUES}application:\n  image: nginx\n`,
+    }),
+    'repo',
+  );
+  assert.deepEqual(webapp.differences, []);
+  assert.equal(
+    webapp.files.get('prototypes/webapp/proto.k'),
+    `import myks
+
+schema Webapp(myks.App):
+    proto: str = "webapp"
+    application: Application = Application {}
+
+schema Application:
+    containerPort: int = 80
+    image?: str
+    ingress: bool = True
+
+    check:
+        len(image) >= 1 if image != Undefined, "application.image must not be empty"
+`,
+  );
+  const { proto } = convert({
+    'prototypes/web/app-data.yaml': `${SCHEMA}application:\n  clients:\n  - host: ""\n    port: 5001\n    routes:\n    - path: /\n`,
+    'envs/_apps/web/app-data.yaml': `${VALUES}application:\n  clients:\n  - host: h\n`,
+  });
+  assert.equal(
+    proto.slice(proto.indexOf('\nschema Application:')),
+    `
+schema Application:
+    clients: [Client] = []
+
+schema Client:
+    host: str
+    port: int = 5001
+    routes: [Route] = []
+
+schema Route:
+    path: str = "/"
+`,
+  );
 });

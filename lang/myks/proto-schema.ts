@@ -145,7 +145,8 @@ function genSchema(
       );
     // a schema array declares its item's type and defaults to [] (unless #@schema/default says otherwise)
     const value: Value = schemaDoc && isList(x.value) && !anns.has('schema/default') ? { list: [] } : x.value;
-    let optional = free || value === null;
+    const optional = free || value === null;
+    let demanded = false;
     if (!free && schemaDoc && isMap(value) && value.map.length > 0 && value.map.every((e) => isIdent(e.key))) {
       const sub = schemaName(ctx, p, (s) => s);
       lines.push(`    ${x.key}: ${sub} = ${sub} {}`);
@@ -171,10 +172,15 @@ function genSchema(
         // declaration states it, else optional with its check guarded by its presence
         const everywhere = !elementPath && ctx.statedByEvery.has(p.join('.'));
         lines.push(`    ${x.key}${everywhere ? '' : '?'}: ${t}`);
-        optional = !everywhere;
+        demanded = !everywhere;
       } else lines.push(...exprLines(`    ${x.key}${optional ? '?' : ''}: ${t} = `, value, 1));
     }
-    const guard = optional ? ` if ${x.key} != Undefined and ${x.key} != None` : '';
+    // a demanded value is absent until a level sets it; a nullable or free one may also be None
+    const guard = demanded
+      ? ` if ${x.key} != Undefined`
+      : optional
+        ? ` if ${x.key} != Undefined and ${x.key} != None`
+        : '';
     for (const chk of c?.checks ?? []) {
       const at = chk.lastIndexOf(', "');
       const [cond, msg] = [chk.slice(0, at), chk.slice(at + 2)];
