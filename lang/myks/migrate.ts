@@ -447,7 +447,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
       }
       const todo = ds.filter((d) => isComputed(d.path, appComputed));
       const skew = ds.filter((d) => !isComputed(d.path, appComputed));
-      const skewedApp = ds.filter((d) => !isComputed(d.path, appComputed)).map((d) => d.path.join('.'));
+      const skewedApp = skew.map((d) => d.path.join('.'));
       if (skewedApp.length > 0)
         warnings.push(
           `${p}: ytt merged ${skewedApp.join(', ')} of ${a.name} differently (array append, merge order); frozen at the leaf`,
