@@ -12,6 +12,7 @@ import { linkOutcomeSync, realAsyncIo, realSyncIo } from '../cache/dep-validatio
 import type { CommandParams, CommandResult } from '../protocol/index.js';
 import { resolve } from 'node:path';
 import { JobCancelledError } from './worker/pool.js';
+import { knownStdoutBytes, withStdoutBytes } from './worker/stdout-bytes.js';
 import type { CommandName, CommandOutcome } from './worker/messages.js';
 import type { FetchPolicy, RemoteDep } from './remote-inputs/remote-types.js';
 
@@ -199,15 +200,21 @@ export class CommandRunner {
     signal: AbortSignal,
   ): Promise<Rendered> {
     const outcome = await abortable(this.executor.execute(command, params, signal), signal);
-    const output: CachedOutput = { exitCode: outcome.exitCode, stdout: outcome.stdout, stderr: outcome.stderr };
+    const bytes = knownStdoutBytes(outcome);
+    const output: CachedOutput = bytes
+      ? withStdoutBytes<CachedOutput>({ exitCode: outcome.exitCode, stderr: outcome.stderr }, bytes)
+      : { exitCode: outcome.exitCode, stdout: outcome.stdout, stderr: outcome.stderr };
     if (outcome.remote?.deps.length) output.remote = { deps: outcome.remote.deps, policy: outcome.remote.policy };
     if (this.cache && outcome.cacheable) {
       this.cache.set(
         key,
         output,
         outcome.deps,
-        // The string and its UTF-8 bytes (stdoutBytes) are both kept while the entry lives.
-        2 * Buffer.byteLength(output.stdout) + Buffer.byteLength(output.stderr) + 256 * (outcome.deps.length + 1),
+        // The string and its UTF-8 bytes (stdoutBytes) are both kept while the entry lives (a string
+        // decoded from bytes only once something reads it: counted all the same).
+        2 * (bytes?.byteLength ?? Buffer.byteLength(output.stdout)) +
+          Buffer.byteLength(output.stderr) +
+          256 * (outcome.deps.length + 1),
       );
     }
     if (this.watcher && outcome.deps.length) this.watcher.watchDeps(outcome.deps);
@@ -238,6 +245,8 @@ const CHUNK = 64 * 1024;
 const encodedStdout = new WeakMap<CachedOutput, Buffer>();
 
 export function stdoutBytes(output: CachedOutput): Buffer {
+  const known = knownStdoutBytes(output);
+  if (known) return Buffer.from(known.buffer, known.byteOffset, known.byteLength);
   let bytes = encodedStdout.get(output);
   if (bytes === undefined) encodedStdout.set(output, (bytes = Buffer.from(output.stdout, 'utf8')));
   return bytes;
@@ -245,7 +254,8 @@ export function stdoutBytes(output: CachedOutput): Buffer {
 
 export function writeOutput(sink: OutputSink, output: CachedOutput): void {
   if (sink.writeBytes) {
-    if (output.stdout.length) sink.writeBytes('stdout', stdoutBytes(output));
+    const bytes = stdoutBytes(output);
+    if (bytes.length) sink.writeBytes('stdout', bytes);
     if (output.stderr.length) sink.writeBytes('stderr', Buffer.from(output.stderr, 'utf8'));
     return;
   }

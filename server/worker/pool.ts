@@ -37,6 +37,7 @@ import {
 import type { CommandName, CommandOutcome, FromHost, RenderJob, ToHost, WorkerCacheReport } from './messages.js';
 import type { CommandParams, WorkerStatus } from '../../protocol/index.js';
 import type { RemoteSnapshot } from '../remote-inputs/remote-types.js';
+import { withStdoutBytes } from './stdout-bytes.js';
 
 /**
  * How long a cancelled render may take to notice the flag before its worker is terminated. A render
@@ -236,7 +237,7 @@ export class WorkerPool {
           { worker: slot.index, hostPid: slot.host.pid, job: pending.job.command },
           `render stopped by a limit: ${refused}`,
         );
-      pending.resolve(msg.outcome);
+      pending.resolve(msg.stdoutBytes ? withStdoutBytes<CommandOutcome>(msg.outcome, msg.stdoutBytes) : msg.outcome);
     } else pending.reject(new Error(msg.message));
     this.pump(slot);
   }
