@@ -8,6 +8,7 @@
 import { commandOfMethod, findMethod, mainStageOf, ParamsError, type CommandParams } from '../protocol/index.js';
 import type { Executor, OutputSink } from './command-runner.js';
 import { runCommand } from './commands/run.js';
+import { renderOnlyOnce } from './commands/engine.js';
 import { RemoteInputs } from './remote-inputs/remote-fetcher.js';
 
 // Watch and the main stages (httpd, cluster, pack) are imported when used: their libraries
@@ -81,6 +82,8 @@ export async function runOneshotRequest(
       const run = await MAIN_STAGES[stage]();
       return (await run(new CommandRunner(executor, null, null), command, params, sink, ctl.signal)).exitCode;
     }
+    // One command, then exit: the daemon's caches for the next request would only cost this one.
+    renderOnlyOnce();
     const outcome = await executor.execute(command, params, ctl.signal);
     sink.write('stdout', outcome.stdout);
     sink.write('stderr', outcome.stderr);
