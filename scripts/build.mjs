@@ -158,7 +158,9 @@ const lazyBuiltins = {
   setup(b) {
     const filter = new RegExp(`^(node:)?(${LAZY_BUILTINS.map((n) => n.replace('/', '\\/')).join('|')})$`);
     b.onResolve({ filter }, (args) =>
-      args.namespace === 'lazy-builtins' ? undefined : { path: args.path.replace(/^node:/, ''), namespace: 'lazy-builtins' },
+      args.namespace === 'lazy-builtins'
+        ? undefined
+        : { path: args.path.replace(/^node:/, ''), namespace: 'lazy-builtins' },
     );
     b.onLoad({ filter: /.*/, namespace: 'lazy-builtins' }, (args) => ({
       resolveDir: process.cwd(),
@@ -207,7 +209,8 @@ if (existsSync('server/oneshot-run.ts')) {
   const engineText = readFileSync('dist/bin/engine.cjs', 'utf8');
   if (/[^\0-\x7f]/.test(engineText)) {
     // After a backslash (an identity escape) the rewrite would change the meaning: refuse it.
-    if (/\\[^\0-\x7f]/.test(engineText)) throw new Error('dist/bin/engine.cjs: a backslash before a non-ASCII character');
+    if (/\\[^\0-\x7f]/.test(engineText))
+      throw new Error('dist/bin/engine.cjs: a backslash before a non-ASCII character');
     const ascii = engineText.replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
     writeFileSync('dist/bin/engine.cjs', ascii);
   }
