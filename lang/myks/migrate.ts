@@ -28,6 +28,7 @@ import {
 import { protoFile } from './proto-schema.js';
 import { readSource, type SourceValues } from './sources.js';
 import { untranslate } from './translate.js';
+import { lambdaFiles, type Lambda } from './translate-library.js';
 
 /** The repository cannot be converted (not a myks repository); says where and why. */
 export class MigrateError extends Error {}
@@ -62,6 +63,7 @@ const ENV_DATA = /^env-data.*\.yaml$/;
 const APP_DATA = /^app-data.*\.yaml$/;
 const TODO = '# TODO(myks migrate): frozen from the legacy-resolved output; replace with a KCL derivation.';
 const ORDER = '\u0000order';
+const IMPORTS = '\u0000imports';
 const APPS = '\u0000apps';
 const SKEW = '# Frozen from the legacy-resolved output: ytt merged these differently (array append, merge order).';
 
@@ -186,6 +188,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
   const appsK = new Map<string, Map<string, { line: string; imp: string }>>();
   const levelOrder = new Map<string, string[]>();
   const computedAt = new Map<string, string[]>(); // level → computed env paths of its files
+  const lambdas: Lambda[] = []; // the ytt library lambdas the translated derivations call
   for (const l of levels) {
     const parent = parentOf(l);
     const envSources = schemaFirst(files(l, ENV_DATA).map(source));
@@ -235,15 +238,18 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     // env.k
     const lines: string[] = ['import myks'];
     if (parent) lines.push(`import ${parent.split('/').join('.')} as parent`);
-    lines.push('');
+    lines.push(IMPORTS, '');
     const parts: string[][] = [];
     const bound = new Set<string>();
+    const imports = new Set<string>();
     for (const s of envSources) {
       let value = s.value;
       if (s.preludeNames.some((n) => bound.has(n))) value = value && (untranslate(value) as { map: Entry[] });
       else {
         s.preludeNames.forEach((n) => bound.add(n));
         if (s.prelude.length > 0) lines.push(...s.prelude, '');
+        s.imports.forEach((i) => imports.add(i));
+        lambdas.push(...s.lambdas);
       }
       const entries = (value?.map ?? []).flatMap((e) => envEntry(e, s.path, warnings));
       if (entries.length > 0) parts.push(entryLines(entries, 1));
@@ -268,9 +274,10 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
         : `level = myks.with_apps(_level, ${APPS})`,
     );
     if (trailing.length > 0) lines.push('', ...trailing);
-    out.set(join(l, 'env.k'), lines.join('\n') + '\n');
+    out.set(join(l, 'env.k'), lines.join('\n').replace(`\n${IMPORTS}`, [...imports].map((i) => `\n${i}`).join('')) + '\n');
     if (isLeaf) out.set(join(l, 'patch.k'), '_patch = {}\n');
   }
+  for (const [p, text] of lambdaFiles(lambdas)) out.set(p, text);
   // the engine's defaults, stated once at the root
   const defaults = resolveDataValues({ files: [DATA_SCHEMA_PATH], reader: { read } });
   const defaultsValue = fromYtt(defaults.values) as { map: Entry[] };

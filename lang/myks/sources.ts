@@ -11,6 +11,7 @@
 import { parseTemplate, resolveDataValues, YttError, type TemplateFile, type TemplateNode } from '../ytt/index.js';
 import { commentLines, fromYtt, type Entry, type Item, type Value } from './kcl-write.js';
 import { translate } from './translate.js';
+import type { Lambda } from './translate-library.js';
 import { nodePath } from './node-path.js';
 
 export type SourceKind = 'plain' | 'resolved' | 'split' | 'skipped';
@@ -38,11 +39,17 @@ export interface SourceValues {
   untranslated?: number;
   /** the prelude names (without `_`), to keep a level's files from binding one name twice */
   preludeNames: string[];
+  /** the imports the translated derivations need (`import lib`) */
+  imports: string[];
+  /** the ytt library lambdas the translated derivations call, to write in `<lib>/<file>.k` */
+  lambdas: Lambda[];
   /** the template node of each value path (`a.b`, `a.[0].c`) */
   byPath: Map<string, TemplateNode>;
 }
 
 const REWRITES = /^(overlay\/(remove|replace|append|insert)|yaml\/text-templated-strings)$/;
+/** what ytt resolves standalone, so a self-contained file is still converted (its text templates translated) */
+const STANDALONE = /^yaml\/text-templated-strings$/;
 
 export interface SourceContext {
   read(path: string): string | undefined;
@@ -64,13 +71,15 @@ export function readSource(ctx: SourceContext, path: string): SourceValues {
     template: t,
     prelude: [],
     preludeNames: [],
+    imports: [],
+    lambdas: [],
     isSchema: t.nodes.some((n) => n.kind === 'doc' && n.anns.some((a) => a.name === 'data/values-schema')),
     byPath: new Map(t.nodes.filter((n) => n.kind !== 'doc').map((n) => [nodePath(t, n), n])),
   };
   const codeLines = t.program.filter((l) => l.node === undefined && l.text.trim() !== '');
-  const rewrites = t.nodes.some((n) => n.anns.some((a) => REWRITES.test(a.name)));
   const blocks = codeLines.some((l) => /^(for|if|def|while)\b/.test(l.text.trim()));
   const needsContext = t.loads.some((m) => m === '@ytt:data' || m.startsWith('@myks:'));
+  const rewrites = t.nodes.some((n) => n.anns.some((a) => REWRITES.test(a.name) && (needsContext || !STANDALONE.test(a.name))));
   if (rewrites || (needsContext && blocks)) {
     out.kind = 'skipped';
     out.reason = rewrites ? 'an annotation rewrites values' : 'a loop or definition computes values';
@@ -83,10 +92,11 @@ export function readSource(ctx: SourceContext, path: string): SourceValues {
     try {
       const r = resolveDataValues({ files: [path], reader: { read: ctx.read }, library: ctx.library });
       const v = r.values === null ? undefined : fromYtt(r.values);
-      out.kind = codeLines.length > 0 || t.nodes.some((n) => n.code) ? 'resolved' : 'plain';
+      const templated = t.nodes.some((n) => n.anns.some((a) => STANDALONE.test(a.name)));
+      out.kind = codeLines.length > 0 || templated || t.nodes.some((n) => n.code) ? 'resolved' : 'plain';
       if (v && typeof v === 'object' && 'map' in v) out.value = withNotes(t, v);
       // derivations are written into env.k, whose module the level's files share
-      if (out.kind === 'resolved' && out.value && /(^|\/)env-data[^/]*\.yaml$/.test(path)) translate(t, out, codeLines);
+      if (out.kind === 'resolved' && out.value && /(^|\/)env-data[^/]*\.yaml$/.test(path)) translate(t, out, ctx);
       return out;
     } catch (err) {
       if (!(err instanceof YttError)) throw err;
