@@ -12,6 +12,7 @@ import { evaluateKcl, memoryHost, toPlain as kclPlain } from '../kcl/index.js';
 import { myksAppFiles, myksLeafFiles, resolveDataValues, toPlain, type MyksTree } from '../ytt/index.js';
 import { DATA_SCHEMA, DATA_SCHEMA_PATH } from './data-schema.js';
 import {
+  Expr,
   entryLines,
   exprLines,
   fromPlain,
@@ -29,6 +30,7 @@ import { protoFile } from './proto-schema.js';
 import { readSource, type SourceValues } from './sources.js';
 import { untranslate } from './translate.js';
 import { lambdaFiles, type Lambda } from './translate-library.js';
+import { levelDerivation } from './translate-level.js';
 
 /** The repository cannot be converted (not a myks repository); says where and why. */
 export class MigrateError extends Error {}
@@ -64,6 +66,7 @@ const APP_DATA = /^app-data.*\.yaml$/;
 const TODO = '# TODO(myks migrate): frozen from the legacy-resolved output; replace with a KCL derivation.';
 const ORDER = '\u0000order';
 const IMPORTS = '\u0000imports';
+const DERIVED = '# Derived from the environment data of this leaf (_level), proved against the legacy value.';
 const APPS = '\u0000apps';
 const SKEW = '# Frozen from the legacy-resolved output: ytt merged these differently (array append, merge order).';
 
@@ -274,7 +277,10 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
         : `level = myks.with_apps(_level, ${APPS})`,
     );
     if (trailing.length > 0) lines.push('', ...trailing);
-    out.set(join(l, 'env.k'), lines.join('\n').replace(`\n${IMPORTS}`, [...imports].map((i) => `\n${i}`).join('')) + '\n');
+    out.set(
+      join(l, 'env.k'),
+      lines.join('\n').replace(`\n${IMPORTS}`, [...imports].map((i) => `\n${i}`).join('')) + '\n',
+    );
     if (isLeaf) out.set(join(l, 'patch.k'), '_patch = {}\n');
   }
   for (const [p, text] of lambdaFiles(lambdas)) out.set(p, text);
@@ -410,17 +416,39 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
         f.imports.add(decl.imp);
         appsK.get(l)!.delete(a.name);
       }
-      const todo = ds.some((d) => isComputed(d.path, appComputed));
       const skewedApp = ds.filter((d) => !isComputed(d.path, appComputed)).map((d) => d.path.join('.'));
       if (skewedApp.length > 0)
         warnings.push(
           `${p}: ytt merged ${skewedApp.join(', ')} of ${a.name} differently (array append, merge order); frozen at the leaf`,
         );
-      f.blocks.push([
-        `    ${todo ? TODO : SKEW}`,
-        ...entryLines([{ key: a.name, value: { map: freezeEntries(ds) }, comments: [], blankBefore: false }], 1),
-      ]);
+      // a value derived from the environment is stated as its derivation where this leaf proves it
+      const derived = new Map<string, string>();
+      for (const d of ds) {
+        const e = isComputed(d.path, appComputed) ? levelDerivation(af.appData.map(source), d.path) : undefined;
+        if (e !== undefined) derived.set(d.path.join('.'), e);
+      }
+      const block = (): string[] => {
+        const todo = ds.some((d) => isComputed(d.path, appComputed) && !derived.has(d.path.join('.')));
+        return [
+          `    ${todo ? TODO : skewedApp.length > 0 ? SKEW : DERIVED}`,
+          ...entryLines(
+            [{ key: a.name, value: { map: freezeEntries(ds, derived) }, comments: [], blankBefore: false }],
+            1,
+          ),
+        ];
+      };
+      f.blocks.push(block());
       appFiles.set(p, f);
+      if (derived.size > 0) {
+        try {
+          const still = diff(legacyApp, evaluateLeaf(l).apps[a.name] ?? {}).map((d) => d.path.join('.'));
+          for (const k of [...derived.keys()])
+            if (still.some((x) => x === k || x.startsWith(`${k}.`))) derived.delete(k);
+        } catch {
+          derived.clear();
+        }
+        f.blocks[f.blocks.length - 1] = block();
+      }
     }
     let final: ReturnType<typeof evaluateLeaf>;
     try {
@@ -534,9 +562,10 @@ function isComputed(path: string[], computed: readonly string[]): boolean {
 }
 
 /** Each frozen path as one (dotted) entry stating the legacy value. */
-function freezeEntries(ds: readonly Diff[]): Entry[] {
+function freezeEntries(ds: readonly Diff[], derived: ReadonlyMap<string, string> = new Map()): Entry[] {
   return ds.map((d) => {
-    let value: Value = fromPlain(d.legacy);
+    const e = derived.get(d.path.join('.'));
+    let value: Value = e === undefined ? fromPlain(d.legacy) : new Expr(e, fromPlain(d.legacy));
     for (let i = d.path.length - 1; i > 0; i--)
       value = { map: [{ key: d.path[i]!, value, comments: [], blankBefore: false }] };
     return { key: d.path[0]!, value, comments: [], blankBefore: false };

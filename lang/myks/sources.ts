@@ -79,7 +79,9 @@ export function readSource(ctx: SourceContext, path: string): SourceValues {
   const codeLines = t.program.filter((l) => l.node === undefined && l.text.trim() !== '');
   const blocks = codeLines.some((l) => /^(for|if|def|while)\b/.test(l.text.trim()));
   const needsContext = t.loads.some((m) => m === '@ytt:data' || m.startsWith('@myks:'));
-  const rewrites = t.nodes.some((n) => n.anns.some((a) => REWRITES.test(a.name) && (needsContext || !STANDALONE.test(a.name))));
+  const rewrites = t.nodes.some((n) =>
+    n.anns.some((a) => REWRITES.test(a.name) && (needsContext || !STANDALONE.test(a.name))),
+  );
   if (rewrites || (needsContext && blocks)) {
     out.kind = 'skipped';
     out.reason = rewrites ? 'an annotation rewrites values' : 'a loop or definition computes values';

@@ -9,7 +9,7 @@
  * the def meant is proved where it is called (translate.ts).
  */
 import { parseTemplate } from '../ytt/index.js';
-import { readProgram, starBlocks } from './translate-program.js';
+import { readProgram, starProgram } from './translate-program.js';
 import { toKclExpr } from './translate-expr.js';
 import { isIdent } from './kcl-write.js';
 
@@ -49,7 +49,7 @@ export class YttLibrary {
     for (const [name, path] of tops) {
       const text = ctx.read(path);
       if (text === undefined) continue;
-      const program = name.endsWith('.star') ? starBlocks(text, path) : parseTemplate(path, text).program;
+      const program = name.endsWith('.star') ? starProgram(text, path) : parseTemplate(path, text).program;
       const defs = new Map<string, { params: string; expr: string }>();
       for (const s of readProgram(program))
         if (s.k === 'def') defs.set(s.name, { params: s.params, expr: s.expr });
@@ -78,7 +78,7 @@ export class YttLibrary {
     const ok = new Set([...defs.keys()].filter((n) => this.names.get(n) === 1 && isIdent(n)));
     const out = new Map<string, Lambda>();
     // a lambda translates when its body does, calling only lambdas that translate
-    for (let changed = true; changed; ) {
+    for (let changed = true; changed;) {
       changed = false;
       for (const n of [...ok]) {
         const refs = new Map([...ok].map((x) => [x, x]));
@@ -101,7 +101,10 @@ function lambdaText(
 ): { text: string; calls: string[] } | undefined {
   const params: string[] = [];
   const names = new Set<string>();
-  for (const p of def.params.split(',').map((x) => x.trim()).filter((x) => x !== '')) {
+  for (const p of def.params
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x !== '')) {
     const m = /^([A-Za-z_]\w*)(?:\s*=\s*(.+))?$/.exec(p);
     if (!m || !isIdent(m[1]!)) return undefined;
     const dflt = m[2] === undefined ? undefined : toKclExpr(m[2], new Map());
@@ -116,7 +119,8 @@ function lambdaText(
     .split('\n')
     .map((l) => `    ${l}`)
     .join('\n');
-  return { text: `${name} = lambda ${params.join(', ')} {\n${indented}\n}`, calls };
+  const head = params.length > 0 ? `lambda ${params.join(', ')} {` : 'lambda {';
+  return { text: `${name} = ${head}\n${indented}\n}`, calls };
 }
 
 /** The lambdas to write, grouped by file in name order (a lambda two files call is written once). */

@@ -6,7 +6,7 @@
  * loop doing something else, a def with a YAML body, a list mutated outside a
  * loop) is kept as `other`, with the names it binds or mutates, so what reads
  * them is not translated. ytt closes blocks with `end`; a `.star` file closes
- * them by indentation, which `starBlocks` handles.
+ * them the same way.
  */
 import type { SourceLine } from '../ytt/starlark/lexer.js';
 
@@ -126,8 +126,7 @@ function block(head: Line, body: Line[], last: number): Stmt {
   const code = body.filter((b) => b.node === undefined);
   const nodes = body.filter((b) => b.node !== undefined).map((b) => b.node!);
   const forHead = /^for\s+([A-Za-z_]\w*)\s+in\s+([\s\S]+):$/.exec(head.text);
-  if (forHead && nodes.length > 0 && code.length === 0)
-    return { k: 'loop', v: forHead[1]!, iter: forHead[2]!, nodes };
+  if (forHead && nodes.length > 0 && code.length === 0) return { k: 'loop', v: forHead[1]!, iter: forHead[2]!, nodes };
   if (forHead && nodes.length === 0 && code.length === 1) {
     const app = /^([A-Za-z_]\w*)\.append\(([\s\S]+)\)$/.exec(code[0]!.text);
     if (app && depthOf(app[2]!) === 0)
@@ -150,30 +149,10 @@ function block(head: Line, body: Line[], last: number): Stmt {
   return { k: 'other', names, text: [head, ...code].map((x) => x.text).join('\n'), nodes, first: head.line, last };
 }
 
-/**
- * A `.star` file's program: Starlark closes blocks by indentation, so an
- * `end` is written where a line returns to the block's indentation, and the
- * lines become a program `readProgram` reads.
- */
-export function starBlocks(text: string, file: string): SourceLine[] {
-  const out: SourceLine[] = [];
-  const stack: number[] = [];
-  let depth = 0;
-  text.split('\n').forEach((raw, idx) => {
-    const line = idx + 1;
-    const code = raw.replace(/\s+$/, '');
-    if (depth === 0 && (code.trim() === '' || code.trim().startsWith('#'))) return;
-    const indent = code.length - code.trimStart().length;
-    if (depth === 0)
-      while (stack.length > 0 && indent <= stack[stack.length - 1]!) {
-        stack.pop();
-        out.push({ text: 'end', file, line, column: 1 });
-      }
-    out.push({ text: code, file, line, column: 1 });
-    const wasTop = depth === 0;
-    depth += depthOf(code);
-    if (wasTop && depth === 0 && /:$/.test(code) && OPENS.test(code.trim())) stack.push(indent);
-  });
-  while (stack.pop() !== undefined) out.push({ text: 'end', file, line: 0, column: 1 });
-  return out;
+/** A `.star` file's program: all of it is code (ytt's Starlark closes blocks with `end` there too). */
+export function starProgram(text: string, file: string): SourceLine[] {
+  return text
+    .split('\n')
+    .map((t, i) => ({ text: t, file, line: i + 1, column: 1 }))
+    .filter((l) => l.text.trim() !== '' && !l.text.trim().startsWith('#'));
 }

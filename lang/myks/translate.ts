@@ -127,7 +127,7 @@ export function translate(t: TemplateFile, out: SourceValues, ctx: LibraryContex
     }
     return text;
   };
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     const sc = scope();
     for (const d of defs)
@@ -242,7 +242,8 @@ export function translate(t: TemplateFile, out: SourceValues, ctx: LibraryContex
     const files: Record<string, string> = {};
     for (const [p, text] of lambdaFiles(allLambdas)) files[`/t/${p}`] = text;
     const imports = lib.pkg !== undefined && allLambdas.length > 0 ? [`import ${lib.pkg}`] : [];
-    files['/t/main.k'] = [...imports, ...prelude, ...cs.map((c) => `v${cands.indexOf(c)} = ${c.expr}`)].join('\n') + '\n';
+    files['/t/main.k'] =
+      [...imports, ...prelude, ...cs.map((c) => `v${cands.indexOf(c)} = ${c.expr}`)].join('\n') + '\n';
     return kclPlain(evaluateKcl(memoryHost(files), { paths: ['/t/main.k'] }).value) as Record<string, unknown>;
   };
   let results: Record<string, unknown> = {};
@@ -268,7 +269,7 @@ export function translate(t: TemplateFile, out: SourceValues, ctx: LibraryContex
   });
   // pruned to the variables a derivation reads (and those they read)
   const reads = new Set(used.flatMap((u) => readsOf(u, '\u0000').vars));
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const { d, expr } of kept)
       if (reads.has(d.name))
@@ -378,7 +379,12 @@ function withComments(t: TemplateFile, d: Extract<Stmt, { k: 'assign' }>, kcl: s
 function templateExpr(s: string, sc: ReadonlyMap<string, string>, bound: ReadonlySet<string>): string | undefined {
   const multi = s.includes('\n');
   const lit = (x: string): string =>
-    multi ? x.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\$/g, '\\$') : kclString(x).slice(1, -1);
+    multi
+      ? x
+          .replace(/\\/g, '\\\\')
+          .replace(/"(?="")/g, '\\"')
+          .replace(/\$/g, '\\$')
+      : kclString(x).slice(1, -1);
   let out = '';
   let at = 0;
   for (const m of s.matchAll(/\(@([\s\S]*?)@\)/g)) {
@@ -390,6 +396,8 @@ function templateExpr(s: string, sc: ReadonlyMap<string, string>, bound: Readonl
     at = m.index! + m[0].length;
   }
   out += lit(s.slice(at));
+  // a quote next to the closing `"""` would end the string early
+  if (multi && out.endsWith('"') && !out.endsWith('\\"')) out = `${out.slice(0, -1)}\\"`;
   return multi ? `"""\\\n${out}"""` : `"${out}"`;
 }
 

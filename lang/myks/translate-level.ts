@@ -1,0 +1,32 @@
+/**
+ * Values an application derives from its environment (spec: "Values an
+ * application derives from its environment"): an app-data file loading
+ * `@myks:data.lib.yaml` reads its environment's data values as `env_data`,
+ * which a level's KCL files read as `_level`. Such a value never resolves
+ * standalone, so it is frozen per leaf; where its expression translates, the
+ * leaf states the derivation instead, and migrate proves it there (the leaf
+ * evaluated against the legacy value), keeping the literal where it differs.
+ */
+import type { SourceValues } from './sources.js';
+import { readProgram } from './translate-program.js';
+import { toKclExpr } from './translate-expr.js';
+
+const MYKS_DATA = '@myks:data.lib.yaml';
+
+/** The `_level` derivation of the value at `path`, from the last of `srcs` that states it, when it translates. */
+export function levelDerivation(srcs: readonly SourceValues[], path: readonly string[]): string | undefined {
+  const key = path.join('.');
+  for (const s of [...srcs].reverse()) {
+    const n = s.byPath.get(key);
+    if (!n || !s.template) continue;
+    if (!n.code) return undefined;
+    const refs = new Map<string, string>();
+    for (const st of readProgram(s.template.program))
+      if (st.k === 'load' && st.module === MYKS_DATA)
+        for (const x of st.names) if (x.exported === 'env_data') refs.set(x.local, '_level');
+    const e = toKclExpr(n.code.text.replace(/^#@\s*/, ''), refs);
+    // an expression reading nothing of the environment is not this translation's (nor is it frozen per leaf)
+    return e !== undefined && /(?<![\w.])_level\b/.test(e) ? e : undefined;
+  }
+  return undefined;
+}
