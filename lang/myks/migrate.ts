@@ -28,7 +28,7 @@ import {
 } from './kcl-write.js';
 import { protoFile } from './proto-schema.js';
 import { readSource, type SourceValues } from './sources.js';
-import { untranslate } from './translate.js';
+import { joinPreludes } from './translate.js';
 import { lambdaFiles, type Lambda } from './translate-library.js';
 import { levelDerivation } from './translate-level.js';
 
@@ -160,6 +160,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     return s;
   };
 
+  const lambdas: Lambda[] = []; // the ytt library lambdas the translated derivations call
   // prototypes
   const protoNames = new Set<string>((host.list('prototypes') ?? []).filter((e) => e.dir).map((e) => e.name));
   for (const l of levels) for (const a of appsOf(l)) protoNames.add(a.proto);
@@ -171,9 +172,19 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     if (id !== p)
       warnings.push(`prototypes/${p}: renamed to prototypes/${id} (a KCL package name must be an identifier)`);
     const srcs = schemaFirst(files(join('prototypes', p), APP_DATA).map(source));
+    // the prototype's derivations: module-level variables of its package, above the schema
+    const pre = joinPreludes(srcs, new Map());
+    lambdas.push(...pre.lambdas);
+    const head = [
+      ...pre.imports.map((i) => `${i}\n`),
+      ...(pre.lines.length > 0 ? ['\n', ...pre.lines.map((x) => `${x}\n`)] : []),
+    ];
     out.set(
       `prototypes/${id}/proto.k`,
-      protoFile(p, srcs, mergeEntries(srcs.map((s) => s.value?.map ?? [])), warnings),
+      protoFile(p, srcs, mergeEntries(pre.values.map((v) => v?.map ?? [])), warnings).replace(
+        /^import myks\n\n/,
+        `import myks\n${head.join('')}${pre.lines.length > 0 ? '' : '\n'}`,
+      ),
     );
   }
   const protoAlias = (p: string): string => {
@@ -187,11 +198,10 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
   };
 
   // levels
-  const appFiles = new Map<string, { imports: Set<string>; blocks: string[][] }>();
+  const appFiles = new Map<string, { imports: Set<string>; prelude?: string[]; blocks: string[][] }>();
   const appsK = new Map<string, Map<string, { line: string; imp: string }>>();
   const levelOrder = new Map<string, string[]>();
   const computedAt = new Map<string, string[]>(); // level → computed env paths of its files
-  const lambdas: Lambda[] = []; // the ytt library lambdas the translated derivations call
   for (const l of levels) {
     const parent = parentOf(l);
     const envSources = schemaFirst(files(l, ENV_DATA).map(source));
@@ -204,6 +214,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     const applines: string[] = [];
     const appImports = new Set<string>();
     const inAppsK: string[] = [];
+    const levelBound = new Map<string, string>(); // the prelude names the level's files bind
     for (const a of levelApps) {
       const declared = !known.has(a.name);
       // the declaring level also carries what the levels above said about the application
@@ -213,7 +224,8 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
         ...from.flatMap((x) => schemaFirst(files(join(x, '_proto', a.proto), APP_DATA).map(source))),
         ...from.flatMap((x) => schemaFirst(files(join(x, '_apps', a.name), APP_DATA).map(source))),
       ];
-      const entries = mergeEntries(vals.map((s) => s.value?.map ?? []));
+      const pre = joinPreludes(vals, levelBound);
+      const entries = mergeEntries(pre.values.map((v) => v?.map ?? []));
       if (declared && entries.length === 0) {
         applines.push(`    ${keyRef(a.name)} = ${protoAlias(a.proto)}.${toSchemaName(a.proto)} {}`);
         appImports.add(protoImport(a.proto));
@@ -228,7 +240,12 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
             '    }',
           ]
         : entryLines([{ key: a.name, value: { map: entries }, comments: [], blankBefore: false }], 1);
-      const f = { imports: new Set(['import myks', ...(declared ? [protoImport(a.proto)] : [])]), blocks: [body] };
+      lambdas.push(...pre.lambdas);
+      const f = {
+        imports: new Set(['import myks', ...(declared ? [protoImport(a.proto)] : []), ...pre.imports]),
+        prelude: pre.lines,
+        blocks: [body],
+      };
       appFiles.set(join(l, `app-${a.name}.k`), f);
     }
     appsK.set(l, new Map(inAppsK.map((n, i) => [n, { line: applines[i]!, imp: [...appImports][0]! }])));
@@ -243,17 +260,12 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     if (parent) lines.push(`import ${parent.split('/').join('.')} as parent`);
     lines.push(IMPORTS, '');
     const parts: string[][] = [];
-    const bound = new Set<string>();
-    const imports = new Set<string>();
-    for (const s of envSources) {
-      let value = s.value;
-      if (s.preludeNames.some((n) => bound.has(n))) value = value && (untranslate(value) as { map: Entry[] });
-      else {
-        s.preludeNames.forEach((n) => bound.add(n));
-        if (s.prelude.length > 0) lines.push(...s.prelude, '');
-        s.imports.forEach((i) => imports.add(i));
-        lambdas.push(...s.lambdas);
-      }
+    const pre = joinPreludes(envSources, levelBound);
+    lines.push(...pre.lines);
+    const imports = new Set(pre.imports);
+    lambdas.push(...pre.lambdas);
+    for (const [i, s] of envSources.entries()) {
+      const value = pre.values[i];
       const entries = (value?.map ?? []).flatMap((e) => envEntry(e, s.path, warnings));
       if (entries.length > 0) parts.push(entryLines(entries, 1));
     }
@@ -349,7 +361,12 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     for (const [p, f] of appFiles)
       all.set(
         p,
-        [...[...f.imports].sort(), '', ...f.blocks.flatMap((b) => ['_apps: myks.Apps {', ...b, '}', ''])].join('\n'),
+        [
+          ...[...f.imports].sort(),
+          '',
+          ...(f.prelude ?? []),
+          ...f.blocks.flatMap((b) => ['_apps: myks.Apps {', ...b, '}', '']),
+        ].join('\n'),
       );
     return all;
   };

@@ -10,7 +10,17 @@
  * become check: items of the schema that owns the field. Every schema keeps
  * `[...str]: any`: nothing is closed (docs/myks.md).
  */
-import { exprLines, isIdent, isList, isMap, kclString, toSchemaName, type Entry, type Value } from './kcl-write.js';
+import {
+  Expr,
+  exprLines,
+  isIdent,
+  isList,
+  isMap,
+  kclString,
+  toSchemaName,
+  type Entry,
+  type Value,
+} from './kcl-write.js';
 import { checksOf } from './checks.js';
 import { templateValue, type SourceValues } from './sources.js';
 
@@ -22,6 +32,7 @@ export function singular(name: string): string {
 }
 
 function scalarType(v: Value): string {
+  if (v instanceof Expr) return scalarType(v.literal);
   if (v === null) return 'any';
   if (typeof v === 'boolean') return 'bool';
   if (typeof v === 'number') return 'int';

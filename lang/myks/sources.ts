@@ -39,6 +39,8 @@ export interface SourceValues {
   untranslated?: number;
   /** the prelude names (without `_`), to keep a level's files from binding one name twice */
   preludeNames: string[];
+  /** the KCL expression of each prelude name, to tell one binding from another */
+  preludeTexts?: string[];
   /** the imports the translated derivations need (`import lib`) */
   imports: string[];
   /** the ytt library lambdas the translated derivations call, to write in `<lib>/<file>.k` */
@@ -97,8 +99,8 @@ export function readSource(ctx: SourceContext, path: string): SourceValues {
       const templated = t.nodes.some((n) => n.anns.some((a) => STANDALONE.test(a.name)));
       out.kind = codeLines.length > 0 || templated || t.nodes.some((n) => n.code) ? 'resolved' : 'plain';
       if (v && typeof v === 'object' && 'map' in v) out.value = withNotes(t, v);
-      // derivations are written into env.k, whose module the level's files share
-      if (out.kind === 'resolved' && out.value && /(^|\/)env-data[^/]*\.yaml$/.test(path)) translate(t, out, ctx);
+      // derivations are written where the file's values are (env.k, proto.k, app-<name>.k)
+      if (out.kind === 'resolved' && out.value) translate(t, out, ctx);
       return out;
     } catch (err) {
       if (!(err instanceof YttError)) throw err;

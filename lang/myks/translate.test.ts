@@ -284,3 +284,55 @@ test('an environment value is never translated from _level (patch.k is what _lev
   assert.deepEqual(r.differences, []);
   assert.match(r.files.get('envs/prod/patch.k')!, /TODO\(myks migrate\)[^\n]*\n {4}environment\.id = "prod"\n/);
 });
+
+const APP = {
+  'envs/env-data.yaml': HEAD,
+  'envs/prod/env-data.yaml': '#@data/values\n---\nenvironment:\n  id: prod\n',
+};
+
+test("a prototype's derivations go into its proto.k, typed as the schema attribute's default", () => {
+  const r = migrate(
+    repo({
+      ...APP,
+      'prototypes/web/app-data.yaml':
+        '#@ port = 8080\n#@data/values-schema\n---\n#@overlay/match-child-defaults missing_ok=True\napplication:\n  port: #@ port\n  purge_files_after: #@ 60 * 60 * 24\n',
+    }),
+    'repo',
+  );
+  assert.deepEqual(r.differences, []);
+  const proto = r.files.get('prototypes/web/proto.k')!;
+  assert.match(proto, /^import myks\n\n_port = 8080\n\nschema Web\(myks\.App\):\n/);
+  assert.match(proto, /\n {4}port: int = _port\n {4}purge_files_after: int = 60 \* 60 \* 24\n/);
+  assert.deepEqual(r.notes, []);
+});
+
+test("an application file's derivations go into the level's app-<name>.k; a name another file of the level binds differently keeps its literal", () => {
+  const r = migrate(
+    repo({
+      ...APP,
+      'envs/env-data.yaml': `#@ port = 1\n${HEAD}x: #@ port\n`,
+      'envs/env-data.00-schema.yaml': '#@data/values-schema\n---\n#@overlay/match missing_ok=True\nx: 0\n',
+      'prototypes/web/app-data.yaml':
+        '#@data/values-schema\n---\n#@overlay/match-child-defaults missing_ok=True\napplication:\n  token: ""\n  port: 0\n',
+      'envs/_apps/web/app-data.yaml':
+        '#@ load("secrets.star", "sops")\n#@ port = 9090\n#@data/values\n---\napplication:\n  token: #@ sops("0", "api")\n  port: #@ port\n',
+      'lib/secrets.star': SOPS,
+    }),
+    'repo',
+  );
+  assert.deepEqual(r.differences, []);
+  const app = r.files.get('envs/app-web.k')!;
+  assert.match(app, /^import lib\nimport myks\nimport prototypes\.web\n\n_port = 9090\n\n_apps: myks\.Apps \{\n/);
+  assert.match(app, /application: \{token = lib\.sops\("0", "api"\), port = _port\}/);
+  assert.ok(r.files.has('lib/secrets.k'));
+  // env.k's `port` is another binding of the level's `_port`: its value stays the literal
+  const env = r.files.get('envs/env.k')!;
+  assert.doesNotMatch(env, /_port/);
+  assert.match(env, /\n {4}x = 1\n/);
+});
+
+test("the converter's own names are never a prelude variable's", () => {
+  const { env } = level('  a: 0\n', '#@ level = 2\n#@ b = 3\n', '  a: #@ level + b\n');
+  assert.doesNotMatch(env, /_level = 2/);
+  assert.match(env, /\n {4}x\.a = 5\n/);
+});

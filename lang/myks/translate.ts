@@ -22,7 +22,7 @@
  */
 import { evaluateKcl, memoryHost, toPlain as kclPlain } from '../kcl/index.js';
 import type { TemplateFile, TemplateNode } from '../ytt/index.js';
-import { Expr, isList, isMap, keyRef, kclString, scalarText, type Value } from './kcl-write.js';
+import { Expr, isList, isMap, keyRef, kclString, scalarText, type Entry, type Value } from './kcl-write.js';
 import type { SourceValues } from './sources.js';
 import { readProgram, type Stmt } from './translate-program.js';
 import { readsOf, toKclExpr } from './translate-expr.js';
@@ -66,6 +66,7 @@ interface Cand {
 }
 
 const TEMPLATED = 'yaml/text-templated-strings';
+const RESERVED = ['level', 'apps', 'defaults', 'patch', 'ordered'];
 const mentions = (text: string, name: string): boolean => new RegExp(`(?<![\\w.])${name}(?!\\w)`).test(text);
 
 /** Replaces each proved derivation of `out.value` by its KCL expression; sets the prelude, imports and lambdas it reads. */
@@ -90,6 +91,8 @@ export function translate(t: TemplateFile, out: SourceValues, ctx: LibraryContex
     if (s.k === 'loop' || s.k === 'append') poisoned.add(s.v);
   }
   for (const [n, c] of counts) if (c > 1) poisoned.add(n);
+  // `_level`, `_apps`... are the converter's own names in the files the prelude joins
+  for (const n of RESERVED) poisoned.add(n);
   for (const n of poisoned) refs.delete(n);
 
   // the prelude: a name translates when its expression does, reading only names that translate
@@ -282,6 +285,7 @@ export function translate(t: TemplateFile, out: SourceValues, ctx: LibraryContex
   const keptUsed = kept.filter(({ d }) => reads.has(d.name));
   out.prelude = keptUsed.flatMap(({ d, expr }) => [...aboveComments(t, stmts, d), `_${d.name} = ${expr}`]);
   out.preludeNames = keptUsed.map(({ d }) => d.name);
+  out.preludeTexts = keptUsed.map(({ expr }) => expr);
   out.lambdas = libCalls([...used, ...keptUsed.map((k) => k.expr)]);
   out.imports = out.lambdas.length > 0 && lib.pkg !== undefined ? [`import ${lib.pkg}`] : [];
   out.untranslated = sites - used.length;
@@ -407,4 +411,30 @@ export function untranslate(v: Value): Value {
   if (isMap(v)) return { map: v.map.map((e) => ({ ...e, value: untranslate(e.value) })) };
   if (isList(v)) return { list: v.list.map((i) => ({ ...i, value: untranslate(i.value) })) };
   return v;
+}
+
+/**
+ * The preludes of files written into one KCL package (a level's files, a
+ * prototype's proto.k): one namespace, so a file binding a name another file
+ * binds differently keeps its literals; `bound` carries the names across the
+ * files of the package.
+ */
+export function joinPreludes(
+  srcs: readonly SourceValues[],
+  bound: Map<string, string>,
+): { lines: string[]; imports: string[]; lambdas: Lambda[]; values: ({ map: Entry[] } | undefined)[] } {
+  const lines: string[] = [];
+  const imports = new Set<string>();
+  const lambdas: Lambda[] = [];
+  const values = srcs.map((s) => {
+    const texts = s.preludeTexts ?? [];
+    if (s.preludeNames.some((n, i) => bound.has(n) && bound.get(n) !== texts[i]))
+      return s.value && (untranslate(s.value) as { map: Entry[] });
+    if (s.preludeNames.some((n) => !bound.has(n))) lines.push(...s.prelude, '');
+    s.preludeNames.forEach((n, i) => bound.set(n, texts[i]!));
+    s.imports.forEach((i) => imports.add(i));
+    lambdas.push(...s.lambdas);
+    return s.value;
+  });
+  return { lines, imports: [...imports], lambdas, values };
 }
