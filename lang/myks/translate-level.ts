@@ -21,9 +21,19 @@ export function levelDerivation(srcs: readonly SourceValues[], path: readonly st
     if (!n || !s.template) continue;
     if (!n.code) return undefined;
     const refs = new Map<string, string>();
-    for (const st of readProgram(s.template.program))
+    const stmts = readProgram(s.template.program);
+    for (const st of stmts)
       if (st.k === 'load' && st.module === MYKS_DATA)
         for (const x of st.names) if (x.exported === 'env_data') refs.set(x.local, '_level');
+    // a prelude variable bound once, by an expression that translates, is read as that expression
+    const once = (name: string): boolean =>
+      stmts.filter((x) => (x.k === 'assign' && x.name === name) || (x.k === 'other' && x.names.includes(name)))
+        .length === 1;
+    for (const st of stmts)
+      if (st.k === 'assign' && once(st.name) && !refs.has(st.name)) {
+        const e = toKclExpr(st.expr, refs);
+        if (e !== undefined) refs.set(st.name, `(${e})`);
+      }
     const e = toKclExpr(n.code.text.replace(/^#@\s*/, ''), refs);
     // an expression reading nothing of the environment is not this translation's (nor is it frozen per leaf)
     return e !== undefined && /(?<![\w.])_level\b/.test(e) ? e : undefined;

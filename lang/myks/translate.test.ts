@@ -336,3 +336,21 @@ test("the converter's own names are never a prelude variable's", () => {
   assert.doesNotMatch(env, /_level = 2/);
   assert.match(env, /\n {4}x\.a = 5\n/);
 });
+
+test('an application value derived through a prelude variable reading env_data: the variable read as its expression', () => {
+  const r = migrate(
+    repo({
+      ...APP,
+      'prototypes/web/app-data.yaml':
+        '#@data/values-schema\n---\n#@overlay/match-child-defaults missing_ok=True\napplication:\n  host: ""\n',
+      'envs/_apps/web/app-data.yaml':
+        '#@ load("@myks:data.lib.yaml", "env_data")\n#@ id = env_data.environment.id\n#@data/values\n---\napplication:\n  host: #@ id + ".example.com"\n',
+    }),
+    'repo',
+  );
+  assert.deepEqual(r.differences, []);
+  assert.match(
+    r.files.get('envs/prod/app-web.k')!,
+    /\n {4}web\.application\.host = \(_level\.environment\.id\) \+ "\.example\.com"\n/,
+  );
+});
