@@ -70,6 +70,13 @@ const rows: {
     want: [/\n_port = 8080\n/, /\n {4}x\.port = _port\n/],
   },
   {
+    name: 'an inline expression with a merge annotation',
+    schema: '  later: 0\n',
+    prelude: '',
+    body: '  #@overlay/match missing_ok=True\n  later: #@ 2 * 21\n',
+    want: [/\n {4}x\.later = 2 \* 21\n/],
+  },
+  {
     name: 'an inline expression',
     schema: '  purge_files_after: 0\n',
     prelude: '',

@@ -164,8 +164,10 @@ export function translate(t: TemplateFile, out: SourceValues, ctx: LibraryContex
       return templateExpr(n.scalar, sc, bound);
     return scalarText(n.scalar ?? null);
   };
-  const itemExpr = (n: TemplateNode, bound: Set<string>): string | undefined => {
-    if (n.anns.some((a) => a.name !== TEMPLATED) || blocked.has(n.id)) return undefined;
+  // an annotation inside a translated item may change what ytt makes of it; on the value itself
+  // (`#@overlay/match missing_ok=True`) it only says how the value merges, which the proof sees
+  const itemExpr = (n: TemplateNode, bound: Set<string>, root = false): string | undefined => {
+    if ((!root && n.anns.some((a) => a.name !== TEMPLATED)) || blocked.has(n.id)) return undefined;
     if (n.code) return toKclExpr(n.code.text.replace(/^#@\s*/, ''), sc, bound);
     if (n.container === 'array') return arrayExpr(n, bound);
     if (n.container === 'map') {
@@ -215,7 +217,7 @@ export function translate(t: TemplateFile, out: SourceValues, ctx: LibraryContex
     const loops = n.container === 'array' && kids(n.id).some((k) => loopOf.has(k.id));
     if (loops || n.code || (typeof n.scalar === 'string' && n.scalar.includes('(@') && templated(n))) {
       sites++;
-      const e = itemExpr(n, new Set());
+      const e = itemExpr(n, new Set(), true);
       if (e !== undefined) cands.push({ path, expr: e });
       return;
     }
