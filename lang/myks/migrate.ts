@@ -209,12 +209,14 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
       l,
       envSources.flatMap((s) => s.computed),
     );
+    // the level's files share one namespace: env.k's derivations first, so an application file's clashing helper gets its prefix
+    const levelBound = new Map<string, string>();
+    const envPre = joinPreludes(envSources, levelBound);
     const known = new Set(parent ? appsOf(parent).map((a) => a.name) : []);
     const levelApps = appsOf(l);
     const applines: string[] = [];
     const appImports = new Set<string>();
     const inAppsK: string[] = [];
-    const levelBound = new Map<string, string>(); // the prelude names the level's files bind
     for (const a of levelApps) {
       const declared = !known.has(a.name);
       // the declaring level also carries what the levels above said about the application
@@ -224,7 +226,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
         ...from.flatMap((x) => schemaFirst(files(join(x, '_proto', a.proto), APP_DATA).map(source))),
         ...from.flatMap((x) => schemaFirst(files(join(x, '_apps', a.name), APP_DATA).map(source))),
       ];
-      const pre = joinPreludes(vals, levelBound);
+      const pre = joinPreludes(vals, levelBound, toIdent(a.name));
       const entries = mergeEntries(pre.values.map((v) => v?.map ?? []));
       if (declared && entries.length === 0) {
         applines.push(`    ${keyRef(a.name)} = ${protoAlias(a.proto)}.${toSchemaName(a.proto)} {}`);
@@ -260,12 +262,11 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     if (parent) lines.push(`import ${parent.split('/').join('.')} as parent`);
     lines.push(IMPORTS, '');
     const parts: string[][] = [];
-    const pre = joinPreludes(envSources, levelBound);
-    lines.push(...pre.lines);
-    const imports = new Set(pre.imports);
-    lambdas.push(...pre.lambdas);
+    lines.push(...envPre.lines);
+    const imports = new Set(envPre.imports);
+    lambdas.push(...envPre.lambdas);
     for (const [i, s] of envSources.entries()) {
-      const value = pre.values[i];
+      const value = envPre.values[i];
       const entries = (value?.map ?? []).flatMap((e) => envEntry(e, s.path, warnings));
       if (entries.length > 0) parts.push(entryLines(entries, 1));
     }

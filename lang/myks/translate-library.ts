@@ -49,7 +49,12 @@ export class YttLibrary {
     for (const [name, path] of tops) {
       const text = ctx.read(path);
       if (text === undefined) continue;
-      const program = name.endsWith('.star') ? starProgram(text, path) : parseTemplate(path, text).program;
+      let program;
+      try {
+        program = name.endsWith('.star') ? starProgram(text, path) : parseTemplate(path, text).program;
+      } catch {
+        continue; // not YAML: ytt reports it where the file is loaded; nothing of it is translated
+      }
       const defs = new Map<string, { params: string; expr: string }>();
       for (const s of readProgram(program))
         if (s.k === 'def') defs.set(s.name, { params: s.params, expr: s.expr });

@@ -313,29 +313,29 @@ test("a prototype's derivations go into its proto.k, typed as the schema attribu
   assert.deepEqual(r.notes, []);
 });
 
-test("an application file's derivations go into the level's app-<name>.k; a name another file of the level binds differently keeps its literal", () => {
+test("an application file's derivations go into the level's app-<name>.k; a helper the level binds otherwise gets the application's prefix", () => {
   const r = migrate(
     repo({
       ...APP,
       'envs/env-data.yaml': `#@ port = 1\n${HEAD}x: #@ port\n`,
       'envs/env-data.00-schema.yaml': '#@data/values-schema\n---\n#@overlay/match missing_ok=True\nx: 0\n',
       'prototypes/web/app-data.yaml':
-        '#@data/values-schema\n---\n#@overlay/match-child-defaults missing_ok=True\napplication:\n  token: ""\n  port: 0\n',
+        '#@data/values-schema\n---\n#@overlay/match-child-defaults missing_ok=True\napplication:\n  token: ""\n  port: 0\n  uri: ""\n',
       'envs/_apps/web/app-data.yaml':
-        '#@ load("secrets.star", "sops")\n#@ port = 9090\n#@data/values\n---\napplication:\n  token: #@ sops("0", "api")\n  port: #@ port\n',
+        '#@ load("secrets.star", "sops")\n#@ port = 9090\n#@ def get_uri(p):\n#@   return "http://web:" + str(p)\n#@ end\n#@data/values\n---\napplication:\n  token: #@ sops("0", "api")\n  port: #@ port\n  uri: #@ get_uri(port)\n',
       'lib/secrets.star': SOPS,
     }),
     'repo',
   );
   assert.deepEqual(r.differences, []);
   const app = r.files.get('envs/app-web.k')!;
-  assert.match(app, /^import lib\nimport myks\nimport prototypes\.web\n\n_port = 9090\n\n_apps: myks\.Apps \{\n/);
-  assert.match(app, /application: \{token = lib\.sops\("0", "api"\), port = _port\}/);
+  assert.match(
+    app,
+    /^import lib\nimport myks\nimport prototypes\.web\n\n_web_port = 9090\n_web_get_uri = lambda p \{\n {4}"http:\/\/web:" \+ str\(p\)\n\}\n\n_apps: myks\.Apps \{\n/,
+  );
+  assert.match(app, /token = lib\.sops\("0", "api"\)\n {12}port = _web_port\n {12}uri = _web_get_uri\(_web_port\)\n/);
   assert.ok(r.files.has('lib/secrets.k'));
-  // env.k's `port` is another binding of the level's `_port`: its value stays the literal
-  const env = r.files.get('envs/env.k')!;
-  assert.doesNotMatch(env, /_port/);
-  assert.match(env, /\n {4}x = 1\n/);
+  assert.match(r.files.get('envs/env.k')!, /\n_port = 1\n[\s\S]*\n {4}x = _port\n/);
 });
 
 test("the converter's own names are never a prelude variable's", () => {

@@ -424,19 +424,43 @@ export function untranslate(v: Value): Value {
 export function joinPreludes(
   srcs: readonly SourceValues[],
   bound: Map<string, string>,
+  prefix?: string,
 ): { lines: string[]; imports: string[]; lambdas: Lambda[]; values: ({ map: Entry[] } | undefined)[] } {
   const lines: string[] = [];
   const imports = new Set<string>();
   const lambdas: Lambda[] = [];
-  const values = srcs.map((s) => {
-    const texts = s.preludeTexts ?? [];
-    if (s.preludeNames.some((n, i) => bound.has(n) && bound.get(n) !== texts[i]))
-      return s.value && (untranslate(s.value) as { map: Entry[] });
+  const clash = (s: SourceValues): boolean =>
+    s.preludeNames.some((n, i) => bound.has(n) && bound.get(n) !== (s.preludeTexts ?? [])[i]);
+  const values = srcs.map((src) => {
+    // an application file's helper is prefixed with the application's name where the level binds it otherwise
+    const s = clash(src) && prefix !== undefined ? prefixed(src, prefix) : src;
+    if (clash(s)) return s.value && (untranslate(s.value) as { map: Entry[] });
     if (s.preludeNames.some((n) => !bound.has(n))) lines.push(...s.prelude, '');
-    s.preludeNames.forEach((n, i) => bound.set(n, texts[i]!));
+    s.preludeNames.forEach((n, i) => bound.set(n, s.preludeTexts![i]!));
     s.imports.forEach((i) => imports.add(i));
     lambdas.push(...s.lambdas);
     return s.value;
   });
   return { lines, imports: [...imports], lambdas, values };
+}
+
+/** A file's prelude names `_x` as `_<prefix>_x`, in its prelude and its derivations. */
+function prefixed(s: SourceValues, prefix: string): SourceValues {
+  const re = new RegExp(`(?<![\\w.])_(${s.preludeNames.join('|')})(?!\\w)`, 'g');
+  const ren = (x: string): string => x.replace(re, `_${prefix}_$1`);
+  const walk = (v: Value): Value =>
+    v instanceof Expr
+      ? new Expr(ren(v.text), v.literal)
+      : isMap(v)
+        ? { map: v.map.map((e) => ({ ...e, value: walk(e.value) })) }
+        : isList(v)
+          ? { list: v.list.map((i) => ({ ...i, value: walk(i.value) })) }
+          : v;
+  return {
+    ...s,
+    prelude: s.prelude.map(ren),
+    preludeNames: s.preludeNames.map((n) => `${prefix}_${n}`),
+    preludeTexts: (s.preludeTexts ?? []).map(ren),
+    value: s.value && (walk(s.value) as { map: Entry[] }),
+  };
 }
