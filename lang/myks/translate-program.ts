@@ -13,7 +13,16 @@ import type { SourceLine } from '../ytt/starlark/lexer.js';
 export type Stmt =
   | { k: 'load'; module: string; names: { local: string; exported: string }[] }
   | { k: 'assign'; name: string; expr: string; first: number; last: number; lines: number[] }
-  | { k: 'append'; v: string; iter: string; target: string; expr: string; first: number; last: number }
+  | {
+      k: 'append';
+      v: string;
+      iter: string;
+      /** `if cond:` around the appends */
+      cond?: string;
+      appends: { target: string; expr: string }[];
+      first: number;
+      last: number;
+    }
   | { k: 'loop'; v: string; iter: string; nodes: number[] }
   | { k: 'def'; name: string; params: string; expr: string }
   | { k: 'other'; names: string[]; text: string; nodes: number[]; first: number; last: number };
@@ -127,15 +136,27 @@ function block(head: Line, body: Line[], last: number): Stmt {
   const nodes = body.filter((b) => b.node !== undefined).map((b) => b.node!);
   const forHead = /^for\s+([A-Za-z_]\w*)\s+in\s+([\s\S]+):$/.exec(head.text);
   if (forHead && nodes.length > 0 && code.length === 0) return { k: 'loop', v: forHead[1]!, iter: forHead[2]!, nodes };
-  if (forHead && nodes.length === 0 && code.length === 1) {
-    const app = /^([A-Za-z_]\w*)\.append\(([\s\S]+)\)$/.exec(code[0]!.text);
-    if (app && depthOf(app[2]!) === 0)
+  if (forHead && nodes.length === 0 && code.length > 0) {
+    const ifHead = /^if\s+([\s\S]+):$/.exec(code[0]!.text);
+    const lines = ifHead && code.length > 2 && code[code.length - 1]!.text === 'end' ? code.slice(1, -1) : code;
+    const appends = lines.map((c) => {
+      const m = /^([A-Za-z_]\w*)\.append\(([\s\S]+)\)$/.exec(c.text);
+      return m && depthOf(m[2]!) === 0 ? { target: m[1]!, expr: m[2]! } : undefined;
+    });
+    const targets = appends.map((a) => a?.target);
+    // each list appended once, and nothing in the loop reading a list it builds
+    const reads = [forHead[2]!, ifHead?.[1] ?? '', ...appends.map((a) => a?.expr ?? '')].join('\n');
+    if (
+      appends.every((a) => a !== undefined) &&
+      new Set(targets).size === targets.length &&
+      !targets.some((x) => new RegExp(`(?<![\\w.])${x}(?!\\w)`).test(reads))
+    )
       return {
         k: 'append',
         v: forHead[1]!,
         iter: forHead[2]!,
-        target: app[1]!,
-        expr: app[2]!,
+        ...(ifHead && lines !== code ? { cond: ifHead[1]! } : {}),
+        appends: appends as { target: string; expr: string }[],
         first: head.line,
         last,
       };

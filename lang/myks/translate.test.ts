@@ -92,6 +92,17 @@ const rows: {
     want: [/\n_hosts = \[_domain\] \+ \[n \+ "\." \+ _domain for n in _nodes\]\n/, /\n {4}x\.hosts = _hosts\n/],
   },
   {
+    name: 'a loop appending to two lists under a condition, one comprehension each',
+    schema: '  hosts: [""]\n  ips: [""]\n',
+    prelude:
+      '#@ hosts = []\n#@ ips = ["10.0.0.1"]\n#@ for i in range(1, 4):\n#@   if i != 2:\n#@     hosts.append("n" + str(i))\n#@     ips.append("10.0.0." + str(i + 1))\n#@   end\n#@ end\n',
+    body: '  hosts: #@ hosts\n  ips: #@ ips\n',
+    want: [
+      /\n_hosts = \[\] \+ \["n" \+ str\(i\) for i in range\(1, 4\) if i != 2\]\n/,
+      /\n_ips = \["10\.0\.0\.1"\] \+ \["10\.0\.0\." \+ str\(i \+ 1\) for i in range\(1, 4\) if i != 2\]\n/,
+    ],
+  },
+  {
     name: 'a function of the ytt library, called through its lambda',
     schema: '  token: ""\n',
     prelude: '#@ load("secrets.star", "sops")\n',

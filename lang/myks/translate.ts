@@ -120,13 +120,15 @@ export function translate(t: TemplateFile, out: SourceValues, ctx: LibraryContex
     text = withComments(t, d, text);
     const at = stmts.indexOf(d);
     for (const [j, a] of stmts.entries()) {
-      if (a.k !== 'append' || a.target !== d.name) continue;
+      const app = a.k === 'append' ? a.appends.find((x) => x.target === d.name) : undefined;
+      if (a.k !== 'append' || !app) continue;
       if (j < at || !orderFree(t, stmts, at, j, d.name)) return undefined;
       const iter = toKclExpr(a.iter, sc);
-      const item = toKclExpr(a.expr, sc, new Set([a.v]));
-      if (iter === undefined || item === undefined) return undefined;
+      const item = toKclExpr(app.expr, sc, new Set([a.v]));
+      const cond = a.cond === undefined ? '' : toKclExpr(a.cond, sc, new Set([a.v]));
+      if (iter === undefined || item === undefined || cond === undefined) return undefined;
       const base: string = /^(\[[\s\S]*\]|[\w.]+)$/.test(text) && balanced(text) ? text : `(${text})`;
-      text = `${base} + [${item} for ${a.v} in ${iter}]`;
+      text = `${base} + [${item} for ${a.v} in ${iter}${cond === '' ? '' : ` if ${cond}`}]`;
     }
     return text;
   };
@@ -337,9 +339,11 @@ function orderFree(t: TemplateFile, stmts: readonly Stmt[], from: number, to: nu
         ? s.expr
         : s.k === 'other'
           ? s.text
-          : s.k === 'append' || s.k === 'loop'
-            ? `${s.iter} ${'expr' in s ? s.expr : ''} ${'target' in s ? s.target : ''}`
-            : '';
+          : s.k === 'append'
+            ? [s.iter, s.cond ?? '', ...s.appends.flatMap((a) => [a.target, a.expr])].join('\n')
+            : s.k === 'loop'
+              ? s.iter
+              : '';
     if (mentions(text, name)) return false;
   }
   const a = stmts[from] as { last: number };
