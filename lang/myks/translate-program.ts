@@ -23,7 +23,7 @@ export type Stmt =
       first: number;
       last: number;
     }
-  | { k: 'loop'; v: string; iter: string; nodes: number[] }
+  | { k: 'loop'; v: string; iter: string; cond?: string; nodes: number[] }
   | { k: 'def'; name: string; params: string; expr: string }
   | { k: 'other'; names: string[]; text: string; nodes: number[]; first: number; last: number };
 
@@ -136,6 +136,10 @@ function block(head: Line, body: Line[], last: number): Stmt {
   const nodes = body.filter((b) => b.node !== undefined).map((b) => b.node!);
   const forHead = /^for\s+([A-Za-z_]\w*)\s+in\s+([\s\S]+):$/.exec(head.text);
   if (forHead && nodes.length > 0 && code.length === 0) return { k: 'loop', v: forHead[1]!, iter: forHead[2]!, nodes };
+  // `if cond:` around the whole body: a filtered comprehension
+  const ifHead = /^if\s+([\s\S]+):$/.exec(body[0]?.text ?? '');
+  if (forHead && nodes.length > 0 && code.length === 2 && ifHead && body[body.length - 1]!.text === 'end')
+    return { k: 'loop', v: forHead[1]!, iter: forHead[2]!, cond: ifHead[1]!, nodes };
   if (forHead && nodes.length === 0 && code.length > 0) {
     const ifHead = /^if\s+([\s\S]+):$/.exec(code[0]!.text);
     const lines = ifHead && code.length > 2 && code[code.length - 1]!.text === 'end' ? code.slice(1, -1) : code;

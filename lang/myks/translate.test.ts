@@ -121,6 +121,13 @@ const rows: {
     ],
   },
   {
+    name: 'a for/end loop with an if around its item, a filtered comprehension',
+    schema: '  mirrors: [""]\n',
+    prelude: '#@ regs = ["docker.io", "quay.io", "ghcr.io"]\n',
+    body: '  mirrors:\n  #@ for r in regs:\n  #@ if r != "quay.io":\n  - #@ "mirror." + r\n  #@ end\n  #@ end\n',
+    want: [/\n {4}x\.mirrors = \["mirror\." \+ r for r in _regs if r != "quay\.io"\]\n/],
+  },
+  {
     name: 'a for/end loop joined to the items stated around it',
     schema: '  ports:\n  - name: ""\n    port: 0\n',
     prelude: '#@ extra = [8080, 8443]\n',

@@ -196,9 +196,10 @@ export function translate(t: TemplateFile, out: SourceValues, ctx: LibraryContex
       if (loop) {
         const iter = toKclExpr(loop.iter, sc, bound);
         const item = itemExpr(k, new Set([...bound, loop.v]));
-        if (iter === undefined || item === undefined) return undefined;
+        const cond = loop.cond === undefined ? '' : toKclExpr(loop.cond, sc, new Set([...bound, loop.v]));
+        if (iter === undefined || item === undefined || cond === undefined) return undefined;
         flush();
-        segs.push(`[${item} for ${loop.v} in ${iter}]`);
+        segs.push(`[${item} for ${loop.v} in ${iter}${cond === '' ? '' : ` if ${cond}`}]`);
       } else {
         const v = itemExpr(k, bound);
         if (v === undefined) return undefined;
