@@ -5,6 +5,12 @@
 // Then the fallbacks: what KCL does not reproduce stays the literal.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { resolveDataValues, toPlain } from '../ytt/index.js';
 import { migrate, type MigrateHost } from './migrate.js';
 import { toKclExpr } from './translate.js';
 import { readProgram, starProgram } from './translate-program.js';
@@ -173,6 +179,57 @@ for (const row of rows)
     for (const w of row.want) assert.match(env, w, env);
     assert.deepEqual(r.notes, [], 'every computed value is translated');
   });
+
+// The proofs compare against lang/ytt; ytt itself (when on PATH) resolves every row's file the same.
+const YTT = spawnSync('sh', ['-c', 'command -v ytt'], { encoding: 'utf8' }).stdout.trim();
+test('differential: ytt resolves each row as lang/ytt does', (t) => {
+  if (!YTT) {
+    t.skip('no ytt on PATH');
+    return;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'kcfg-translate-'));
+  try {
+    for (const row of rows) {
+      const files: Record<string, string> = {
+        's.yaml': `#@data/values-schema\n---\nx:\n${row.schema}`,
+        'v.yaml': `${row.prelude}#@data/values\n---\nx:\n${row.body}`,
+      };
+      for (const [p, text] of Object.entries(row.extra ?? {})) files[p.replace(/^lib\//, '')] = text;
+      for (const [p, text] of Object.entries(files)) writeFileSync(join(dir, p), text);
+      const r = spawnSync(
+        YTT,
+        [
+          '-f',
+          's.yaml',
+          '-f',
+          'v.yaml',
+          ...Object.keys(files)
+            .slice(2)
+            .flatMap((f) => ['-f', f]),
+          '--data-values-inspect',
+        ],
+        {
+          cwd: dir,
+          encoding: 'utf8',
+        },
+      );
+      assert.equal(r.status, 0, r.stderr);
+      const ours = resolveDataValues({
+        files: ['s.yaml', 'v.yaml'],
+        reader: { read: (p) => files[p] },
+        library: Object.fromEntries(
+          Object.keys(files)
+            .slice(2)
+            .map((f) => [f, f]),
+        ),
+      });
+      assert.deepEqual(toPlain(ours.values), parse(r.stdout), row.name);
+      for (const p of Object.keys(files)) rmSync(join(dir, p));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
 
 test('the library lambdas a generated file calls are written in <lib>/<file>.k, and only those', () => {
   const { r } = level('  token: ""\n', '#@ load("secrets.star", "sops")\n', '  token: #@ sops("0", "api")\n', {
