@@ -49,9 +49,17 @@ export interface SourceValues {
   byPath: Map<string, TemplateNode>;
 }
 
-const REWRITES = /^(overlay\/(remove|replace|append|insert)|yaml\/text-templated-strings)$/;
-/** what ytt resolves standalone, so a self-contained file is still converted (its text templates translated) */
-const STANDALONE = /^yaml\/text-templated-strings$/;
+const REWRITES = /^overlay\/(remove|replace|append|insert)$/;
+const TEMPLATED = 'yaml/text-templated-strings';
+
+/** A node whose key or value is a text template: computed like `key: #@ expr`. */
+export function isTemplated(t: TemplateFile, n: TemplateNode): boolean {
+  const text = (v: unknown): boolean => typeof v === 'string' && v.includes('(@');
+  if (!text(n.scalar) && !text(n.key)) return false;
+  for (let c: TemplateNode | undefined = n; c; c = t.nodes[c.parent])
+    if (c.anns.some((a) => a.name === TEMPLATED)) return true;
+  return false;
+}
 
 export interface SourceContext {
   read(path: string): string | undefined;
@@ -81,9 +89,7 @@ export function readSource(ctx: SourceContext, path: string): SourceValues {
   const codeLines = t.program.filter((l) => l.node === undefined && l.text.trim() !== '');
   const blocks = codeLines.some((l) => /^(for|if|def|while)\b/.test(l.text.trim()));
   const needsContext = t.loads.some((m) => m === '@ytt:data' || m.startsWith('@myks:'));
-  const rewrites = t.nodes.some((n) =>
-    n.anns.some((a) => REWRITES.test(a.name) && (needsContext || !STANDALONE.test(a.name))),
-  );
+  const rewrites = t.nodes.some((n) => n.anns.some((a) => REWRITES.test(a.name)));
   if (rewrites || (needsContext && blocks)) {
     out.kind = 'skipped';
     out.reason = rewrites ? 'an annotation rewrites values' : 'a loop or definition computes values';
@@ -96,7 +102,7 @@ export function readSource(ctx: SourceContext, path: string): SourceValues {
     try {
       const r = resolveDataValues({ files: [path], reader: { read: ctx.read }, library: ctx.library });
       const v = r.values === null ? undefined : fromYtt(r.values);
-      const templated = t.nodes.some((n) => n.anns.some((a) => STANDALONE.test(a.name)));
+      const templated = t.nodes.some((n) => n.anns.some((a) => a.name === TEMPLATED));
       out.kind = codeLines.length > 0 || templated || t.nodes.some((n) => n.code) ? 'resolved' : 'plain';
       if (v && typeof v === 'object' && 'map' in v) out.value = withNotes(t, v);
       // derivations are written where the file's values are (env.k, proto.k, app-<name>.k)
@@ -119,7 +125,7 @@ function split(t: TemplateFile, out: SourceValues): SourceValues {
     if (self.container === 'array') {
       const items: Item[] = [];
       for (const k of kids) {
-        if (k.code) {
+        if (k.code || isTemplated(t, k)) {
           out.computed.push(nodePath(t, self));
           return undefined;
         }
@@ -132,7 +138,7 @@ function split(t: TemplateFile, out: SourceValues): SourceValues {
     if (self.container !== 'map') return self.scalar ?? null;
     const entries: Entry[] = [];
     for (const k of kids) {
-      if (k.code) {
+      if (k.code || isTemplated(t, k)) {
         out.computed.push(nodePath(t, k));
         continue;
       }
@@ -154,7 +160,7 @@ function split(t: TemplateFile, out: SourceValues): SourceValues {
 }
 
 function hasCodeBelow(t: TemplateFile, n: TemplateNode): boolean {
-  return t.nodes.some((k) => k.parent === n.id && (k.code !== undefined || hasCodeBelow(t, k)));
+  return t.nodes.some((k) => k.parent === n.id && (k.code !== undefined || isTemplated(t, k) || hasCodeBelow(t, k)));
 }
 
 /**

@@ -7,7 +7,8 @@
  * leaf states the derivation instead, and migrate proves it there (the leaf
  * evaluated against the legacy value), keeping the literal where it differs.
  */
-import type { SourceValues } from './sources.js';
+import { isTemplated, type SourceValues } from './sources.js';
+import { templateExpr } from './translate.js';
 import { readProgram } from './translate-program.js';
 import { toKclExpr } from './translate-expr.js';
 
@@ -19,7 +20,8 @@ export function levelDerivation(srcs: readonly SourceValues[], path: readonly st
   for (const s of [...srcs].reverse()) {
     const n = s.byPath.get(key);
     if (!n || !s.template) continue;
-    if (!n.code) return undefined;
+    const templated = typeof n.scalar === 'string' && isTemplated(s.template, n);
+    if (!n.code && !templated) return undefined;
     const refs = new Map<string, string>();
     const stmts = readProgram(s.template.program);
     for (const st of stmts)
@@ -34,7 +36,9 @@ export function levelDerivation(srcs: readonly SourceValues[], path: readonly st
         const e = toKclExpr(st.expr, refs);
         if (e !== undefined) refs.set(st.name, `(${e})`);
       }
-    const e = toKclExpr(n.code.text.replace(/^#@\s*/, ''), refs);
+    const e = n.code
+      ? toKclExpr(n.code.text.replace(/^#@\s*/, ''), refs)
+      : templateExpr(n.scalar as string, refs, new Set());
     // an expression reading nothing of the environment is not this translation's (nor is it frozen per leaf)
     return e !== undefined && /(?<![\w.])_level\b/.test(e) ? e : undefined;
   }

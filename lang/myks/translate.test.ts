@@ -436,3 +436,23 @@ test('an application value derived through a prelude variable reading env_data: 
     /\n {4}web\.application\.host = \(_level\.environment\.id\) \+ "\.example\.com"\n/,
   );
 });
+
+test('a text template reading env_data: the file is split, not skipped, and the leaf states the interpolation', () => {
+  const r = migrate(
+    repo({
+      ...APP,
+      'prototypes/web/app-data.yaml':
+        '#@data/values-schema\n---\n#@overlay/match-child-defaults missing_ok=True\napplication:\n  host: ""\n  port: 0\n',
+      'envs/_apps/web/app-data.yaml':
+        '#@ load("@myks:data.lib.yaml", "env_data")\n#@data/values\n---\napplication:\n  #@yaml/text-templated-strings\n  host: (@= env_data.environment.id @).example.com\n  port: 8080\n',
+    }),
+    'repo',
+  );
+  assert.deepEqual(r.differences, []);
+  assert.ok(!r.warnings.some((w) => w.includes('not converted')), r.warnings.join('\n'));
+  assert.match(r.files.get('envs/app-web.k')!, /application\.port = 8080/);
+  assert.match(
+    r.files.get('envs/prod/app-web.k')!,
+    /\n {4}web\.application\.host = "\$\{_level\.environment\.id\}\.example\.com"\n/,
+  );
+});

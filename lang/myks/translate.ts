@@ -387,7 +387,11 @@ function withComments(t: TemplateFile, d: Extract<Stmt, { k: 'assign' }>, kcl: s
 }
 
 /** `a (@= x @) b` → `"a ${x} b"` (a `"""` string when it spans lines); undefined for any other template code. */
-function templateExpr(s: string, sc: ReadonlyMap<string, string>, bound: ReadonlySet<string>): string | undefined {
+export function templateExpr(
+  s: string,
+  sc: ReadonlyMap<string, string>,
+  bound: ReadonlySet<string>,
+): string | undefined {
   const multi = s.includes('\n');
   const lit = (x: string): string =>
     multi
