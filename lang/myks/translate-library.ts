@@ -3,8 +3,8 @@
  * `.star` or `.lib.yaml` file of the library directory whose body is a single
  * `return` becomes `name = lambda params { expr }` in `<lib-dir>/<file>.k`,
  * one package the generated files import (`import lib`, `lib.sops(...)`). A
- * body may read its parameters, the shared builtins and the other lambdas of
- * its file. A name two library files define is left alone: one package holds
+ * body may read its parameters, the shared builtins, the other lambdas of its
+ * file and the constants it binds once (`PREFIX = "..."`, written above). A name two library files define is left alone: one package holds
  * them all, and a public name may be bound once. Whether a lambda means what
  * the def meant is proved where it is called (translate.ts).
  */
@@ -35,7 +35,7 @@ export class YttLibrary {
   /** the package the generated files import, the library directory's name */
   readonly pkg: string | undefined;
   private readonly dir: string | undefined;
-  private readonly defs = new Map<string, Map<string, { params: string; expr: string }>>();
+  private readonly defs = new Map<string, Map<string, { params?: string; expr: string }>>();
   private readonly lambdas = new Map<string, Map<string, Lambda>>();
   private readonly names = new Map<string, number>();
 
@@ -55,12 +55,18 @@ export class YttLibrary {
       } catch {
         continue; // not YAML: ytt reports it where the file is loaded; nothing of it is translated
       }
-      const defs = new Map<string, { params: string; expr: string }>();
-      for (const s of readProgram(program))
+      // its defs, and the constants they read (`PREFIX = "ref+sops://"`), each bound once
+      const defs = new Map<string, { params?: string; expr: string }>();
+      const bad = new Set<string>();
+      for (const s of readProgram(program)) {
+        const n = s.k === 'def' || s.k === 'assign' ? s.name : undefined;
+        if (n !== undefined && defs.has(n)) bad.add(n);
         if (s.k === 'def') defs.set(s.name, { params: s.params, expr: s.expr });
-        else if (s.k === 'other' || s.k === 'assign')
-          // a name a file binds another way is not one of its lambdas
-          for (const n of s.k === 'assign' ? [s.name] : s.names) defs.delete(n);
+        else if (s.k === 'assign') defs.set(s.name, { expr: s.expr });
+        else if (s.k === 'other' || s.k === 'append')
+          for (const x of s.k === 'other' ? s.names : s.appends.map((a) => a.target)) bad.add(x);
+      }
+      for (const n of bad) defs.delete(n);
       this.defs.set(name, defs);
       for (const n of defs.keys()) this.names.set(n, (this.names.get(n) ?? 0) + 1);
     }
@@ -101,9 +107,15 @@ export class YttLibrary {
 
 function lambdaText(
   name: string,
-  def: { params: string; expr: string },
+  def: { params?: string; expr: string },
   refs: ReadonlyMap<string, string>,
 ): { text: string; calls: string[] } | undefined {
+  const reads = (kcl: string): string[] =>
+    [...refs.keys()].filter((n) => n !== name && new RegExp(`(?<![\\w.])${n}(?!\\w)`).test(kcl));
+  if (def.params === undefined) {
+    const e = toKclExpr(def.expr, refs);
+    return e === undefined ? undefined : { text: `${name} = ${e}`, calls: reads(e) };
+  }
   const params: string[] = [];
   const names = new Set<string>();
   for (const p of def.params
@@ -119,7 +131,7 @@ function lambdaText(
   }
   const body = toKclExpr(def.expr, refs, names);
   if (body === undefined) return undefined;
-  const calls = [...refs.keys()].filter((n) => n !== name && new RegExp(`(?<![\\w.])${n}\\s*\\(`).test(body));
+  const calls = reads(body);
   const indented = body
     .split('\n')
     .map((l) => `    ${l}`)
@@ -138,7 +150,7 @@ export function lambdaFiles(lambdas: readonly Lambda[]): Map<string, string> {
       f,
       [
         '# ytt library functions as KCL lambdas (the .star sources stay: ytt templates still load them).',
-        ...[...ls.values()].sort((a, b) => (a.name < b.name ? -1 : 1)).flatMap((l) => ['', l.text]),
+        ...order([...ls.values()]).flatMap((l) => ['', l.text]),
         '',
       ].join('\n'),
     );
@@ -158,4 +170,11 @@ export function withCalls(lib: YttLibrary, module: string, l: Lambda): Lambda[] 
     todo.push(...x.calls);
   }
   return [...seen.values()];
+}
+
+/** Constants first (in name order), then the lambdas (in name order). */
+function order(ls: Lambda[]): Lambda[] {
+  const isConst = (l: Lambda): boolean => !/^\S+ = lambda\b/.test(l.text);
+  const byName = (a: Lambda, b: Lambda): number => (a.name < b.name ? -1 : 1);
+  return [...ls.filter(isConst).sort(byName), ...ls.filter((l) => !isConst(l)).sort(byName)];
 }

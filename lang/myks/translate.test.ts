@@ -231,15 +231,24 @@ test('differential: ytt resolves each row as lang/ytt does', (t) => {
   }
 });
 
-test('the library lambdas a generated file calls are written in <lib>/<file>.k, and only those', () => {
+test('the library lambdas a generated file calls are written in <lib>/<file>.k, and only those (with the constants they read)', () => {
   const { r } = level('  token: ""\n', '#@ load("secrets.star", "sops")\n', '  token: #@ sops("0", "api")\n', {
     'lib/secrets.star':
-      'def unused(x):\n  return x\nend\n\ndef prefix():\n  return "ref+sops://"\nend\n\ndef sops(env, key):\n  return prefix() + env + "/" + key\nend\n',
+      'SCHEME = "ref+sops"\nUNUSED = 1\n\ndef unused(x):\n  return x\nend\n\ndef prefix():\n  return SCHEME + "://"\nend\n\ndef sops(env, key):\n  return prefix() + env + "/" + key\nend\n',
   });
   assert.equal(
     r.files.get('lib/secrets.k'),
-    '# ytt library functions as KCL lambdas (the .star sources stay: ytt templates still load them).\n\nprefix = lambda {\n    "ref+sops://"\n}\n\nsops = lambda env, key {\n    prefix() + env + "/" + key\n}\n',
+    '# ytt library functions as KCL lambdas (the .star sources stay: ytt templates still load them).\n\nSCHEME = "ref+sops"\n\nprefix = lambda {\n    SCHEME + "://"\n}\n\nsops = lambda env, key {\n    prefix() + env + "/" + key\n}\n',
   );
+});
+
+test('a library name two files bind, or one file binds twice, is not translated', () => {
+  const { r, env } = level('  a: ""\n', '#@ load("one.star", "f")\n', '  a: #@ f()\n', {
+    'lib/one.star': 'def f():\n  return "one"\nend\n',
+    'lib/two.star': 'def f():\n  return "two"\nend\n',
+  });
+  assert.match(env, /\n {4}x\.a = "one"\n/);
+  assert.equal(r.files.get('lib/one.k'), undefined);
 });
 
 test('what KCL does not reproduce, or has no translation, stays the literal ytt resolved', () => {
