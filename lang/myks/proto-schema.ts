@@ -10,17 +10,7 @@
  * become check: items of the schema that owns the field. Every schema keeps
  * `[...str]: any`: nothing is closed (docs/myks.md).
  */
-import {
-  Expr,
-  exprLines,
-  isIdent,
-  isList,
-  isMap,
-  kclString,
-  toSchemaName,
-  type Entry,
-  type Value,
-} from './kcl-write.js';
+import { exprLines, isIdent, isList, isMap, kclString, toSchemaName, type Entry, type Value } from './kcl-write.js';
 import { checksOf } from './checks.js';
 import { templateValue, type SourceValues } from './sources.js';
 
@@ -32,7 +22,8 @@ export function singular(name: string): string {
 }
 
 function scalarType(v: Value): string {
-  if (v instanceof Expr) return scalarType(v.literal);
+  // a translated derivation (kcl-write's Expr) has the type of the value ytt resolved
+  if (v !== null && typeof v === 'object' && 'literal' in v) return scalarType(v.literal);
   if (v === null) return 'any';
   if (typeof v === 'boolean') return 'bool';
   if (typeof v === 'number') return 'int';
