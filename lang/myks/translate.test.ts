@@ -158,6 +158,14 @@ const rows: {
     want: [/\n {4}x\.url = "https:\/\/\$\{_host\}\/\\\$path"\n/],
   },
   {
+    name: 'a one-line text template calling with a string literal, in a triple-quoted string',
+    schema: '  auth: ""\n',
+    prelude: '#@ load("secrets.star", "sops")\n',
+    body: "  #@yaml/text-templated-strings\n  auth: \"Bearer (@= sops('0', 'k') @)\"\n",
+    extra: { 'lib/secrets.star': SOPS },
+    want: [/\n {4}x\.auth = """Bearer \$\{lib\.sops\("0", "k"\)\}"""\n/],
+  },
+  {
     name: 'a local single-return def, as a lambda',
     schema: '  fqdn: ""\n',
     prelude: '#@ def fqdn(n):\n#@   return n + ".example.com"\n#@ end\n',

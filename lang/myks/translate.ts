@@ -386,34 +386,41 @@ function withComments(t: TemplateFile, d: Extract<Stmt, { k: 'assign' }>, kcl: s
   return out.join('\n');
 }
 
-/** `a (@= x @) b` → `"a ${x} b"` (a `"""` string when it spans lines); undefined for any other template code. */
+/**
+ * `a (@= x @) b` → `"a ${x} b"`; a `"""` string when it spans lines (`"""\` first) or when an
+ * interpolated expression holds a string literal (kcl reads `"${f("x")}"` as two strings).
+ * Undefined for any other template code.
+ */
 export function templateExpr(
   s: string,
   sc: ReadonlyMap<string, string>,
   bound: ReadonlySet<string>,
 ): string | undefined {
-  const multi = s.includes('\n');
-  const lit = (x: string): string =>
-    multi
-      ? x
-          .replace(/\\/g, '\\\\')
-          .replace(/"(?="")/g, '\\"')
-          .replace(/\$/g, '\\$')
-      : kclString(x).slice(1, -1);
-  let out = '';
+  const parts: (string | { e: string })[] = [];
   let at = 0;
   for (const m of s.matchAll(/\(@([\s\S]*?)@\)/g)) {
     const code = /^=\s*([\s\S]*?)\s*$/.exec(m[1]!);
     if (!code) return undefined;
     const e = toKclExpr(code[1]!, sc, bound);
     if (e === undefined || e.includes('\n')) return undefined;
-    out += lit(s.slice(at, m.index)) + '${' + e + '}';
+    parts.push(s.slice(at, m.index), { e });
     at = m.index! + m[0].length;
   }
-  out += lit(s.slice(at));
+  parts.push(s.slice(at));
+  const multi = s.includes('\n');
+  const triple = multi || parts.some((p) => typeof p !== 'string' && p.e.includes('"'));
+  const lit = (x: string): string =>
+    triple
+      ? x
+          .replace(/\\/g, '\\\\')
+          .replace(/"(?="")/g, '\\"')
+          .replace(/\$/g, '\\$')
+      : kclString(x).slice(1, -1);
+  let out = parts.map((p) => (typeof p === 'string' ? lit(p) : '${' + p.e + '}')).join('');
   // a quote next to the closing `"""` would end the string early
-  if (multi && out.endsWith('"') && !out.endsWith('\\"')) out = `${out.slice(0, -1)}\\"`;
-  return multi ? `"""\\\n${out}"""` : `"${out}"`;
+  if (triple && out.endsWith('"') && !out.endsWith('\\"')) out = `${out.slice(0, -1)}\\"`;
+  if (!triple) return `"${out}"`;
+  return multi ? `"""\\\n${out}"""` : `"""${out}"""`;
 }
 
 /** The literals ytt resolved, back in place of the derivations (a level whose files bind one name twice). */
