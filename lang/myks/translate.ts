@@ -113,7 +113,8 @@ export function translate(t: TemplateFile, out: SourceValues, ctx: LibraryContex
         .filter((p) => p !== '');
       if (!params.every((p) => /^[A-Za-z_]\w*$/.test(p))) return undefined;
       const body = toKclExpr(d.expr, sc, new Set(params));
-      return body === undefined ? undefined : `lambda ${params.join(', ')} {\n    ${body}\n}`;
+      const head = params.length > 0 ? `lambda ${params.join(', ')} {` : 'lambda {';
+      return body === undefined ? undefined : `${head}\n    ${body.split('\n').join('\n    ')}\n}`;
     }
     let text = toKclExpr(d.expr, sc);
     if (text === undefined) return undefined;
