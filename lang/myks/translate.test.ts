@@ -473,3 +473,16 @@ test('a text template reading env_data: the file is split, not skipped, and the 
     /\n {4}web\.application\.host = "\$\{_level\.environment\.id\}\.example\.com"\n/,
   );
 });
+
+test('a ytt template function (a def with a YAML body) has no translation: its value stays the literal', () => {
+  const { r, env } = level(
+    '  labels:\n    app: ""\n  count: 0\n',
+    '#@ def labels():\napp: web\n#@ end\n#@ n = 1\n',
+    '  labels: #@ labels()\n  count: #@ n + 1\n',
+  );
+  assert.match(env, /labels\.app = "web"/);
+  assert.match(env, /count = _n \+ 1/);
+  assert.deepEqual(r.notes, [
+    'envs/env-data.yaml: 1 computed value(s) converted as the literal ytt resolved (not translated to KCL)',
+  ]);
+});
