@@ -168,9 +168,12 @@ const rows: {
   {
     name: 'a local single-return def, as a lambda',
     schema: '  fqdn: ""\n',
-    prelude: '#@ def fqdn(n):\n#@   return n + ".example.com"\n#@ end\n',
+    prelude: '#@ def fqdn(n, domain="example.com"):\n#@   return n + "." + domain\n#@ end\n',
     body: '  fqdn: #@ fqdn("api")\n',
-    want: [/\n_fqdn = lambda n \{\n {4}n \+ "\.example\.com"\n\}\n/, /\n {4}x\.fqdn = _fqdn\("api"\)\n/],
+    want: [
+      /\n_fqdn = lambda n, domain = "example\.com" \{\n {4}n \+ "\." \+ domain\n\}\n/,
+      /\n {4}x\.fqdn = _fqdn\("api"\)\n/,
+    ],
   },
   {
     name: 'comments of the prelude come along, also between the elements of a list',

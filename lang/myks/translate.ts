@@ -107,12 +107,18 @@ export function translate(t: TemplateFile, out: SourceValues, ctx: LibraryContex
   };
   const preludeExpr = (d: (typeof defs)[number], sc: Map<string, string>): string | undefined => {
     if (d.k === 'def') {
-      const params = d.params
-        .split(',')
-        .map((p) => p.trim())
-        .filter((p) => p !== '');
-      if (!params.every((p) => /^[A-Za-z_]\w*$/.test(p))) return undefined;
-      const body = toKclExpr(d.expr, sc, new Set(params));
+      // parameters, with their defaults (`port=443` → `port = 443`)
+      const params: string[] = [];
+      const own = new Set<string>();
+      for (const p of d.params.split(',').map((x) => x.trim())) {
+        if (p === '') continue;
+        const m = /^([A-Za-z_]\w*)(?:\s*=\s*(.+))?$/.exec(p);
+        const dflt = m?.[2] === undefined ? '' : toKclExpr(m[2], sc);
+        if (!m || dflt === undefined) return undefined;
+        own.add(m[1]!);
+        params.push(dflt === '' ? m[1]! : `${m[1]} = ${dflt}`);
+      }
+      const body = toKclExpr(d.expr, sc, own);
       const head = params.length > 0 ? `lambda ${params.join(', ')} {` : 'lambda {';
       return body === undefined ? undefined : `${head}\n    ${body.split('\n').join('\n    ')}\n}`;
     }
