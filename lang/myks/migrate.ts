@@ -28,7 +28,7 @@ import {
 } from './kcl-write.js';
 import { protoFile } from './proto-schema.js';
 import { readSource, type SourceValues } from './sources.js';
-import { joinPreludes } from './translate.js';
+import { joinPreludes, libraryOf } from './translate.js';
 import { lambdaFiles, type Lambda } from './translate-library.js';
 import { levelDerivation } from './translate-level.js';
 
@@ -296,7 +296,18 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     );
     if (isLeaf) out.set(join(l, 'patch.k'), '_patch = {}\n');
   }
-  for (const [p, text] of lambdaFiles(lambdas)) out.set(p, text);
+  // the library lambdas called (and, while a leaf proves its derivations, those it tries)
+  const lib = libraryOf({ read, library });
+  const libFiles = new Set<string>();
+  const writeLib = (trying: readonly Lambda[] = []): void => {
+    for (const p of libFiles) out.delete(p);
+    libFiles.clear();
+    for (const [p, text] of lambdaFiles([...lambdas, ...trying])) {
+      out.set(p, text);
+      libFiles.add(p);
+    }
+  };
+  writeLib();
   // the engine's defaults, stated once at the root
   const defaults = resolveDataValues({ files: [DATA_SCHEMA_PATH], reader: { read } });
   const defaultsValue = fromYtt(defaults.values) as { map: Entry[] };
@@ -441,10 +452,19 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
         );
       // a value derived from the environment is stated as its derivation where this leaf proves it
       const derived = new Map<string, string>();
+      const calls = new Map<string, Lambda[]>(); // the library lambdas each derivation calls
       for (const d of ds) {
-        const e = isComputed(d.path, appComputed) ? levelDerivation(af.appData.map(source), d.path) : undefined;
-        if (e !== undefined) derived.set(d.path.join('.'), e);
+        const e = isComputed(d.path, appComputed) ? levelDerivation(af.appData.map(source), d.path, lib) : undefined;
+        if (e !== undefined) derived.set(d.path.join('.'), e.expr);
+        if (e !== undefined) calls.set(d.path.join('.'), e.lambdas);
       }
+      const hadLib = f.imports.has(`import ${lib.pkg}`);
+      const withLib = (): void => {
+        const used = [...derived.keys()].flatMap((k) => calls.get(k) ?? []);
+        if (used.length > 0) f.imports.add(`import ${lib.pkg}`);
+        else if (!hadLib) f.imports.delete(`import ${lib.pkg}`);
+        writeLib(used);
+      };
       const block = (): string[] => {
         const todo = ds.some((d) => isComputed(d.path, appComputed) && !derived.has(d.path.join('.')));
         return [
@@ -457,6 +477,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
       };
       f.blocks.push(block());
       appFiles.set(p, f);
+      withLib();
       if (derived.size > 0) {
         try {
           const still = diff(legacyApp, evaluateLeaf(l).apps[a.name] ?? {}).map((d) => d.path.join('.'));
@@ -466,6 +487,8 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
           derived.clear();
         }
         f.blocks[f.blocks.length - 1] = block();
+        withLib();
+        lambdas.push(...[...derived.keys()].flatMap((k) => calls.get(k) ?? []));
       }
     }
     let final: ReturnType<typeof evaluateLeaf>;

@@ -489,3 +489,22 @@ test('a ytt template function (a def with a YAML body) has no translation: its v
     'envs/env-data.yaml: 1 computed value(s) converted as the literal ytt resolved (not translated to KCL)',
   ]);
 });
+
+test('a _level derivation calling a library lambda: the leaf file imports the library, which is written', () => {
+  const r = migrate(
+    repo({
+      ...APP,
+      'prototypes/web/app-data.yaml':
+        '#@data/values-schema\n---\n#@overlay/match-child-defaults missing_ok=True\napplication:\n  token: ""\n',
+      'envs/_apps/web/app-data.yaml':
+        '#@ load("@myks:data.lib.yaml", "env_data")\n#@ load("secrets.star", "sops")\n#@data/values\n---\napplication:\n  token: #@ sops(env_data.environment.id, "api")\n',
+      'lib/secrets.star': SOPS,
+    }),
+    'repo',
+  );
+  assert.deepEqual(r.differences, []);
+  const app = r.files.get('envs/prod/app-web.k')!;
+  assert.match(app, /^import lib\nimport myks\n/);
+  assert.match(app, /\n {4}web\.application\.token = lib\.sops\(_level\.environment\.id, "api"\)\n/);
+  assert.match(r.files.get('lib/secrets.k')!, /\nsops = lambda env, key \{\n/);
+});
