@@ -161,6 +161,10 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
   };
 
   const lambdas: Lambda[] = []; // the ytt library lambdas the translated derivations call
+  const clashNote = (p: string): void => {
+    const note = `${p}: its derivations are kept as the literals ytt resolved (another file of the package binds its prelude names differently)`;
+    if (!notes.includes(note)) notes.push(note);
+  };
   // prototypes
   const protoNames = new Set<string>((host.list('prototypes') ?? []).filter((e) => e.dir).map((e) => e.name));
   for (const l of levels) for (const a of appsOf(l)) protoNames.add(a.proto);
@@ -174,6 +178,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     const srcs = schemaFirst(files(join('prototypes', p), APP_DATA).map(source));
     // the prototype's derivations: module-level variables of its package, above the schema
     const pre = joinPreludes(srcs, new Map());
+    pre.clashes.forEach(clashNote);
     lambdas.push(...pre.lambdas);
     const head = [
       ...pre.imports.map((i) => `${i}\n`),
@@ -212,6 +217,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     // the level's files share one namespace: env.k's derivations first, so an application file's clashing helper gets its prefix
     const levelBound = new Map<string, string>();
     const envPre = joinPreludes(envSources, levelBound);
+    envPre.clashes.forEach(clashNote);
     const known = new Set(parent ? appsOf(parent).map((a) => a.name) : []);
     const levelApps = appsOf(l);
     const applines: string[] = [];
@@ -227,6 +233,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
         ...from.flatMap((x) => schemaFirst(files(join(x, '_apps', a.name), APP_DATA).map(source))),
       ];
       const pre = joinPreludes(vals, levelBound, toIdent(a.name));
+      pre.clashes.forEach(clashNote);
       const entries = mergeEntries(pre.values.map((v) => v?.map ?? []));
       if (declared && entries.length === 0) {
         applines.push(`    ${keyRef(a.name)} = ${protoAlias(a.proto)}.${toSchemaName(a.proto)} {}`);

@@ -433,6 +433,27 @@ test("an application file's derivations go into the level's app-<name>.k; a help
   assert.match(r.files.get('envs/env.k')!, /\n_port = 1\n[\s\S]*\n {4}x = _port\n/);
 });
 
+test('an env-data file binding a name another env-data file of the level binds differently keeps its literals, and says so', () => {
+  const r = migrate(
+    repo({
+      ...APP,
+      'envs/env-data.00-schema.yaml':
+        '#@data/values-schema\n---\n#@overlay/match missing_ok=True\nx:\n  a: 0\n  b: 0\n',
+      'envs/env-data.yaml': `#@ port = 1\n${HEAD}x:\n  a: #@ port\n`,
+      'envs/env-data.zz.yaml': '#@ port = 2\n#@data/values\n---\nx:\n  b: #@ port\n',
+    }),
+    'repo',
+  );
+  assert.deepEqual(r.differences, []);
+  const env = r.files.get('envs/env.k')!;
+  assert.match(env, /\n {4}x\.a = _port\n/);
+  assert.match(env, /\n {4}x\.b = 2\n/);
+  assert.ok(
+    r.notes.some((n) => n.startsWith('envs/env-data.zz.yaml: its derivations are kept as the literals')),
+    r.notes.join('\n'),
+  );
+});
+
 test("the converter's own names are never a prelude variable's", () => {
   const { env } = level('  a: 0\n', '#@ level = 2\n#@ b = 3\n', '  a: #@ level + b\n');
   assert.doesNotMatch(env, /_level = 2/);

@@ -448,8 +448,16 @@ export function joinPreludes(
   srcs: readonly SourceValues[],
   bound: Map<string, string>,
   prefix?: string,
-): { lines: string[]; imports: string[]; lambdas: Lambda[]; values: ({ map: Entry[] } | undefined)[] } {
+): {
+  lines: string[];
+  imports: string[];
+  lambdas: Lambda[];
+  values: ({ map: Entry[] } | undefined)[];
+  /** the files that keep their literals */
+  clashes: string[];
+} {
   const lines: string[] = [];
+  const clashes: string[] = [];
   const imports = new Set<string>();
   const lambdas: Lambda[] = [];
   const clash = (s: SourceValues): boolean =>
@@ -457,14 +465,17 @@ export function joinPreludes(
   const values = srcs.map((src) => {
     // an application file's helper is prefixed with the application's name where the level binds it otherwise
     const s = clash(src) && prefix !== undefined ? prefixed(src, prefix) : src;
-    if (clash(s)) return s.value && (untranslate(s.value) as { map: Entry[] });
+    if (clash(s)) {
+      clashes.push(s.path);
+      return s.value && (untranslate(s.value) as { map: Entry[] });
+    }
     if (s.preludeNames.some((n) => !bound.has(n))) lines.push(...s.prelude, '');
     s.preludeNames.forEach((n, i) => bound.set(n, s.preludeTexts![i]!));
     s.imports.forEach((i) => imports.add(i));
     lambdas.push(...s.lambdas);
     return s.value;
   });
-  return { lines, imports: [...imports], lambdas, values };
+  return { lines, imports: [...imports], lambdas, values, clashes };
 }
 
 /** A file's prelude names `_x` as `_<prefix>_x`, in its prelude and its derivations. */
