@@ -17,16 +17,17 @@ import {
   exprLines,
   fromPlain,
   fromYtt,
-  isIdent,
   isMap,
   keyRef,
   kclString,
   toIdent,
   toSchemaName,
   type Entry,
-  type Value,
 } from './kcl-write.js';
-import { protoFile } from './proto-schema.js';
+import { blockLines, foldEntries, type AppBlock } from './app-blocks.js';
+import { arrayReports } from './array-reports.js';
+import { levelDirs } from './level-dirs.js';
+import { protoFile, type ProtoEnv } from './proto-schema.js';
 import { readSource, type SourceValues } from './sources.js';
 import { joinPreludes, libraryOf } from './translate.js';
 import { lambdaFiles, type Lambda } from './translate-library.js';
@@ -109,10 +110,8 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
   walk('envs');
   const leaves = levels.filter((l) => children.get(l)!.length === 0);
   const parentOf = (l: string): string | undefined => (l === 'envs' ? undefined : l.slice(0, l.lastIndexOf('/')));
-  for (const l of levels)
-    for (const seg of l.split('/'))
-      if (!isIdent(seg))
-        warnings.push(`${l}: the directory name ${seg} is not a KCL identifier; its package cannot be imported`);
+  const dirs = levelDirs(levels);
+  warnings.push(...dirs.renames);
 
   const library = myksLeafFiles(tree, 'envs').library;
   const legacyEnv = new Map<string, Record<string, unknown>>();
@@ -153,7 +152,8 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
       for (const c of [...s.comments, ...s.trailing])
         if (/app-data|env-data|\.ytt\.yaml|_apps\//.test(c))
           warnings.push(`${p}: a carried comment names a legacy file: ${c.trim()}`);
-      if (!p.startsWith('prototypes/'))
+      // a prototype's, _proto/'s and _apps/' validations become checks in proto.k (or warn there)
+      if (!p.startsWith('prototypes/') && !/(^|\/)_(proto|apps)\//.test(p))
         for (const v of s.validations)
           warnings.push(`${p}: #@schema/validation ${v.text} at ${v.path} is not carried over; restate it by hand`);
     }
@@ -168,6 +168,40 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
   // prototypes
   const protoNames = new Set<string>((host.list('prototypes') ?? []).filter((e) => e.dir).map((e) => e.name));
   for (const l of levels) for (const a of appsOf(l)) protoNames.add(a.proto);
+  // what the environment tree states about a prototype's applications: its elements make fields
+  // required, its schema documents keep the application scope open and add checks
+  const protoEnv = (p: string): ProtoEnv => {
+    const names = new Set(
+      levels.flatMap((l) =>
+        appsOf(l)
+          .filter((a) => a.proto === p)
+          .map((a) => a.name),
+      ),
+    );
+    const stated = levels.flatMap((l) =>
+      [join(l, '_proto', p), ...[...names].map((n) => join(l, '_apps', n))].flatMap((d) => files(d, APP_DATA)),
+    );
+    const envSchemas = levels.flatMap((l) => files(l, ENV_DATA)).map(source);
+    const governs = (s: SourceValues): boolean =>
+      s.isSchema && [...s.byPath.keys()].some((k) => k.startsWith('application.'));
+    // each application's declaring level carries what the levels above said about it
+    const declarations = levels.flatMap((l) => {
+      const parent = parentOf(l);
+      const known = new Set(parent ? appsOf(parent).map((a) => a.name) : []);
+      return appsOf(l)
+        .filter((a) => a.proto === p && !known.has(a.name))
+        .map((a) =>
+          levelsOf(l)
+            .flatMap((x) => [...files(join(x, '_proto', p), APP_DATA), ...files(join(x, '_apps', a.name), APP_DATA)])
+            .map(source),
+        );
+    });
+    return {
+      stated: stated.map(source),
+      governing: [...stated.map(source), ...envSchemas].filter(governs),
+      declarations,
+    };
+  };
   const protoIdent = new Map<string, string>();
   const out = new Map<string, string>();
   for (const p of [...protoNames].sort()) {
@@ -186,7 +220,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     ];
     out.set(
       `prototypes/${id}/proto.k`,
-      protoFile(p, srcs, mergeEntries(pre.values.map((v) => v?.map ?? [])), warnings).replace(
+      protoFile(p, srcs, mergeEntries(pre.values.map((v) => v?.map ?? [])), warnings, protoEnv(p)).replace(
         /^import myks\n\n/,
         `import myks\n${head.join('')}${pre.lines.length > 0 ? '' : '\n'}`,
       ),
@@ -203,8 +237,8 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
   };
 
   // levels
-  const appFiles = new Map<string, { imports: Set<string>; prelude?: string[]; blocks: string[][] }>();
-  const appsK = new Map<string, Map<string, { line: string; imp: string }>>();
+  const appFiles = new Map<string, { imports: Set<string>; prelude?: string[]; blocks: AppBlock[] }>();
+  const appsK = new Map<string, Map<string, { line: string; imp: string; schema: string }>>();
   const levelOrder = new Map<string, string[]>();
   const computedAt = new Map<string, string[]>(); // level → computed env paths of its files
   for (const l of levels) {
@@ -242,13 +276,11 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
         continue;
       }
       if (entries.length === 0) continue;
-      const body = declared
-        ? [
-            `    ${keyRef(a.name)} = ${protoAlias(a.proto)}.${toSchemaName(a.proto)} {`,
-            ...entryLines(entries, 2),
-            '    }',
-          ]
-        : entryLines([{ key: a.name, value: { map: entries }, comments: [], blankBefore: false }], 1);
+      const body: AppBlock = {
+        name: a.name,
+        ...(declared ? { schema: `${protoAlias(a.proto)}.${toSchemaName(a.proto)}` } : {}),
+        entries,
+      };
       lambdas.push(...pre.lambdas);
       const f = {
         imports: new Set(['import myks', ...(declared ? [protoImport(a.proto)] : []), ...pre.imports]),
@@ -257,8 +289,14 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
       };
       appFiles.set(join(l, `app-${a.name}.k`), f);
     }
-    appsK.set(l, new Map(inAppsK.map((n, i) => [n, { line: applines[i]!, imp: [...appImports][0]! }])));
-    for (const n of inAppsK) appsK.get(l)!.get(n)!.imp = protoImport(levelApps.find((a) => a.name === n)!.proto);
+    appsK.set(l, new Map(inAppsK.map((n, i) => [n, { line: applines[i]!, imp: [...appImports][0]!, schema: '' }])));
+    for (const n of inAppsK) {
+      const proto = levelApps.find((a) => a.name === n)!.proto;
+      Object.assign(appsK.get(l)!.get(n)!, {
+        imp: protoImport(proto),
+        schema: `${protoAlias(proto)}.${toSchemaName(proto)}`,
+      });
+    }
     levelOrder.set(
       l,
       levelApps.map((a) => a.name),
@@ -266,7 +304,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
 
     // env.k
     const lines: string[] = ['import myks'];
-    if (parent) lines.push(`import ${parent.split('/').join('.')} as parent`);
+    if (parent) lines.push(`import ${dirs.pkg(parent)} as parent`);
     lines.push(IMPORTS, '');
     const parts: string[][] = [];
     lines.push(...envPre.lines);
@@ -330,7 +368,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     'kcl.mod',
     `[package]\nname = ${JSON.stringify(toIdent(repoName))}\nedition = "v0.11.0"\nversion = "0.0.1"\n\n[dependencies]\nmyks = "0.1.0"\n`,
   );
-  const leafAlias = (l: string): string => toIdent(l.split('/').slice(1).join('_') || 'root');
+  const leafAlias = (l: string): string => toIdent(dirs.kclPath(l).split('/').slice(1).join('_') || 'root');
   const leafId = (l: string): string => {
     const id = (resolveLevel(l).environment as { id?: string } | undefined)?.id;
     return id || l.split('/').slice(1).join('/');
@@ -339,7 +377,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     'main.k',
     [
       '"""The entry point myks evaluates: every environment of the tree."""',
-      ...leaves.map((l) => `import ${l.split('/').join('.')} as ${leafAlias(l)}`),
+      ...leaves.map((l) => `import ${dirs.pkg(l)} as ${leafAlias(l)}`),
       '',
       'environments = {',
       ...leaves.map((l) => `    ${kclString(leafId(l))} = ${leafAlias(l)}.env`),
@@ -384,10 +422,10 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
           ...[...f.imports].sort(),
           '',
           ...(f.prelude ?? []),
-          ...f.blocks.flatMap((b) => ['_apps: myks.Apps {', ...b, '}', '']),
+          ...f.blocks.flatMap((b) => ['_apps: myks.Apps {', ...blockLines(b), '}', '']),
         ].join('\n'),
       );
-    return all;
+    return new Map([...all].map(([p, t]) => [dirs.rename(p), t]));
   };
 
   // prove every leaf, freezing what the plain conversion does not reproduce
@@ -397,7 +435,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     const mem: Record<string, string> = {};
     for (const [p, t] of all) mem[`/repo/${p}`] = t;
     mem['/repo/__verify__.k'] =
-      `import ${l.split('/').join('.')} as leaf\nimport myks\n\nenv = leaf.env\napps = {n: myks.app_values(leaf.env, n) for n in leaf.env.applications}\n`;
+      `import ${dirs.pkg(l)} as leaf\nimport myks\n\nenv = leaf.env\napps = {n: myks.app_values(leaf.env, n) for n in leaf.env.applications}\n`;
     const r = evaluateKcl(memoryHost(mem), { paths: ['/repo/__verify__.k'] });
     return kclPlain(r.value) as { env: Record<string, unknown>; apps: Record<string, Record<string, unknown>> };
   };
@@ -448,11 +486,13 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
       // frozen values join the declaration this level states (the later block wins)
       const decl = appsK.get(l)!.get(a.name);
       if (decl) {
-        f.blocks.unshift([decl.line]);
+        f.blocks.unshift({ name: a.name, schema: decl.schema, entries: [] });
         f.imports.add(decl.imp);
         appsK.get(l)!.delete(a.name);
       }
-      const skewedApp = ds.filter((d) => !isComputed(d.path, appComputed)).map((d) => d.path.join('.'));
+      const computed = ds.filter((d) => isComputed(d.path, appComputed));
+      const skew = ds.filter((d) => !isComputed(d.path, appComputed));
+      const skewedApp = skew.map((d) => d.path.join('.'));
       if (skewedApp.length > 0)
         warnings.push(
           `${p}: ytt merged ${skewedApp.join(', ')} of ${a.name} differently (array append, merge order); frozen at the leaf`,
@@ -460,31 +500,34 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
       // a value derived from the environment is stated as its derivation where this leaf proves it
       const derived = new Map<string, string>();
       const calls = new Map<string, Lambda[]>(); // the library lambdas each derivation calls
-      for (const d of ds) {
-        const e = isComputed(d.path, appComputed) ? levelDerivation(af.appData.map(source), d.path, lib) : undefined;
+      for (const d of computed) {
+        const e = levelDerivation(af.appData.map(source), d.path, lib);
         if (e !== undefined) derived.set(d.path.join('.'), e.expr);
         if (e !== undefined) calls.set(d.path.join('.'), e.lambdas);
       }
       const hadLib = f.imports.has(`import ${lib.pkg}`);
-      const withLib = (): void => {
+      const base = f.blocks.map((b) => ({ ...b }));
+      const apply = (): void => {
+        const todo = computed.filter((d) => !derived.has(d.path.join('.')));
+        const done = computed.filter((d) => derived.has(d.path.join('.')));
+        f.blocks = base.map((b) => ({ ...b }));
+        // what has nothing left to do goes into the declaration or override the level states anyway
+        if (skew.length > 0 || done.length > 0) {
+          let own = f.blocks.find((b) => b.note === undefined);
+          if (!own) f.blocks.unshift((own = { name: a.name, entries: [] }));
+          own.entries = foldEntries(own.entries, [
+            ...freezeEntries(skew, SKEW),
+            ...freezeEntries(done, DERIVED, derived),
+          ]);
+        }
+        if (todo.length > 0) f.blocks.push({ name: a.name, entries: freezeEntries(todo), note: TODO });
         const used = [...derived.keys()].flatMap((k) => calls.get(k) ?? []);
         if (used.length > 0) f.imports.add(`import ${lib.pkg}`);
         else if (!hadLib) f.imports.delete(`import ${lib.pkg}`);
         writeLib(used);
       };
-      const block = (): string[] => {
-        const todo = ds.some((d) => isComputed(d.path, appComputed) && !derived.has(d.path.join('.')));
-        return [
-          `    ${todo ? TODO : skewedApp.length > 0 ? SKEW : DERIVED}`,
-          ...entryLines(
-            [{ key: a.name, value: { map: freezeEntries(ds, derived) }, comments: [], blankBefore: false }],
-            1,
-          ),
-        ];
-      };
-      f.blocks.push(block());
+      apply();
       appFiles.set(p, f);
-      withLib();
       if (derived.size > 0) {
         try {
           const still = diff(legacyApp, evaluateLeaf(l).apps[a.name] ?? {}).map((d) => d.path.join('.'));
@@ -493,8 +536,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
         } catch {
           derived.clear();
         }
-        f.blocks[f.blocks.length - 1] = block();
-        withLib();
+        apply();
         lambdas.push(...[...derived.keys()].flatMap((k) => calls.get(k) ?? []));
       }
     }
@@ -524,6 +566,27 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
         differences.push({ env: leafId(l), app: a.name, path: d.path.join('.'), legacy: d.legacy, kcl: d.kcl });
     }
   }
+  warnings.push(
+    ...arrayReports(
+      leaves.flatMap((l) => [
+        {
+          what: `environment ${leafId(l)}`,
+          levels: levelsOf(l).map((x) => ({ level: x, files: files(x, ENV_DATA).map(source) })),
+          resolved: resolveLevel(l),
+        },
+        ...appsOf(l).map((a) => ({
+          what: `${leafId(l)} application ${a.name}`,
+          levels: [join('prototypes', a.proto), ...levelsOf(l)].map((x) => ({
+            level: x,
+            files: (x.startsWith('prototypes/')
+              ? files(x, APP_DATA)
+              : [...files(join(x, '_proto', a.proto), APP_DATA), ...files(join(x, '_apps', a.name), APP_DATA)]
+            ).map(source),
+          })),
+        })),
+      ]),
+    ),
+  );
   if (
     levels.some((l) =>
       Object.keys((resolveLevel(l).environment ?? {}) as object).some((k) => k !== 'id' && k !== 'applications'),
@@ -610,13 +673,19 @@ function isComputed(path: string[], computed: readonly string[]): boolean {
 }
 
 /** Each frozen path as one (dotted) entry stating the legacy value. */
-function freezeEntries(ds: readonly Diff[], derived: ReadonlyMap<string, string> = new Map()): Entry[] {
+function freezeEntries(ds: readonly Diff[], note?: string, derived: ReadonlyMap<string, string> = new Map()): Entry[] {
   return ds.map((d) => {
-    const e = derived.get(d.path.join('.'));
-    let value: Value = e === undefined ? fromPlain(d.legacy) : new Expr(e, fromPlain(d.legacy));
-    for (let i = d.path.length - 1; i > 0; i--)
-      value = { map: [{ key: d.path[i]!, value, comments: [], blankBefore: false }] };
-    return { key: d.path[0]!, value, comments: [], blankBefore: false };
+    const expr = derived.get(d.path.join('.'));
+    const leaf: Entry = {
+      key: d.path.at(-1)!,
+      value: expr === undefined ? fromPlain(d.legacy) : new Expr(expr, fromPlain(d.legacy)),
+      comments: note ? [note] : [],
+      blankBefore: false,
+    };
+    let e = leaf;
+    for (let i = d.path.length - 2; i >= 0; i--)
+      e = { key: d.path[i]!, value: { map: [e] }, comments: [], blankBefore: false };
+    return e;
   });
 }
 

@@ -367,7 +367,7 @@ test('a value an application derives from its environment: _level where the leaf
   assert.deepEqual(r.differences, []);
   assert.match(
     r.files.get('envs/prod/app-web.k')!,
-    /# Derived from the environment data of this leaf \(_level\)[^\n]*\n {4}web\.application\.host = "web\." \+ _level\.environment\.id\n/,
+    /\n {4}web\.application: \{\n {8}# Derived from the environment data of this leaf \(_level\)[^\n]*\n {8}host = "web\." \+ _level\.environment\.id\n/,
   );
   assert.match(
     r.files.get('envs/stage/app-web.k')!,
@@ -472,10 +472,7 @@ test('an application value derived through a prelude variable reading env_data: 
     'repo',
   );
   assert.deepEqual(r.differences, []);
-  assert.match(
-    r.files.get('envs/prod/app-web.k')!,
-    /\n {4}web\.application\.host = \(_level\.environment\.id\) \+ "\.example\.com"\n/,
-  );
+  assert.match(r.files.get('envs/prod/app-web.k')!, /\n {8}host = \(_level\.environment\.id\) \+ "\.example\.com"\n/);
 });
 
 test('a text template reading env_data: the file is split, not skipped, and the leaf states the interpolation', () => {
@@ -492,10 +489,7 @@ test('a text template reading env_data: the file is split, not skipped, and the 
   assert.deepEqual(r.differences, []);
   assert.ok(!r.warnings.some((w) => w.includes('not converted')), r.warnings.join('\n'));
   assert.match(r.files.get('envs/app-web.k')!, /application\.port = 8080/);
-  assert.match(
-    r.files.get('envs/prod/app-web.k')!,
-    /\n {4}web\.application\.host = "\$\{_level\.environment\.id\}\.example\.com"\n/,
-  );
+  assert.match(r.files.get('envs/prod/app-web.k')!, /\n {8}host = "\$\{_level\.environment\.id\}\.example\.com"\n/);
 });
 
 test('a ytt template function (a def with a YAML body) has no translation: its value stays the literal', () => {
@@ -526,6 +520,6 @@ test('a _level derivation calling a library lambda: the leaf file imports the li
   assert.deepEqual(r.differences, []);
   const app = r.files.get('envs/prod/app-web.k')!;
   assert.match(app, /^import lib\nimport myks\n/);
-  assert.match(app, /\n {4}web\.application\.token = lib\.sops\(_level\.environment\.id, "api"\)\n/);
+  assert.match(app, /\n {8}token = lib\.sops\(_level\.environment\.id, "api"\)\n/);
   assert.match(r.files.get('lib/secrets.k')!, /\nsops = lambda env, key \{\n/);
 });
