@@ -64,3 +64,24 @@ export function firstDuplicate(items: readonly JsonValue[]): [number, number] | 
 export function patternMatches(pattern: string, subject: string): boolean {
   return compileGoRegexp(pattern).test(wellFormed(subject));
 }
+
+export interface NumericBounds {
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+}
+
+/** A schema's number bounds; in draft 4 a boolean exclusiveMinimum/Maximum makes minimum/maximum exclusive. */
+export function numericBounds(s: JsonObject, version: number): NumericBounds {
+  const num = (v: JsonValue | undefined): number | undefined => (typeof v === 'number' ? v : undefined);
+  const b: NumericBounds = {
+    minimum: num(s.minimum),
+    maximum: num(s.maximum),
+    exclusiveMinimum: num(s.exclusiveMinimum),
+    exclusiveMaximum: num(s.exclusiveMaximum),
+  };
+  if (version === 4 && s.exclusiveMinimum === true) [b.minimum, b.exclusiveMinimum] = [undefined, b.minimum];
+  if (version === 4 && s.exclusiveMaximum === true) [b.maximum, b.exclusiveMaximum] = [undefined, b.maximum];
+  return b;
+}

@@ -22,6 +22,7 @@ import {
   hasOwn,
   isObject,
   jsonEquals,
+  numericBounds,
   patternMatches,
   sortedKeys,
   type JsonObject,
@@ -345,13 +346,7 @@ function numberKeywords(
   leaf: (message: string) => V6Violation,
   add: (e: V6Violation | null) => void,
 ): void {
-  let minimum = typeof s.minimum === 'number' ? s.minimum : undefined;
-  let maximum = typeof s.maximum === 'number' ? s.maximum : undefined;
-  let exclusiveMinimum = typeof s.exclusiveMinimum === 'number' ? s.exclusiveMinimum : undefined;
-  let exclusiveMaximum = typeof s.exclusiveMaximum === 'number' ? s.exclusiveMaximum : undefined;
-  // Draft 4: a boolean exclusiveMinimum turns minimum into an exclusive bound.
-  if (version === 4 && s.exclusiveMinimum === true) [minimum, exclusiveMinimum] = [undefined, minimum];
-  if (version === 4 && s.exclusiveMaximum === true) [maximum, exclusiveMaximum] = [undefined, maximum];
+  const { minimum, maximum, exclusiveMinimum, exclusiveMaximum } = numericBounds(s, version);
   const got = localizedFloat(v);
   const bound = (name: string, want: number): V6Violation => leaf(`${name}: got ${got}, want ${localizedFloat(want)}`);
   if (minimum !== undefined && compareDecimal(v, minimum) < 0) add(bound('minimum', minimum));

@@ -18,6 +18,7 @@ import {
   hasOwn as has,
   isObject,
   jsonEquals,
+  numericBounds,
   patternMatches as matches,
   sortedKeys,
   type JsonObject,
@@ -364,13 +365,7 @@ function numberKeywords(
   violation: (keyword: string, message: string) => SchemaViolation,
   errors: SchemaViolation[],
 ): void {
-  let minimum = typeof s.minimum === 'number' ? s.minimum : undefined;
-  let maximum = typeof s.maximum === 'number' ? s.maximum : undefined;
-  let exclusiveMinimum = typeof s.exclusiveMinimum === 'number' ? s.exclusiveMinimum : undefined;
-  let exclusiveMaximum = typeof s.exclusiveMaximum === 'number' ? s.exclusiveMaximum : undefined;
-  // Draft 4: a boolean exclusiveMinimum turns minimum into an exclusive bound.
-  if (version === 4 && s.exclusiveMinimum === true) [minimum, exclusiveMinimum] = [undefined, minimum];
-  if (version === 4 && s.exclusiveMaximum === true) [maximum, exclusiveMaximum] = [undefined, maximum];
+  const { minimum, maximum, exclusiveMinimum, exclusiveMaximum } = numericBounds(s, version);
   const found = goFloat(v);
   if (minimum !== undefined && compareDecimal(v, minimum) < 0) {
     errors.push(violation('minimum', `must be >= ${goFloat(minimum)} but found ${found}`));

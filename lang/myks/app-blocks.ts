@@ -25,19 +25,35 @@ export function blockLines(b: AppBlock): string[] {
   return [...lines, `    ${keyRef(b.name)} = ${b.schema} {`, ...entryLines(b.entries, 2), '    }'];
 }
 
-/** `frozen` written into `entries`: maps merge key by key, anything else is replaced by the frozen value. */
-export function foldEntries(entries: readonly Entry[], frozen: readonly Entry[]): Entry[] {
-  const out = [...entries];
-  for (const e of frozen) {
+/**
+ * `next` written over `base` key by key: maps merge recursively, any other value goes through
+ * `replace` (which decides whose comments stay).
+ */
+export function mergeByKey(
+  base: readonly Entry[],
+  next: readonly Entry[],
+  replace: (prev: Entry, e: Entry) => Entry,
+): Entry[] {
+  const out = [...base];
+  for (const e of next) {
     const i = out.findIndex((x) => x.key === e.key);
     if (i < 0) out.push(e);
     else {
       const prev = out[i]!;
       out[i] =
         isMap(prev.value) && isMap(e.value)
-          ? { ...prev, value: { map: foldEntries(prev.value.map, e.value.map) } }
-          : { ...prev, value: e.value, comments: [...prev.comments, ...e.comments] };
+          ? { ...prev, value: { map: mergeByKey(prev.value.map, e.value.map, replace) } }
+          : replace(prev, e);
     }
   }
   return out;
+}
+
+/** `frozen` written into `entries`: maps merge key by key, anything else is replaced by the frozen value. */
+export function foldEntries(entries: readonly Entry[], frozen: readonly Entry[]): Entry[] {
+  return mergeByKey(entries, frozen, (prev, e) => ({
+    ...prev,
+    value: e.value,
+    comments: [...prev.comments, ...e.comments],
+  }));
 }

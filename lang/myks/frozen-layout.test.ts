@@ -3,26 +3,8 @@
 // declaration, or the override, the level states anyway"), proved against lang/ytt.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { migrate, type MigrateHost } from './migrate.js';
-
-function repo(files: Record<string, string>): MigrateHost {
-  const dirs = new Map<string, Map<string, boolean>>();
-  for (const p of Object.keys(files)) {
-    const parts = p.split('/');
-    for (let i = 0; i < parts.length; i++) {
-      const d = parts.slice(0, i).join('/');
-      if (!dirs.has(d)) dirs.set(d, new Map());
-      dirs.get(d)!.set(parts[i]!, i < parts.length - 1);
-    }
-  }
-  return {
-    read: (p) => files[p],
-    list: (d) => {
-      const e = dirs.get(d);
-      return e && [...e].map(([name, dir]) => ({ name, dir }));
-    },
-  };
-}
+import { migrate } from './migrate.js';
+import { repo } from '../../test/support/myks-repo.js';
 
 const APPS = '#@data/values\n---\nenvironment:\n  applications:\n  - proto: web\n';
 const PROD = '#@data/values\n---\nenvironment:\n  id: prod\n';

@@ -5,28 +5,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checksOf, validationKwargs } from './checks.js';
-import { migrate, type MigrateHost } from './migrate.js';
+import { migrate } from './migrate.js';
+import { repo } from '../../test/support/myks-repo.js';
 import { singular } from './proto-schema.js';
 import { isIdent, toIdent, toSchemaName } from './kcl-write.js';
-
-function repo(files: Record<string, string>): MigrateHost {
-  const dirs = new Map<string, Map<string, boolean>>();
-  for (const p of Object.keys(files)) {
-    const parts = p.split('/');
-    for (let i = 0; i < parts.length; i++) {
-      const d = parts.slice(0, i).join('/');
-      if (!dirs.has(d)) dirs.set(d, new Map());
-      dirs.get(d)!.set(parts[i]!, i < parts.length - 1);
-    }
-  }
-  return {
-    read: (p) => files[p],
-    list: (d) => {
-      const e = dirs.get(d);
-      return e && [...e].map(([name, dir]) => ({ name, dir }));
-    },
-  };
-}
 
 const ROOT = `#@data/values
 ---

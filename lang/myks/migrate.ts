@@ -24,7 +24,7 @@ import {
   toSchemaName,
   type Entry,
 } from './kcl-write.js';
-import { blockLines, foldEntries, type AppBlock } from './app-blocks.js';
+import { blockLines, foldEntries, mergeByKey, type AppBlock } from './app-blocks.js';
 import { arrayReports } from './array-reports.js';
 import { levelDirs } from './level-dirs.js';
 import { protoFile, type ProtoEnv } from './proto-schema.js';
@@ -713,20 +713,11 @@ function envEntry(e: Entry, path: string, warnings: string[]): Entry[] {
 
 /** Entries of several files stating values for one scope, later files winning key by key. */
 function mergeEntries(lists: readonly Entry[][]): Entry[] {
-  const out: Entry[] = [];
-  for (const list of lists)
-    for (const e of list) {
-      const i = out.findIndex((x) => x.key === e.key);
-      if (i < 0) out.push(e);
-      else {
-        const prev = out[i]!;
-        out[i] =
-          isMap(prev.value) && isMap(e.value)
-            ? { ...prev, value: { map: mergeEntries([prev.value.map, e.value.map]) } }
-            : { ...e, comments: e.comments.length > 0 ? e.comments : prev.comments };
-      }
-    }
-  return out;
+  return lists.reduce<Entry[]>(
+    (out, list) =>
+      mergeByKey(out, list, (prev, e) => ({ ...e, comments: e.comments.length > 0 ? e.comments : prev.comments })),
+    [],
+  );
 }
 
 /** A leaf with nothing frozen gets no patch.k (the spec writes it only when needed), and its env.k no `| _patch`. */
