@@ -140,7 +140,9 @@ function inlineMap(v: { map: Entry[] }): string | undefined {
   if (v.map.length > 3) return undefined;
   if (!v.map.every((e) => isScalar(e.value) && e.comments.length === 0 && !e.blankBefore && isIdent(e.key)))
     return undefined;
-  return `{${v.map.map((e) => `${e.key} = ${scalarText(e.value as Scalar)}`).join(', ')}}`;
+  const s = `{${v.map.map((e) => `${e.key} = ${scalarText(e.value as Scalar)}`).join(', ')}}`;
+  // a translated derivation keeps a line of its own unless the map stays short
+  return v.map.some((e) => e.value instanceof Expr) && (s.length > 60 || s.includes('\n')) ? undefined : s;
 }
 
 const pad = (n: number): string => '    '.repeat(n);

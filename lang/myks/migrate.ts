@@ -12,6 +12,7 @@ import { evaluateKcl, memoryHost, toPlain as kclPlain } from '../kcl/index.js';
 import { myksAppFiles, myksLeafFiles, resolveDataValues, toPlain, type MyksTree } from '../ytt/index.js';
 import { DATA_SCHEMA, DATA_SCHEMA_PATH } from './data-schema.js';
 import {
+  Expr,
   entryLines,
   exprLines,
   fromPlain,
@@ -28,7 +29,9 @@ import { arrayReports } from './array-reports.js';
 import { levelDirs } from './level-dirs.js';
 import { protoFile, type ProtoEnv } from './proto-schema.js';
 import { readSource, type SourceValues } from './sources.js';
-import { untranslate } from './translate.js';
+import { joinPreludes, libraryOf } from './translate.js';
+import { lambdaFiles, type Lambda } from './translate-library.js';
+import { levelDerivation } from './translate-level.js';
 
 /** The repository cannot be converted (not a myks repository); says where and why. */
 export class MigrateError extends Error {}
@@ -63,6 +66,8 @@ const ENV_DATA = /^env-data.*\.yaml$/;
 const APP_DATA = /^app-data.*\.yaml$/;
 const TODO = '# TODO(myks migrate): frozen from the legacy-resolved output; replace with a KCL derivation.';
 const ORDER = '\u0000order';
+const IMPORTS = '\u0000imports';
+const DERIVED = '# Derived from the environment data of this leaf (_level), proved against the legacy value.';
 const APPS = '\u0000apps';
 const SKEW = '# Frozen from the legacy-resolved output: ytt merged these differently (array append, merge order).';
 
@@ -155,6 +160,11 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     return s;
   };
 
+  const lambdas: Lambda[] = []; // the ytt library lambdas the translated derivations call
+  const clashNote = (p: string): void => {
+    const note = `${p}: its derivations are kept as the literals ytt resolved (another file of the package binds its prelude names differently)`;
+    if (!notes.includes(note)) notes.push(note);
+  };
   // prototypes
   const protoNames = new Set<string>((host.list('prototypes') ?? []).filter((e) => e.dir).map((e) => e.name));
   for (const l of levels) for (const a of appsOf(l)) protoNames.add(a.proto);
@@ -200,9 +210,20 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     if (id !== p)
       warnings.push(`prototypes/${p}: renamed to prototypes/${id} (a KCL package name must be an identifier)`);
     const srcs = schemaFirst(files(join('prototypes', p), APP_DATA).map(source));
+    // the prototype's derivations: module-level variables of its package, above the schema
+    const pre = joinPreludes(srcs, new Map());
+    pre.clashes.forEach(clashNote);
+    lambdas.push(...pre.lambdas);
+    const head = [
+      ...pre.imports.map((i) => `${i}\n`),
+      ...(pre.lines.length > 0 ? ['\n', ...pre.lines.map((x) => `${x}\n`)] : []),
+    ];
     out.set(
       `prototypes/${id}/proto.k`,
-      protoFile(p, srcs, mergeEntries(srcs.map((s) => s.value?.map ?? [])), warnings, protoEnv(p)),
+      protoFile(p, srcs, mergeEntries(pre.values.map((v) => v?.map ?? [])), warnings, protoEnv(p)).replace(
+        /^import myks\n\n/,
+        `import myks\n${head.join('')}${pre.lines.length > 0 ? '' : '\n'}`,
+      ),
     );
   }
   const protoAlias = (p: string): string => {
@@ -216,7 +237,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
   };
 
   // levels
-  const appFiles = new Map<string, { imports: Set<string>; blocks: AppBlock[] }>();
+  const appFiles = new Map<string, { imports: Set<string>; prelude?: string[]; blocks: AppBlock[] }>();
   const appsK = new Map<string, Map<string, { line: string; imp: string; schema: string }>>();
   const levelOrder = new Map<string, string[]>();
   const computedAt = new Map<string, string[]>(); // level → computed env paths of its files
@@ -227,6 +248,10 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
       l,
       envSources.flatMap((s) => s.computed),
     );
+    // the level's files share one namespace: env.k's derivations first, so an application file's clashing helper gets its prefix
+    const levelBound = new Map<string, string>();
+    const envPre = joinPreludes(envSources, levelBound);
+    envPre.clashes.forEach(clashNote);
     const known = new Set(parent ? appsOf(parent).map((a) => a.name) : []);
     const levelApps = appsOf(l);
     const applines: string[] = [];
@@ -241,7 +266,9 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
         ...from.flatMap((x) => schemaFirst(files(join(x, '_proto', a.proto), APP_DATA).map(source))),
         ...from.flatMap((x) => schemaFirst(files(join(x, '_apps', a.name), APP_DATA).map(source))),
       ];
-      const entries = mergeEntries(vals.map((s) => s.value?.map ?? []));
+      const pre = joinPreludes(vals, levelBound, toIdent(a.name));
+      pre.clashes.forEach(clashNote);
+      const entries = mergeEntries(pre.values.map((v) => v?.map ?? []));
       if (declared && entries.length === 0) {
         applines.push(`    ${keyRef(a.name)} = ${protoAlias(a.proto)}.${toSchemaName(a.proto)} {}`);
         appImports.add(protoImport(a.proto));
@@ -254,7 +281,12 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
         ...(declared ? { schema: `${protoAlias(a.proto)}.${toSchemaName(a.proto)}` } : {}),
         entries,
       };
-      const f = { imports: new Set(['import myks', ...(declared ? [protoImport(a.proto)] : [])]), blocks: [body] };
+      lambdas.push(...pre.lambdas);
+      const f = {
+        imports: new Set(['import myks', ...(declared ? [protoImport(a.proto)] : []), ...pre.imports]),
+        prelude: pre.lines,
+        blocks: [body],
+      };
       appFiles.set(join(l, `app-${a.name}.k`), f);
     }
     appsK.set(l, new Map(inAppsK.map((n, i) => [n, { line: applines[i]!, imp: [...appImports][0]!, schema: '' }])));
@@ -273,16 +305,13 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     // env.k
     const lines: string[] = ['import myks'];
     if (parent) lines.push(`import ${dirs.pkg(parent)} as parent`);
-    lines.push('');
+    lines.push(IMPORTS, '');
     const parts: string[][] = [];
-    const bound = new Set<string>();
-    for (const s of envSources) {
-      let value = s.value;
-      if (s.preludeNames.some((n) => bound.has(n))) value = value && (untranslate(value) as { map: Entry[] });
-      else {
-        s.preludeNames.forEach((n) => bound.add(n));
-        if (s.prelude.length > 0) lines.push(...s.prelude, '');
-      }
+    lines.push(...envPre.lines);
+    const imports = new Set(envPre.imports);
+    lambdas.push(...envPre.lambdas);
+    for (const [i, s] of envSources.entries()) {
+      const value = envPre.values[i];
       const entries = (value?.map ?? []).flatMap((e) => envEntry(e, s.path, warnings));
       if (entries.length > 0) parts.push(entryLines(entries, 1));
     }
@@ -306,9 +335,24 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
         : `level = myks.with_apps(_level, ${APPS})`,
     );
     if (trailing.length > 0) lines.push('', ...trailing);
-    out.set(join(l, 'env.k'), lines.join('\n') + '\n');
+    out.set(
+      join(l, 'env.k'),
+      lines.join('\n').replace(`\n${IMPORTS}`, [...imports].map((i) => `\n${i}`).join('')) + '\n',
+    );
     if (isLeaf) out.set(join(l, 'patch.k'), '_patch = {}\n');
   }
+  // the library lambdas called (and, while a leaf proves its derivations, those it tries)
+  const lib = libraryOf({ read, library });
+  const libFiles = new Set<string>();
+  const writeLib = (trying: readonly Lambda[] = []): void => {
+    for (const p of libFiles) out.delete(p);
+    libFiles.clear();
+    for (const [p, text] of lambdaFiles([...lambdas, ...trying])) {
+      out.set(p, text);
+      libFiles.add(p);
+    }
+  };
+  writeLib();
   // the engine's defaults, stated once at the root
   const defaults = resolveDataValues({ files: [DATA_SCHEMA_PATH], reader: { read } });
   const defaultsValue = fromYtt(defaults.values) as { map: Entry[] };
@@ -377,6 +421,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
         [
           ...[...f.imports].sort(),
           '',
+          ...(f.prelude ?? []),
           ...f.blocks.flatMap((b) => ['_apps: myks.Apps {', ...blockLines(b), '}', '']),
         ].join('\n'),
       );
@@ -445,21 +490,55 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
         f.imports.add(decl.imp);
         appsK.get(l)!.delete(a.name);
       }
-      const todo = ds.filter((d) => isComputed(d.path, appComputed));
+      const computed = ds.filter((d) => isComputed(d.path, appComputed));
       const skew = ds.filter((d) => !isComputed(d.path, appComputed));
       const skewedApp = skew.map((d) => d.path.join('.'));
       if (skewedApp.length > 0)
         warnings.push(
           `${p}: ytt merged ${skewedApp.join(', ')} of ${a.name} differently (array append, merge order); frozen at the leaf`,
         );
-      // what has nothing left to do goes into the declaration or override the level states anyway
-      if (skew.length > 0) {
-        let own = f.blocks.find((b) => b.note === undefined);
-        if (!own) f.blocks.unshift((own = { name: a.name, entries: [] }));
-        own.entries = foldEntries(own.entries, freezeEntries(skew, SKEW));
+      // a value derived from the environment is stated as its derivation where this leaf proves it
+      const derived = new Map<string, string>();
+      const calls = new Map<string, Lambda[]>(); // the library lambdas each derivation calls
+      for (const d of computed) {
+        const e = levelDerivation(af.appData.map(source), d.path, lib);
+        if (e !== undefined) derived.set(d.path.join('.'), e.expr);
+        if (e !== undefined) calls.set(d.path.join('.'), e.lambdas);
       }
-      if (todo.length > 0) f.blocks.push({ name: a.name, entries: freezeEntries(todo), note: TODO });
+      const hadLib = f.imports.has(`import ${lib.pkg}`);
+      const base = f.blocks.map((b) => ({ ...b }));
+      const apply = (): void => {
+        const todo = computed.filter((d) => !derived.has(d.path.join('.')));
+        const done = computed.filter((d) => derived.has(d.path.join('.')));
+        f.blocks = base.map((b) => ({ ...b }));
+        // what has nothing left to do goes into the declaration or override the level states anyway
+        if (skew.length > 0 || done.length > 0) {
+          let own = f.blocks.find((b) => b.note === undefined);
+          if (!own) f.blocks.unshift((own = { name: a.name, entries: [] }));
+          own.entries = foldEntries(own.entries, [
+            ...freezeEntries(skew, SKEW),
+            ...freezeEntries(done, DERIVED, derived),
+          ]);
+        }
+        if (todo.length > 0) f.blocks.push({ name: a.name, entries: freezeEntries(todo), note: TODO });
+        const used = [...derived.keys()].flatMap((k) => calls.get(k) ?? []);
+        if (used.length > 0) f.imports.add(`import ${lib.pkg}`);
+        else if (!hadLib) f.imports.delete(`import ${lib.pkg}`);
+        writeLib(used);
+      };
+      apply();
       appFiles.set(p, f);
+      if (derived.size > 0) {
+        try {
+          const still = diff(legacyApp, evaluateLeaf(l).apps[a.name] ?? {}).map((d) => d.path.join('.'));
+          for (const k of [...derived.keys()])
+            if (still.some((x) => x === k || x.startsWith(`${k}.`))) derived.delete(k);
+        } catch {
+          derived.clear();
+        }
+        apply();
+        lambdas.push(...[...derived.keys()].flatMap((k) => calls.get(k) ?? []));
+      }
     }
     let final: ReturnType<typeof evaluateLeaf>;
     try {
@@ -594,11 +673,12 @@ function isComputed(path: string[], computed: readonly string[]): boolean {
 }
 
 /** Each frozen path as one (dotted) entry stating the legacy value. */
-function freezeEntries(ds: readonly Diff[], note?: string): Entry[] {
+function freezeEntries(ds: readonly Diff[], note?: string, derived: ReadonlyMap<string, string> = new Map()): Entry[] {
   return ds.map((d) => {
+    const expr = derived.get(d.path.join('.'));
     const leaf: Entry = {
       key: d.path.at(-1)!,
-      value: fromPlain(d.legacy),
+      value: expr === undefined ? fromPlain(d.legacy) : new Expr(expr, fromPlain(d.legacy)),
       comments: note ? [note] : [],
       blankBefore: false,
     };

@@ -27,6 +27,8 @@ export function singular(name: string): string {
 }
 
 function scalarType(v: Value): string {
+  // a translated derivation (kcl-write's Expr) has the type of the value ytt resolved
+  if (v !== null && typeof v === 'object' && 'literal' in v) return scalarType(v.literal);
   if (v === null) return 'any';
   if (typeof v === 'boolean') return 'bool';
   if (typeof v === 'number') return 'int';

@@ -11,6 +11,7 @@
 import { parseTemplate, resolveDataValues, YttError, type TemplateFile, type TemplateNode } from '../ytt/index.js';
 import { commentLines, fromYtt, type Entry, type Item, type Value } from './kcl-write.js';
 import { translate } from './translate.js';
+import type { Lambda } from './translate-library.js';
 import { nodePath } from './node-path.js';
 
 export type SourceKind = 'plain' | 'resolved' | 'split' | 'skipped';
@@ -38,11 +39,27 @@ export interface SourceValues {
   untranslated?: number;
   /** the prelude names (without `_`), to keep a level's files from binding one name twice */
   preludeNames: string[];
+  /** the KCL expression of each prelude name, to tell one binding from another */
+  preludeTexts?: string[];
+  /** the imports the translated derivations need (`import lib`) */
+  imports: string[];
+  /** the ytt library lambdas the translated derivations call, to write in `<lib>/<file>.k` */
+  lambdas: Lambda[];
   /** the template node of each value path (`a.b`, `a.[0].c`) */
   byPath: Map<string, TemplateNode>;
 }
 
-const REWRITES = /^(overlay\/(remove|replace|append|insert)|yaml\/text-templated-strings)$/;
+const REWRITES = /^overlay\/(remove|replace|append|insert)$/;
+const TEMPLATED = 'yaml/text-templated-strings';
+
+/** A node whose key or value is a text template: computed like `key: #@ expr`. */
+export function isTemplated(t: TemplateFile, n: TemplateNode): boolean {
+  const text = (v: unknown): boolean => typeof v === 'string' && v.includes('(@');
+  if (!text(n.scalar) && !text(n.key)) return false;
+  for (let c: TemplateNode | undefined = n; c; c = t.nodes[c.parent])
+    if (c.anns.some((a) => a.name === TEMPLATED)) return true;
+  return false;
+}
 
 export interface SourceContext {
   read(path: string): string | undefined;
@@ -64,13 +81,15 @@ export function readSource(ctx: SourceContext, path: string): SourceValues {
     template: t,
     prelude: [],
     preludeNames: [],
+    imports: [],
+    lambdas: [],
     isSchema: t.nodes.some((n) => n.kind === 'doc' && n.anns.some((a) => a.name === 'data/values-schema')),
     byPath: new Map(t.nodes.filter((n) => n.kind !== 'doc').map((n) => [nodePath(t, n), n])),
   };
   const codeLines = t.program.filter((l) => l.node === undefined && l.text.trim() !== '');
-  const rewrites = t.nodes.some((n) => n.anns.some((a) => REWRITES.test(a.name)));
   const blocks = codeLines.some((l) => /^(for|if|def|while)\b/.test(l.text.trim()));
   const needsContext = t.loads.some((m) => m === '@ytt:data' || m.startsWith('@myks:'));
+  const rewrites = t.nodes.some((n) => n.anns.some((a) => REWRITES.test(a.name)));
   if (rewrites || (needsContext && blocks)) {
     out.kind = 'skipped';
     out.reason = rewrites ? 'an annotation rewrites values' : 'a loop or definition computes values';
@@ -83,10 +102,11 @@ export function readSource(ctx: SourceContext, path: string): SourceValues {
     try {
       const r = resolveDataValues({ files: [path], reader: { read: ctx.read }, library: ctx.library });
       const v = r.values === null ? undefined : fromYtt(r.values);
-      out.kind = codeLines.length > 0 || t.nodes.some((n) => n.code) ? 'resolved' : 'plain';
+      const templated = t.nodes.some((n) => n.anns.some((a) => a.name === TEMPLATED));
+      out.kind = codeLines.length > 0 || templated || t.nodes.some((n) => n.code) ? 'resolved' : 'plain';
       if (v && typeof v === 'object' && 'map' in v) out.value = withNotes(t, v);
-      // derivations are written into env.k, whose module the level's files share
-      if (out.kind === 'resolved' && out.value && /(^|\/)env-data[^/]*\.yaml$/.test(path)) translate(t, out, codeLines);
+      // derivations are written where the file's values are (env.k, proto.k, app-<name>.k)
+      if (out.kind === 'resolved' && out.value) translate(t, out, ctx);
       return out;
     } catch (err) {
       if (!(err instanceof YttError)) throw err;
@@ -106,7 +126,7 @@ function split(t: TemplateFile, out: SourceValues): SourceValues {
       const items: Item[] = [];
       for (const k of kids) {
         // an element with a computed field cannot be stated without it: the array is computed
-        if (k.code || hasCodeBelow(t, k)) {
+        if (k.code || isTemplated(t, k) || hasCodeBelow(t, k)) {
           out.computed.push(nodePath(t, self));
           return undefined;
         }
@@ -119,7 +139,7 @@ function split(t: TemplateFile, out: SourceValues): SourceValues {
     if (self.container !== 'map') return self.scalar ?? null;
     const entries: Entry[] = [];
     for (const k of kids) {
-      if (k.code) {
+      if (k.code || isTemplated(t, k)) {
         out.computed.push(nodePath(t, k));
         continue;
       }
@@ -141,7 +161,7 @@ function split(t: TemplateFile, out: SourceValues): SourceValues {
 }
 
 function hasCodeBelow(t: TemplateFile, n: TemplateNode): boolean {
-  return t.nodes.some((k) => k.parent === n.id && (k.code !== undefined || hasCodeBelow(t, k)));
+  return t.nodes.some((k) => k.parent === n.id && (k.code !== undefined || isTemplated(t, k) || hasCodeBelow(t, k)));
 }
 
 /**

@@ -1,79 +1,48 @@
 /**
- * Translated ytt computation, the small safe part: in a file that resolves on
- * its own, top-level prelude assignments (`#@ port = 8080`) become
- * module-level `_port` variables and `key: #@ expr` values become the same
- * expression in KCL, where the expression uses only literals, operators,
- * comprehensions, the prelude's names and a few builtins shared by Starlark
- * and KCL. Nothing is taken on trust: the prelude and one variable per derived
- * value are evaluated by lang/kcl and compared with what ytt resolved; a
- * derivation that does not reproduce it (or a file that does not evaluate)
- * stays the literal. Loops, definitions, `load()`, `%` formatting and keyword
- * arguments are not translated.
+ * Translated ytt computation (spec: "Translated ytt computation"): in a file
+ * that resolves on its own, the derivations become KCL where the file's
+ * values are written.
+ *
+ * - top-level assignments (`#@ port = 8080`) become module-level `_port`
+ *   variables, with the comments written above and inside them, pruned to
+ *   those a derivation reads; a `for` loop that only appends to a list is
+ *   joined to the list's binding as a comprehension;
+ * - `key: #@ expr` becomes the same expression;
+ * - a `for`/`end` loop around one sequence item becomes a list comprehension,
+ *   joined to the items stated around it;
+ * - a `#@yaml/text-templated-strings` string becomes a KCL string
+ *   interpolating the same expressions;
+ * - a function `load()`ed from the repository's ytt library becomes a call of
+ *   its lambda (translate-library.ts), a local single-return `def` a lambda.
+ *
+ * Nothing is taken on trust: the prelude, the lambdas and one variable per
+ * derived value are evaluated by lang/kcl and compared with what ytt
+ * resolved; a derivation that does not reproduce it (or does not evaluate)
+ * stays the literal.
  */
 import { evaluateKcl, memoryHost, toPlain as kclPlain } from '../kcl/index.js';
-import type { TemplateFile } from '../ytt/index.js';
-import { Expr, isList, isMap, type Entry, type Value } from './kcl-write.js';
+import type { TemplateFile, TemplateNode } from '../ytt/index.js';
+import { Expr, isList, isMap, keyRef, kclString, scalarText, type Entry, type Value } from './kcl-write.js';
 import type { SourceValues } from './sources.js';
-import { nodePath } from './node-path.js';
+import { readProgram, type Stmt } from './translate-program.js';
+import { readsOf, toKclExpr } from './translate-expr.js';
+import { lambdaFiles, withCalls, YttLibrary, type Lambda, type LibraryContext } from './translate-library.js';
 
-const KEYWORDS = new Set(['and', 'or', 'not', 'in', 'if', 'else', 'for', 'True', 'False', 'None']);
-const BUILTINS = new Set([
-  'len',
-  'str',
-  'int',
-  'float',
-  'bool',
-  'sorted',
-  'min',
-  'max',
-  'abs',
-  'range',
-  'list',
-  'dict',
-]);
+export { toKclExpr };
 
-/** Starlark expression text → KCL text with prelude names prefixed, or undefined when outside the shared subset. */
-export function toKclExpr(src: string, prelude: ReadonlySet<string>): string | undefined {
-  let out = '';
-  let i = 0;
-  const bound = new Set<string>();
-  // names bound by comprehensions (`for x in`) are the expression's own
-  for (const m of src.matchAll(/\bfor\s+([A-Za-z_]\w*)(?:\s*,\s*([A-Za-z_]\w*))?\s+in\b/g)) {
-    bound.add(m[1]!);
-    if (m[2]) bound.add(m[2]);
+const libraries = new WeakMap<object, YttLibrary>();
+
+/** The library of a conversion (one per library map: every file of a repository shares it). */
+export function libraryOf(ctx: LibraryContext): YttLibrary {
+  let lib = libraries.get(ctx.library);
+  if (!lib) {
+    lib = new YttLibrary(ctx);
+    libraries.set(ctx.library, lib);
   }
-  while (i < src.length) {
-    const c = src[i]!;
-    if (c === '"' || c === "'") {
-      if (src.startsWith(c.repeat(3), i)) return undefined;
-      let j = i + 1;
-      while (j < src.length && src[j] !== c) j += src[j] === '\\' ? 2 : 1;
-      if (j >= src.length) return undefined;
-      const body = src.slice(i + 1, j);
-      if (body.includes('${') || body.includes('$')) return undefined;
-      out += `"${c === "'" ? body.replace(/"/g, '\\"') : body}"`;
-      i = j + 1;
-      continue;
-    }
-    if (c === '%' || c === '#' || (c === '=' && src[i + 1] !== '=' && !'!<>='.includes(src[i - 1] ?? '')))
-      return undefined;
-    const m = /^[A-Za-z_]\w*/.exec(src.slice(i));
-    if (m) {
-      const id = m[0];
-      const afterDot = out.endsWith('.');
-      if (afterDot || KEYWORDS.has(id) || BUILTINS.has(id) || bound.has(id)) out += id;
-      else if (prelude.has(id)) out += `_${id}`;
-      else return undefined;
-      i += id.length;
-      continue;
-    }
-    out += c;
-    i++;
-  }
-  return out.trim();
+  return lib;
 }
 
-const canon = (v: unknown): string =>
+export const canon = (v: unknown): string =>
   Array.isArray(v)
     ? `[${v.map(canon).join(',')}]`
     : v !== null && typeof v === 'object'
@@ -83,94 +52,382 @@ const canon = (v: unknown): string =>
           .join(',')}}`
       : (JSON.stringify(v) ?? 'undefined');
 
-function plainOf(v: Value): unknown {
+export function plainOf(v: Value): unknown {
+  if (v instanceof Expr) return plainOf(v.literal);
   if (isMap(v)) return Object.fromEntries(v.map.map((e) => [e.key, plainOf(e.value)]));
   if (isList(v)) return v.list.map((i) => plainOf(i.value));
   if (v !== null && typeof v === 'object' && 'v' in v) return v.v;
   return v;
 }
 
-/** Replaces each proved derivation of `out.value` by its KCL expression; sets the prelude it reads. */
-export function translate(t: TemplateFile, out: SourceValues, codeLines: readonly { text: string }[]): void {
-  const lines = codeLines.map((l) => l.text.trim()).filter((l) => l !== '');
-  const assigns: [string, string][] = [];
-  for (const l of lines) {
-    if (/^load\(/.test(l)) continue;
-    const m = /^([A-Za-z_]\w*)\s*=\s*(.+)$/.exec(l);
-    if (!m || /^(for|if|def|while|end)\b/.test(l)) return;
-    assigns.push([m[1]!, m[2]!]);
+interface Cand {
+  path: (string | number)[];
+  expr: string;
+}
+
+const TEMPLATED = 'yaml/text-templated-strings';
+const RESERVED = ['level', 'apps', 'defaults', 'patch', 'ordered'];
+const mentions = (text: string, name: string): boolean => new RegExp(`(?<![\\w.])${name}(?!\\w)`).test(text);
+
+/** Replaces each proved derivation of `out.value` by its KCL expression; sets the prelude, imports and lambdas it reads. */
+export function translate(t: TemplateFile, out: SourceValues, ctx: LibraryContext): void {
+  const stmts = readProgram(t.program);
+  const lib = libraryOf(ctx);
+  const refs = new Map<string, string>();
+  const lambdaByName = new Map<string, { module: string; lambda: Lambda }>();
+  const poisoned = new Set<string>();
+  const counts = new Map<string, number>();
+  for (const s of stmts) {
+    if (s.k === 'load')
+      for (const n of s.names) {
+        const l = lib.pkg === undefined ? undefined : lib.lambda(s.module, n.exported);
+        if (l) {
+          refs.set(n.local, `${lib.pkg}.${n.exported}`);
+          lambdaByName.set(n.exported, { module: s.module, lambda: l });
+        } else poisoned.add(n.local);
+      }
+    if (s.k === 'assign' || s.k === 'def') counts.set(s.name, (counts.get(s.name) ?? 0) + 1);
+    if (s.k === 'other') s.names.forEach((n) => poisoned.add(n));
+    if (s.k === 'loop' || s.k === 'append') poisoned.add(s.v);
   }
-  if (t.loads.length > 0) return;
-  if (new Set(assigns.map(([n]) => n)).size !== assigns.length) return;
-  // a name translates when its expression does, reading only names that translate
-  const names = new Set(assigns.map(([n]) => n));
+  for (const [n, c] of counts) if (c > 1) poisoned.add(n);
+  // `_level`, `_apps`... are the converter's own names in the files the prelude joins
+  for (const n of RESERVED) poisoned.add(n);
+  for (const n of poisoned) refs.delete(n);
+
+  // the prelude: a name translates when its expression does, reading only names that translate
+  const defs = stmts.filter(
+    (s): s is Extract<Stmt, { k: 'assign' | 'def' }> => (s.k === 'assign' || s.k === 'def') && !poisoned.has(s.name),
+  );
+  const names = new Set(defs.map((d) => d.name));
+  const scope = (): Map<string, string> => {
+    const m = new Map(refs);
+    for (const n of names) m.set(n, `_${n}`);
+    return m;
+  };
+  const preludeExpr = (d: (typeof defs)[number], sc: Map<string, string>): string | undefined => {
+    if (d.k === 'def') {
+      // parameters, with their defaults (`port=443` → `port = 443`)
+      const params: string[] = [];
+      const own = new Set<string>();
+      for (const p of d.params.split(',').map((x) => x.trim())) {
+        if (p === '') continue;
+        const m = /^([A-Za-z_]\w*)(?:\s*=\s*(.+))?$/.exec(p);
+        const dflt = m?.[2] === undefined ? '' : toKclExpr(m[2], sc);
+        if (!m || dflt === undefined) return undefined;
+        own.add(m[1]!);
+        params.push(dflt === '' ? m[1]! : `${m[1]} = ${dflt}`);
+      }
+      const body = toKclExpr(d.expr, sc, own);
+      const head = params.length > 0 ? `lambda ${params.join(', ')} {` : 'lambda {';
+      return body === undefined ? undefined : `${head}\n    ${body.split('\n').join('\n    ')}\n}`;
+    }
+    let text = toKclExpr(d.expr, sc);
+    if (text === undefined) return undefined;
+    text = withComments(t, d, text);
+    const at = stmts.indexOf(d);
+    for (const [j, a] of stmts.entries()) {
+      const app = a.k === 'append' ? a.appends.find((x) => x.target === d.name) : undefined;
+      if (a.k !== 'append' || !app) continue;
+      if (j < at || !orderFree(t, stmts, at, j, d.name)) return undefined;
+      const iter = toKclExpr(a.iter, sc);
+      const item = toKclExpr(app.expr, sc, new Set([a.v]));
+      const cond = a.cond === undefined ? '' : toKclExpr(a.cond, sc, new Set([a.v]));
+      if (iter === undefined || item === undefined || cond === undefined) return undefined;
+      const base: string = /^(\[[\s\S]*\]|[\w.]+)$/.test(text) && balanced(text) ? text : `(${text})`;
+      text = `${base} + [${item} for ${a.v} in ${iter}${cond === '' ? '' : ` if ${cond}`}]`;
+    }
+    return text;
+  };
   for (let changed = true; changed;) {
     changed = false;
-    for (const [n, e] of assigns)
-      if (names.has(n) && toKclExpr(e, names) === undefined) {
-        names.delete(n);
+    const sc = scope();
+    for (const d of defs)
+      if (names.has(d.name) && preludeExpr(d, sc) === undefined) {
+        names.delete(d.name);
         changed = true;
       }
   }
-  const kept = assigns.filter(([n]) => names.has(n));
-  const prelude = kept.map(([n, e]) => `_${n} = ${toKclExpr(e, names)!}`);
-  // candidate derivations: `key: #@ expr` reached through maps only
-  const cands: { path: string[]; expr: string }[] = [];
-  for (const n of t.nodes) {
-    if (!n.code) continue;
-    const p = nodePath(t, n);
-    if (p.includes('[')) continue;
-    const k = toKclExpr(n.code.text.replace(/^#@\s*/, ''), names);
-    if (k !== undefined) cands.push({ path: p.split('.'), expr: k });
+  const sc = scope();
+  const kept = defs.filter((d) => names.has(d.name)).map((d) => ({ d, expr: preludeExpr(d, sc)! }));
+
+  // candidate derivations
+  const kids = (id: number): TemplateNode[] => t.nodes.filter((n) => n.parent === id);
+  const loopOf = new Map<number, Extract<Stmt, { k: 'loop' }>>();
+  const blocked = new Set<number>();
+  for (const s of stmts) {
+    if (s.k === 'other') s.nodes.forEach((n) => blocked.add(n));
+    if (s.k !== 'loop') continue;
+    const inLoop = new Set(s.nodes);
+    const tops = s.nodes.filter((n) => !inLoop.has(t.nodes[n]!.parent));
+    if (tops.length === 1 && t.nodes[tops[0]!]!.kind === 'arrayitem') loopOf.set(tops[0]!, s);
+    else s.nodes.forEach((n) => blocked.add(n));
   }
-  if (cands.length === 0) return;
-  const find = (path: string[]): { holder: { value: Value } } | undefined => {
-    let cur: Value = out.value!;
-    let holder: { value: Value } | undefined;
-    for (const seg of path) {
-      if (!isMap(cur)) return undefined;
-      const e: Entry | undefined = cur.map.find((x) => x.key === seg);
-      if (!e) return undefined;
-      holder = e;
-      cur = e.value;
-    }
-    return holder && { holder };
+  const templated = (n: TemplateNode): boolean => {
+    for (let c: TemplateNode | undefined = n; c; c = t.nodes[c.parent])
+      if (c.anns.some((a) => a.name === TEMPLATED)) return true;
+    return false;
   };
-  let results: Record<string, unknown>;
-  try {
-    const src = [...prelude, ...cands.map((c, i) => `v${i} = ${c.expr}`)].join('\n') + '\n';
-    results = kclPlain(evaluateKcl(memoryHost({ '/t/main.k': src }), { paths: ['/t/main.k'] }).value) as Record<
-      string,
-      unknown
-    >;
-  } catch {
+  const scalarExpr = (n: TemplateNode, bound: Set<string>): string | undefined => {
+    if (typeof n.scalar === 'string' && n.scalar.includes('(@') && templated(n))
+      return templateExpr(n.scalar, sc, bound);
+    return scalarText(n.scalar ?? null);
+  };
+  // an annotation inside a translated item may change what ytt makes of it; on the value itself
+  // (`#@overlay/match missing_ok=True`) it only says how the value merges, which the proof sees
+  const itemExpr = (n: TemplateNode, bound: Set<string>, root = false): string | undefined => {
+    if ((!root && n.anns.some((a) => a.name !== TEMPLATED)) || blocked.has(n.id)) return undefined;
+    if (n.code) return toKclExpr(n.code.text.replace(/^#@\s*/, ''), sc, bound);
+    if (n.container === 'array') return arrayExpr(n, bound);
+    if (n.container === 'map') {
+      const parts: string[] = [];
+      for (const k of kids(n.id)) {
+        const v = itemExpr(k, bound);
+        if (v === undefined || typeof k.key !== 'string') return undefined;
+        if (templated(k) && k.key.includes('(@')) return undefined;
+        parts.push(`${keyRef(k.key)} = ${v}`);
+      }
+      return `{${parts.join(', ')}}`;
+    }
+    return scalarExpr(n, bound);
+  };
+  const arrayExpr = (a: TemplateNode, bound: Set<string>): string | undefined => {
+    const segs: string[] = [];
+    let run: string[] = [];
+    const flush = (): void => {
+      if (run.length > 0) segs.push(`[${run.join(', ')}]`);
+      run = [];
+    };
+    for (const k of kids(a.id)) {
+      const loop = loopOf.get(k.id);
+      if (loop) {
+        const iter = toKclExpr(loop.iter, sc, bound);
+        const item = itemExpr(k, new Set([...bound, loop.v]));
+        const cond = loop.cond === undefined ? '' : toKclExpr(loop.cond, sc, new Set([...bound, loop.v]));
+        if (iter === undefined || item === undefined || cond === undefined) return undefined;
+        flush();
+        segs.push(`[${item} for ${loop.v} in ${iter}${cond === '' ? '' : ` if ${cond}`}]`);
+      } else {
+        const v = itemExpr(k, bound);
+        if (v === undefined) return undefined;
+        run.push(v);
+      }
+    }
+    flush();
+    return segs.length === 0 ? '[]' : segs.join(' + ');
+  };
+  const cands: Cand[] = [];
+  let sites = 0;
+  const visit = (n: TemplateNode, path: (string | number)[]): void => {
+    const code = (x: TemplateNode): boolean => x.code !== undefined || kids(x.id).some(code);
+    if (blocked.has(n.id)) {
+      if (code(n)) sites++;
+      return;
+    }
+    const loops = n.container === 'array' && kids(n.id).some((k) => loopOf.has(k.id));
+    if (loops || n.code || (typeof n.scalar === 'string' && n.scalar.includes('(@') && templated(n))) {
+      sites++;
+      const e = itemExpr(n, new Set(), true);
+      if (e !== undefined) cands.push({ path, expr: e });
+      return;
+    }
+    // an array some items of which a block repeats or drops: its indexes are not the template's
+    if (n.container === 'array' && kids(n.id).some((k) => blocked.has(k.id))) {
+      if (code(n)) sites++;
+      return;
+    }
+    let i = 0;
+    for (const k of kids(n.id)) visit(k, [...path, k.kind === 'arrayitem' ? i++ : String(k.key)]);
+  };
+  for (const d of t.nodes.filter((n) => n.kind === 'doc')) for (const k of kids(d.id)) visit(k, [String(k.key)]);
+  if (cands.length === 0 || !out.value) {
+    out.untranslated = sites;
     return;
   }
-  const used = new Set<string>();
-  let exprs = 0;
+
+  // the proof
+  const libCalls = (texts: string[]): Lambda[] =>
+    [...new Set(texts.flatMap((x) => readsOf(x, lib.pkg ?? '\u0000').lambdas))].flatMap((n) => {
+      const l = lambdaByName.get(n);
+      return l ? withCalls(lib, l.module, l.lambda) : [];
+    });
+  const prelude = kept.map(({ d, expr }) => `_${d.name} = ${expr}`);
+  const allLambdas = libCalls([...prelude, ...cands.map((c) => c.expr)]);
+  const evaluate = (cs: readonly Cand[]): Record<string, unknown> => {
+    const files: Record<string, string> = {};
+    for (const [p, text] of lambdaFiles(allLambdas)) files[`/t/${p}`] = text;
+    const imports = lib.pkg !== undefined && allLambdas.length > 0 ? [`import ${lib.pkg}`] : [];
+    files['/t/main.k'] =
+      [...imports, ...prelude, ...cs.map((c) => `v${cands.indexOf(c)} = ${c.expr}`)].join('\n') + '\n';
+    return kclPlain(evaluateKcl(memoryHost(files), { paths: ['/t/main.k'] }).value) as Record<string, unknown>;
+  };
+  let results: Record<string, unknown> = {};
+  try {
+    results = evaluate(cands);
+  } catch {
+    // one derivation that fails does not take the others with it
+    for (const c of cands)
+      try {
+        Object.assign(results, evaluate([c]));
+      } catch {
+        /* stays the literal */
+      }
+  }
+  const used: string[] = [];
   cands.forEach((c, i) => {
-    const at = find(c.path);
+    const holder = find(out.value!, c.path);
     // a map stays literal: written as a union it merges as ytt's overlay did
-    if (!at || isMap(at.holder.value)) return;
-    if (canon(results[`v${i}`]) !== canon(plainOf(at.holder.value))) return;
-    exprs++;
-    at.holder.value = new Expr(c.expr, at.holder.value);
-    for (const m of c.expr.matchAll(/\b_([A-Za-z_]\w*)/g)) used.add(m[1]!);
+    if (!holder || isMap(holder.value) || !(`v${i}` in results)) return;
+    if (canon(results[`v${i}`]) !== canon(plainOf(holder.value))) return;
+    holder.value = new Expr(c.expr, holder.value);
+    used.push(c.expr);
   });
   // pruned to the variables a derivation reads (and those they read)
+  const reads = new Set(used.flatMap((u) => readsOf(u, '\u0000').vars));
   for (let grew = true; grew;) {
     grew = false;
-    for (const [n, e] of kept)
-      if (used.has(n))
-        for (const m of (toKclExpr(e, names) ?? '').matchAll(/\b_([A-Za-z_]\w*)/g))
-          if (!used.has(m[1]!)) {
-            used.add(m[1]!);
+    for (const { d, expr } of kept)
+      if (reads.has(d.name))
+        for (const v of readsOf(expr, '\u0000').vars)
+          if (!reads.has(v)) {
+            reads.add(v);
             grew = true;
           }
   }
-  out.prelude = prelude.filter((_, i) => used.has(kept[i]![0]));
-  out.preludeNames = kept.map(([n]) => n).filter((n) => used.has(n));
-  out.untranslated = t.nodes.filter((n) => n.code).length - exprs;
+  const keptUsed = kept.filter(({ d }) => reads.has(d.name));
+  out.prelude = keptUsed.flatMap(({ d, expr }) => [...aboveComments(t, stmts, d), `_${d.name} = ${expr}`]);
+  out.preludeNames = keptUsed.map(({ d }) => d.name);
+  out.preludeTexts = keptUsed.map(({ expr }) => expr);
+  out.lambdas = libCalls([...used, ...keptUsed.map((k) => k.expr)]);
+  out.imports = out.lambdas.length > 0 && lib.pkg !== undefined ? [`import ${lib.pkg}`] : [];
+  out.untranslated = sites - used.length;
+}
+
+type Holder = { value: Value };
+
+function find(root: { map: unknown[] }, path: readonly (string | number)[]): Holder | undefined {
+  let cur: Value = root as Value;
+  let holder: Holder | undefined;
+  for (const seg of path) {
+    if (typeof seg === 'number') {
+      if (!isList(cur) || !cur.list[seg]) return undefined;
+      holder = cur.list[seg]!;
+    } else {
+      if (!isMap(cur)) return undefined;
+      holder = cur.map.find((x) => x.key === seg);
+      if (!holder) return undefined;
+    }
+    cur = holder.value;
+  }
+  return holder;
+}
+
+function balanced(text: string): boolean {
+  // `[a] + [b]` starts and ends with brackets without being one list
+  let d = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"') {
+      i++;
+      while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+    } else if ('([{'.includes(c)) d++;
+    else if (')]}'.includes(c)) {
+      d--;
+      if (d === 0 && i < text.length - 1) return false;
+    }
+  }
+  return true;
+}
+
+/** Between a list's binding and a loop appending to it, nothing reads or binds the list. */
+function orderFree(t: TemplateFile, stmts: readonly Stmt[], from: number, to: number, name: string): boolean {
+  for (const s of stmts.slice(from + 1, to)) {
+    const text =
+      s.k === 'assign' || s.k === 'def'
+        ? s.expr
+        : s.k === 'other'
+          ? s.text
+          : s.k === 'append'
+            ? [s.iter, s.cond ?? '', ...s.appends.flatMap((a) => [a.target, a.expr])].join('\n')
+            : s.k === 'loop'
+              ? s.iter
+              : '';
+    if (mentions(text, name)) return false;
+  }
+  const a = stmts[from] as { last: number };
+  const b = stmts[to] as { first: number };
+  return !t.nodes.some((n) => n.code && n.where.line > a.last && n.where.line < b.first && mentions(n.code.text, name));
+}
+
+/** The comments of the prelude: those of the document a statement precedes. */
+function docComments(t: TemplateFile): { line: number; text: string }[] {
+  return t.nodes
+    .filter((n) => n.kind === 'doc')
+    .flatMap((n) => n.comments.map((c) => ({ line: c.where.line, text: `#${c.text}` })));
+}
+
+function aboveComments(t: TemplateFile, stmts: readonly Stmt[], d: Stmt): string[] {
+  if (d.k !== 'assign') return [];
+  const i = stmts.indexOf(d);
+  const prev = stmts
+    .slice(0, i)
+    .map((s) => ('last' in s ? s.last : 0))
+    .reduce((a, b) => Math.max(a, b), 0);
+  return docComments(t)
+    .filter((c) => c.line > prev && c.line < d.first)
+    .map((c) => c.text);
+}
+
+/** Comments between the lines of a statement spanning lines go between the same lines of the KCL. */
+function withComments(t: TemplateFile, d: Extract<Stmt, { k: 'assign' }>, kcl: string): string {
+  const inner = docComments(t).filter((c) => c.line > d.first && c.line < d.last);
+  if (inner.length === 0) return kcl;
+  const lines = kcl.split('\n');
+  if (lines.length !== d.lines.length) return kcl;
+  const out: string[] = [];
+  lines.forEach((l, k) => {
+    const indent = /^\s*/.exec(l)![0];
+    for (const c of inner) if (c.line < d.lines[k]! && (k === 0 || c.line > d.lines[k - 1]!)) out.push(indent + c.text);
+    out.push(l);
+  });
+  return out.join('\n');
+}
+
+/**
+ * `a (@= x @) b` → `"a ${x} b"`; a `"""` string when it spans lines (`"""\` first) or when an
+ * interpolated expression holds a string literal (kcl reads `"${f("x")}"` as two strings).
+ * Undefined for any other template code.
+ */
+export function templateExpr(
+  s: string,
+  sc: ReadonlyMap<string, string>,
+  bound: ReadonlySet<string>,
+): string | undefined {
+  const parts: (string | { e: string })[] = [];
+  let at = 0;
+  for (const m of s.matchAll(/\(@([\s\S]*?)@\)/g)) {
+    const code = /^=\s*([\s\S]*?)\s*$/.exec(m[1]!);
+    if (!code) return undefined;
+    const e = toKclExpr(code[1]!, sc, bound);
+    if (e === undefined || e.includes('\n')) return undefined;
+    parts.push(s.slice(at, m.index), { e });
+    at = m.index! + m[0].length;
+  }
+  parts.push(s.slice(at));
+  const multi = s.includes('\n');
+  const triple = multi || parts.some((p) => typeof p !== 'string' && p.e.includes('"'));
+  const lit = (x: string): string =>
+    triple
+      ? x
+          .replace(/\\/g, '\\\\')
+          .replace(/"(?="")/g, '\\"')
+          .replace(/\$/g, '\\$')
+      : kclString(x).slice(1, -1);
+  let out = parts.map((p) => (typeof p === 'string' ? lit(p) : '${' + p.e + '}')).join('');
+  // a quote next to the closing `"""` would end the string early
+  if (triple && out.endsWith('"') && !out.endsWith('\\"')) out = `${out.slice(0, -1)}\\"`;
+  if (!triple) return `"${out}"`;
+  return multi ? `"""\\\n${out}"""` : `"""${out}"""`;
 }
 
 /** The literals ytt resolved, back in place of the derivations (a level whose files bind one name twice). */
@@ -179,4 +436,65 @@ export function untranslate(v: Value): Value {
   if (isMap(v)) return { map: v.map.map((e) => ({ ...e, value: untranslate(e.value) })) };
   if (isList(v)) return { list: v.list.map((i) => ({ ...i, value: untranslate(i.value) })) };
   return v;
+}
+
+/**
+ * The preludes of files written into one KCL package (a level's files, a
+ * prototype's proto.k): one namespace, so a file binding a name another file
+ * binds differently keeps its literals; `bound` carries the names across the
+ * files of the package.
+ */
+export function joinPreludes(
+  srcs: readonly SourceValues[],
+  bound: Map<string, string>,
+  prefix?: string,
+): {
+  lines: string[];
+  imports: string[];
+  lambdas: Lambda[];
+  values: ({ map: Entry[] } | undefined)[];
+  /** the files that keep their literals */
+  clashes: string[];
+} {
+  const lines: string[] = [];
+  const clashes: string[] = [];
+  const imports = new Set<string>();
+  const lambdas: Lambda[] = [];
+  const clash = (s: SourceValues): boolean =>
+    s.preludeNames.some((n, i) => bound.has(n) && bound.get(n) !== (s.preludeTexts ?? [])[i]);
+  const values = srcs.map((src) => {
+    // an application file's helper is prefixed with the application's name where the level binds it otherwise
+    const s = clash(src) && prefix !== undefined ? prefixed(src, prefix) : src;
+    if (clash(s)) {
+      clashes.push(s.path);
+      return s.value && (untranslate(s.value) as { map: Entry[] });
+    }
+    if (s.preludeNames.some((n) => !bound.has(n))) lines.push(...s.prelude, '');
+    s.preludeNames.forEach((n, i) => bound.set(n, s.preludeTexts![i]!));
+    s.imports.forEach((i) => imports.add(i));
+    lambdas.push(...s.lambdas);
+    return s.value;
+  });
+  return { lines, imports: [...imports], lambdas, values, clashes };
+}
+
+/** A file's prelude names `_x` as `_<prefix>_x`, in its prelude and its derivations. */
+function prefixed(s: SourceValues, prefix: string): SourceValues {
+  const re = new RegExp(`(?<![\\w.])_(${s.preludeNames.join('|')})(?!\\w)`, 'g');
+  const ren = (x: string): string => x.replace(re, `_${prefix}_$1`);
+  const walk = (v: Value): Value =>
+    v instanceof Expr
+      ? new Expr(ren(v.text), v.literal)
+      : isMap(v)
+        ? { map: v.map.map((e) => ({ ...e, value: walk(e.value) })) }
+        : isList(v)
+          ? { list: v.list.map((i) => ({ ...i, value: walk(i.value) })) }
+          : v;
+  return {
+    ...s,
+    prelude: s.prelude.map(ren),
+    preludeNames: s.preludeNames.map((n) => `${prefix}_${n}`),
+    preludeTexts: (s.preludeTexts ?? []).map(ren),
+    value: s.value && (walk(s.value) as { map: Entry[] }),
+  };
 }

@@ -1,0 +1,183 @@
+/**
+ * A ytt template's code lines read as the statements the converter can
+ * translate: `load()`, top-level assignments (possibly spanning lines), `for`
+ * loops whose body only appends to lists, `for` loops wrapping YAML nodes,
+ * and `def`s whose body is a single `return`. Anything else (an `if` block, a
+ * loop doing something else, a def with a YAML body, a list mutated outside a
+ * loop) is kept as `other`, with the names it binds or mutates, so what reads
+ * them is not translated. ytt closes blocks with `end`; a `.star` file closes
+ * them the same way.
+ */
+import type { SourceLine } from '../ytt/starlark/lexer.js';
+
+export type Stmt =
+  | { k: 'load'; module: string; names: { local: string; exported: string }[] }
+  | { k: 'assign'; name: string; expr: string; first: number; last: number; lines: number[] }
+  | {
+      k: 'append';
+      v: string;
+      iter: string;
+      /** `if cond:` around the appends */
+      cond?: string;
+      appends: { target: string; expr: string }[];
+      first: number;
+      last: number;
+    }
+  | { k: 'loop'; v: string; iter: string; cond?: string; nodes: number[] }
+  | { k: 'def'; name: string; params: string; expr: string }
+  | { k: 'other'; names: string[]; text: string; nodes: number[]; first: number; last: number };
+
+/** Bracket depth change of a Starlark line, strings and comments skipped. */
+function depthOf(text: string): number {
+  let d = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"' || c === "'") {
+      let j = i + 1;
+      while (j < text.length && text[j] !== c) j += text[j] === '\\' ? 2 : 1;
+      i = j;
+    } else if (c === '#') break;
+    else if ('([{'.includes(c)) d++;
+    else if (')]}'.includes(c)) d--;
+  }
+  return d;
+}
+
+/** Names a statement binds or mutates (`x = `, `x += `, `x.append(`, `x[k] = `). */
+function boundNames(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(
+    /(?:^|\n)\s*([A-Za-z_]\w*)\s*(?:[+\-*/|]?=(?!=)|\[[^\]]*\]\s*=(?!=)|\.(?:append|extend|insert|update|pop|remove|clear|setdefault)\()/g,
+  ))
+    out.push(m[1]!);
+  for (const m of text.matchAll(/\bfor\s+([A-Za-z_]\w*)(?:\s*,\s*([A-Za-z_]\w*))?\s+in\b/g)) {
+    out.push(m[1]!);
+    if (m[2]) out.push(m[2]);
+  }
+  const def = /^\s*def\s+([A-Za-z_]\w*)/.exec(text);
+  if (def) out.push(def[1]!);
+  return out;
+}
+
+interface Line {
+  text: string;
+  line: number;
+  node?: number;
+  /** the source line of each line of text (a statement spanning lines) */
+  lines: number[];
+}
+
+const OPENS = /^(for|if|def|while)\b[\s\S]*:$/;
+
+/** The statements of a template's program (`#@` lines and node placeholders, in source order). */
+export function readProgram(program: readonly SourceLine[]): Stmt[] {
+  // statements spanning lines (an open bracket) become one line
+  const lines: Line[] = [];
+  for (let i = 0; i < program.length; i++) {
+    const l = program[i]!;
+    if (l.node !== undefined) {
+      lines.push({ text: '', line: l.line, node: l.node, lines: [l.line] });
+      continue;
+    }
+    if (l.text.trim() === '') continue;
+    let text = l.text.replace(/^\s+/, '');
+    let depth = depthOf(text);
+    const nos = [l.line];
+    while (depth > 0 && i + 1 < program.length && program[i + 1]!.node === undefined) {
+      i++;
+      const next = program[i]!.text;
+      // keep the continuation's indentation relative to the statement's
+      text += '\n' + next.replace(/^ /, '');
+      nos.push(program[i]!.line);
+      depth += depthOf(next);
+    }
+    lines.push({ text: text.trimEnd(), line: l.line, lines: nos });
+  }
+  const out: Stmt[] = [];
+  const lineEnd = (l: Line): number => l.lines[l.lines.length - 1]!;
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (l.node !== undefined) continue;
+    const t = l.text;
+    const load = /^load\(\s*("[^"]*"|'[^']*')\s*((?:,\s*(?:[A-Za-z_]\w*\s*=\s*)?(?:"[^"]*"|'[^']*')\s*)*)\)$/.exec(t);
+    if (load) {
+      const names = [...load[2]!.matchAll(/(?:([A-Za-z_]\w*)\s*=\s*)?("[^"]*"|'[^']*')/g)].map((m) => {
+        const exported = m[2]!.slice(1, -1);
+        return { local: m[1] ?? exported, exported };
+      });
+      out.push({ k: 'load', module: load[1]!.slice(1, -1), names });
+      continue;
+    }
+    if (OPENS.test(t)) {
+      // the block to its matching `end`
+      let depth = 1;
+      let j = i + 1;
+      for (; j < lines.length && depth > 0; j++) {
+        const x = lines[j]!;
+        if (x.node !== undefined) continue;
+        if (/^end$/.test(x.text)) depth--;
+        else if (OPENS.test(x.text)) depth++;
+      }
+      const body = lines.slice(i + 1, j - 1);
+      out.push(block(l, body, lineEnd(lines[j - 1] ?? l)));
+      i = j - 1;
+      continue;
+    }
+    const assign = /^([A-Za-z_]\w*)\s*=(?!=)\s*([\s\S]+)$/.exec(t);
+    if (assign)
+      out.push({ k: 'assign', name: assign[1]!, expr: assign[2]!, first: l.line, last: lineEnd(l), lines: l.lines });
+    else out.push({ k: 'other', names: boundNames(t), text: t, nodes: [], first: l.line, last: lineEnd(l) });
+  }
+  return out;
+}
+
+function block(head: Line, body: Line[], last: number): Stmt {
+  const code = body.filter((b) => b.node === undefined);
+  const nodes = body.filter((b) => b.node !== undefined).map((b) => b.node!);
+  const forHead = /^for\s+([A-Za-z_]\w*)\s+in\s+([\s\S]+):$/.exec(head.text);
+  if (forHead && nodes.length > 0 && code.length === 0) return { k: 'loop', v: forHead[1]!, iter: forHead[2]!, nodes };
+  // `if cond:` around the whole body: a filtered comprehension
+  const ifHead = /^if\s+([\s\S]+):$/.exec(body[0]?.text ?? '');
+  if (forHead && nodes.length > 0 && code.length === 2 && ifHead && body[body.length - 1]!.text === 'end')
+    return { k: 'loop', v: forHead[1]!, iter: forHead[2]!, cond: ifHead[1]!, nodes };
+  if (forHead && nodes.length === 0 && code.length > 0) {
+    const ifHead = /^if\s+([\s\S]+):$/.exec(code[0]!.text);
+    const lines = ifHead && code.length > 2 && code[code.length - 1]!.text === 'end' ? code.slice(1, -1) : code;
+    const appends = lines.map((c) => {
+      const m = /^([A-Za-z_]\w*)\.append\(([\s\S]+)\)$/.exec(c.text);
+      return m && depthOf(m[2]!) === 0 ? { target: m[1]!, expr: m[2]! } : undefined;
+    });
+    const targets = appends.map((a) => a?.target);
+    // each list appended once, and nothing in the loop reading a list it builds
+    const reads = [forHead[2]!, ifHead?.[1] ?? '', ...appends.map((a) => a?.expr ?? '')].join('\n');
+    if (
+      appends.every((a) => a !== undefined) &&
+      new Set(targets).size === targets.length &&
+      !targets.some((x) => new RegExp(`(?<![\\w.])${x}(?!\\w)`).test(reads))
+    )
+      return {
+        k: 'append',
+        v: forHead[1]!,
+        iter: forHead[2]!,
+        ...(ifHead && lines !== code ? { cond: ifHead[1]! } : {}),
+        appends: appends as { target: string; expr: string }[],
+        first: head.line,
+        last,
+      };
+  }
+  const def = /^def\s+([A-Za-z_]\w*)\(([^)]*)\):$/.exec(head.text);
+  if (def && nodes.length === 0 && code.length === 1) {
+    const ret = /^return\s+([\s\S]+)$/.exec(code[0]!.text);
+    if (ret) return { k: 'def', name: def[1]!, params: def[2]!, expr: ret[1]! };
+  }
+  const names = [head, ...code].flatMap((x) => boundNames(x.text));
+  return { k: 'other', names, text: [head, ...code].map((x) => x.text).join('\n'), nodes, first: head.line, last };
+}
+
+/** A `.star` file's program: all of it is code (ytt's Starlark closes blocks with `end` there too). */
+export function starProgram(text: string, file: string): SourceLine[] {
+  return text
+    .split('\n')
+    .map((t, i) => ({ text: t, file, line: i + 1, column: 1 }))
+    .filter((l) => l.text.trim() !== '' && !l.text.trim().startsWith('#'));
+}
