@@ -16,6 +16,7 @@ import type {
   Module,
   SchemaAssign,
   SchemaAttr,
+  SchemaGuard,
   Stmt,
   TypeExpr,
 } from './ast.js';
@@ -34,6 +35,7 @@ import {
   truthy,
   typeName,
   valuesEqual,
+  type KeyOrigin,
   type Value,
 } from './value.js';
 import { encodeJson, encodeYaml } from './printer.js';
@@ -47,6 +49,14 @@ export class FileUnit {
   ) {}
   get fileKey(): string {
     return this.module.file;
+  }
+  private readonly originCache = new Map<Loc, KeyOrigin>();
+  /** The origin of keys written at `loc` in this file: one shared object per place, not one per key per merge. */
+  origin(loc: Loc): KeyOrigin {
+    if ((loc as Partial<KeyOrigin>).file === this) return loc as KeyOrigin;
+    let o = this.originCache.get(loc);
+    if (!o) this.originCache.set(loc, (o = { file: this, line: loc.line, col: loc.col }));
+    return o;
   }
 }
 
@@ -87,17 +97,67 @@ interface Env {
   readonly file: FileUnit;
   readonly vars?: Scope;
   /** Names a schema body sees: the instance's attributes. */
-  readonly resolve?: (name: string) => Value | undefined;
+  readonly inst?: Instance;
   readonly parent?: Env;
 }
 
+interface BodyStmt {
+  readonly stmt: SchemaAssign;
+  readonly owner: SchemaType;
+  /** The owner's position in the layout's chain (base first): which env of the instance evaluates it. */
+  readonly ownerIx: number;
+}
+
+interface AttrEntry {
+  readonly attr: SchemaAttr;
+  readonly owner: SchemaType;
+  readonly ownerIx: number;
+}
+
+/** Everything a schema body says about one name: its declaration and the statements giving it a value. */
+interface Slot {
+  attr?: AttrEntry;
+  isPrivate: boolean;
+  readonly body: BodyStmt[];
+}
+
 interface Layout {
-  attrs: Map<string, { attr: SchemaAttr; owner: SchemaType }>;
+  /** The schema and its bases, base first. */
+  chain: SchemaType[];
+  attrs: Map<string, AttrEntry>;
   privates: Set<string>;
-  /** The body statements giving each name its value, base schemas first. */
-  values: Map<string, { stmt: SchemaAssign; owner: SchemaType }[]>;
-  index?: { value: TypeExpr; owner: SchemaType; keyName?: string };
-  checks: { item: CheckItem; owner: SchemaType }[];
+  /** Declared attributes and `_private` body names: what a config may set and a body may read. */
+  slots: Map<string, Slot>;
+  attrNames: string[];
+  privateNames: string[];
+  index?: { value: TypeExpr; owner: SchemaType; ownerIx: number; keyName?: string };
+  checks: { item: CheckItem; owner: SchemaType; ownerIx: number }[];
+}
+
+/** A value being computed (a cycle between attributes is an error, not a stack overflow). */
+const BUSY: unique symbol = Symbol('busy');
+
+/** What tryConvert returns when a value does not have the type. */
+const NO_MATCH: unique symbol = Symbol('no match');
+
+/**
+ * One instantiation in progress: attribute values computed on first read, and one env per
+ * schema of the chain (bodies read names in their own file). A class rather than closures:
+ * thousands of instances are made per run.
+ */
+class Instance {
+  readonly values = new Map<string, Value | typeof BUSY>();
+  private readonly envs: (Env | undefined)[] = [];
+  constructor(
+    readonly schema: SchemaType,
+    readonly layout: Layout,
+    readonly config: KDict,
+    readonly file: FileUnit,
+    readonly loc: Loc,
+  ) {}
+  env(ownerIx: number): Env {
+    return (this.envs[ownerIx] ??= { file: this.layout.chain[ownerIx]!.scope as FileUnit, inst: this });
+  }
 }
 
 const MAX_DEPTH = 4000;
@@ -300,8 +360,8 @@ export class Evaluator {
   private lookup(name: string, env: Env, loc: Loc): Value {
     for (let e: Env | undefined = env; e; e = e.parent) {
       if (e.vars?.has(name)) return e.vars.get(name)!;
-      if (e.resolve) {
-        const v = e.resolve(name);
+      if (e.inst) {
+        const v = this.resolveInInstance(e.inst, name);
         if (v !== undefined) return v;
       }
     }
@@ -547,7 +607,7 @@ export class Evaluator {
         const d = new KDict();
         d.map.set(path[i]!, v);
         d.setOp(path[i]!, op);
-        d.origins = new Map([[path[i]!, { file: env.file, line: en.loc.line, col: en.loc.col }]]);
+        d.origins = new Map([[path[i]!, env.file.origin(en.loc)]]);
         v = d;
         op = 'union';
       }
@@ -558,7 +618,7 @@ export class Evaluator {
 
   /** One key of a config literal: `:` unions (conflicting scalars are an error), `=` overrides, `+=` appends. */
   private mergeEntry(out: KDict, k: string, v: Value, op: ConfigOp, file: FileUnit, loc: Loc, idempotent = true): void {
-    (out.origins ??= new Map()).set(k, { file, line: loc.line, col: loc.col });
+    (out.origins ??= new Map()).set(k, file.origin(loc));
     if (!out.map.has(k)) {
       out.map.set(k, v);
       out.setOp(k, op);
@@ -631,10 +691,9 @@ export class Evaluator {
         out.setOp(k, 'override');
       } else if (op === 'insert') out.map.set(k, this.concat(out.map.get(k)!, v, file, loc));
       else {
-        const at = origin
-          ? { file: origin.file as FileUnit, loc: { line: origin.line, col: origin.col } }
-          : { file, loc };
-        this.mergeEntry(out, k, v, 'union', at.file, at.loc, idempotent);
+        // An origin is its own Loc: errors point at where the key was written.
+        if (origin) this.mergeEntry(out, k, v, 'union', origin.file as FileUnit, origin, idempotent);
+        else this.mergeEntry(out, k, v, 'union', file, loc, idempotent);
       }
     }
     return out;
@@ -674,44 +733,60 @@ export class Evaluator {
         this.fail('TypeError', `schema ${s.name} inherits from itself`, s.scope as FileUnit, s.def.loc);
       chain.unshift(c);
     }
-    const l: Layout = { attrs: new Map(), privates: new Set(), values: new Map(), checks: [] };
-    for (const c of chain) {
-      for (const a of c.def.attrs) l.attrs.set(a.name, { attr: a, owner: c });
+    const l: Layout = {
+      chain,
+      attrs: new Map(),
+      privates: new Set(),
+      slots: new Map(),
+      attrNames: [],
+      privateNames: [],
+      checks: [],
+    };
+    const slot = (name: string): Slot => {
+      let sl = l.slots.get(name);
+      if (!sl) l.slots.set(name, (sl = { isPrivate: false, body: [] }));
+      return sl;
+    };
+    chain.forEach((c, ownerIx) => {
+      for (const a of c.def.attrs) {
+        const entry = { attr: a, owner: c, ownerIx };
+        l.attrs.set(a.name, entry);
+        slot(a.name).attr = entry;
+      }
       for (const b of c.def.body) {
         // `a = v` in a body without a declaration above declares `a` (untyped).
-        if (b.name.startsWith('_')) l.privates.add(b.name);
-        else if (!l.attrs.has(b.name))
-          l.attrs.set(b.name, { attr: { name: b.name, optional: false, loc: b.loc }, owner: c });
-        let list = l.values.get(b.name);
-        if (!list) l.values.set(b.name, (list = []));
-        list.push({ stmt: b, owner: c });
+        if (b.name.startsWith('_')) {
+          l.privates.add(b.name);
+          slot(b.name).isPrivate = true;
+        } else if (!l.attrs.has(b.name)) {
+          const entry = { attr: { name: b.name, optional: false, loc: b.loc }, owner: c, ownerIx };
+          l.attrs.set(b.name, entry);
+          slot(b.name).attr = entry;
+        }
+        slot(b.name).body.push({ stmt: b, owner: c, ownerIx });
       }
       if (c.def.indexSignature)
         l.index = {
           value: c.def.indexSignature.value,
           owner: c,
+          ownerIx,
           ...(c.def.indexSignature.keyName ? { keyName: c.def.indexSignature.keyName } : {}),
         };
-      for (const item of c.def.checks) l.checks.push({ item, owner: c });
-    }
+      for (const item of c.def.checks) l.checks.push({ item, owner: c, ownerIx });
+    });
+    l.attrNames = [...l.attrs.keys()];
+    l.privateNames = [...l.privates];
     this.layouts.set(s, l);
     return l;
   }
 
   /** An attribute's value from the schema bodies: each statement whose `if` guards hold, in order. */
-  private bodyValue(
-    stmts: readonly { stmt: SchemaAssign; owner: SchemaType }[],
-    envOf: (owner: SchemaType) => Env,
-    file: FileUnit,
-    loc: Loc,
-  ): Value {
+  private bodyValue(stmts: readonly BodyStmt[], inst: Instance): Value {
     let v: Value = UNDEFINED;
-    for (const { stmt, owner } of stmts) {
-      const env = envOf(owner);
-      const holds = stmt.guards.every(
-        (g) => g.prior.every((p) => !truthy(this.eval(p, env))) && (!g.test || truthy(this.eval(g.test, env))),
-      );
-      if (!holds) continue;
+    for (let j = 0; j < stmts.length; j++) {
+      const { stmt, owner, ownerIx } = stmts[j]!;
+      const env = inst.env(ownerIx);
+      if (stmt.guards.length > 0 && !this.guardsHold(stmt.guards, env)) continue;
       let x = this.eval(stmt.value, env);
       let op = stmt.op;
       for (let i = stmt.path.length - 1; i >= 0; i--) {
@@ -723,9 +798,17 @@ export class Evaluator {
       }
       if (op === 'override') v = x;
       else if (op === 'insert') v = this.concat(v, x, owner.scope as FileUnit, stmt.loc);
-      else v = v === UNDEFINED || v === null ? x : this.union(v, x, file, loc);
+      else v = v === UNDEFINED || v === null ? x : this.union(v, x, inst.file, inst.loc);
     }
     return v;
+  }
+
+  private guardsHold(guards: readonly SchemaGuard[], env: Env): boolean {
+    for (const g of guards) {
+      for (const p of g.prior) if (truthy(this.eval(p, env))) return false;
+      if (g.test && !truthy(this.eval(g.test, env))) return false;
+    }
+    return true;
   }
 
   isSubschema(s: SchemaType, of: SchemaType): boolean {
@@ -735,71 +818,29 @@ export class Evaluator {
 
   instantiate(s: SchemaType, config: KDict, file: FileUnit, loc: Loc): KDict {
     const l = this.layout(s);
-    const where = (k: string): [FileUnit, Loc] => {
-      const o = config.origins?.get(k);
-      return o ? [o.file as FileUnit, { line: o.line, col: o.col }] : [file, loc];
-    };
-    for (const k of config.map.keys())
-      if (!l.attrs.has(k) && !l.privates.has(k) && !l.index)
-        this.fail(
-          'CompileError',
-          `Cannot add member '${k}' to schema '${s.name}'${suggest(k, [...l.attrs.keys()])}`,
-          ...where(k),
-        );
-    const inst = new KDict();
-    inst.schema = s;
-    inst.config = config;
-    const values = new Map<string, Value>();
-    const busy = new Set<string>();
-    const envOf = (owner: SchemaType): Env => ({ file: owner.scope as FileUnit, resolve });
-    const resolve = (name: string): Value | undefined =>
-      l.attrs.has(name) || l.privates.has(name) || (config.map.has(name) && l.index) ? get(name) : undefined;
-    const get = (name: string): Value => {
-      if (values.has(name)) return values.get(name)!;
-      if (busy.has(name)) this.fail('RecursionError', `attribute '${name}' of ${s.name} refers to itself`, file, loc);
-      busy.add(name);
-      let v: Value;
-      const hasCfg = config.map.has(name);
-      const cv = config.map.get(name);
-      const op = config.opOf(name);
-      const attr = l.attrs.get(name);
-      const body = l.values.get(name);
-      if (attr || l.privates.has(name)) {
-        const dv = !hasCfg || op !== 'override' ? this.bodyValue(body ?? [], envOf, file, loc) : UNDEFINED;
-        if (!hasCfg) v = dv;
-        else if (op === 'override') v = cv!;
-        else if (op === 'insert') v = this.concat(dv, cv!, file, loc);
-        else v = cv === UNDEFINED ? dv : dv === UNDEFINED || dv === null ? cv! : this.union(dv, cv!, file, loc);
-        const [efile, eloc] = where(name);
-        const a = attr?.attr;
-        if (a?.type) v = this.convert(v, a.type, envOf(attr!.owner), `${s.name}.${name}`, eloc, efile);
-        if (a && !a.optional && (v === null || v === UNDEFINED))
+    if (!l.index)
+      for (const k of config.map.keys())
+        if (!l.slots.has(k)) {
+          const o = config.origins?.get(k);
           this.fail(
-            'EvaluationError',
-            `attribute '${name}' of ${s.name} is required and can't be None or Undefined`,
-            efile,
-            eloc,
-            [],
-            [],
-            false,
+            'CompileError',
+            `Cannot add member '${k}' to schema '${s.name}'${suggest(k, l.attrNames)}`,
+            o ? (o.file as FileUnit) : file,
+            o ?? loc,
           );
-      } else {
-        v = cv!;
-        if (l.index && !name.startsWith('_'))
-          v = this.convert(v, l.index.value, envOf(l.index.owner), `${s.name}.${name}`, ...swap(where(name)));
-      }
-      busy.delete(name);
-      values.set(name, v);
-      return v;
-    };
-    for (const name of l.attrs.keys()) {
-      const v = get(name);
-      if (v !== UNDEFINED) inst.map.set(name, v);
+        }
+    const out = new KDict();
+    out.schema = s;
+    out.config = config;
+    const inst = new Instance(s, l, config, file, loc);
+    for (const name of l.attrNames) {
+      const v = this.attrValue(inst, name);
+      if (v !== UNDEFINED) out.map.set(name, v);
     }
-    for (const name of l.privates) inst.map.set(name, get(name));
-    for (const name of config.map.keys()) if (!inst.map.has(name)) inst.map.set(name, get(name));
-    for (const { item, owner } of l.checks) {
-      const env = envOf(owner);
+    for (const name of l.privateNames) out.map.set(name, this.attrValue(inst, name));
+    for (const name of config.map.keys()) if (!out.map.has(name)) out.map.set(name, this.attrValue(inst, name));
+    for (const { item, owner, ownerIx } of l.checks) {
+      const env = inst.env(ownerIx);
       if (item.guard && !truthy(this.eval(item.guard, env))) continue;
       if (truthy(this.eval(item.test, env))) continue;
       const msg = item.message ? toStr(this.eval(item.message, env)) : '';
@@ -813,94 +854,146 @@ export class Evaluator {
         ),
       ]);
     }
-    return inst;
+    return out;
+  }
+
+  /** A name a schema body reads: an attribute, a `_private` body name, or a key an index signature admitted. */
+  resolveInInstance(inst: Instance, name: string): Value | undefined {
+    return inst.layout.slots.has(name) || (inst.layout.index && inst.config.map.has(name))
+      ? this.attrValue(inst, name)
+      : undefined;
+  }
+
+  private attrValue(inst: Instance, name: string): Value {
+    const known = inst.values.get(name);
+    if (known !== undefined) {
+      if (known === BUSY)
+        this.fail('RecursionError', `attribute '${name}' of ${inst.schema.name} refers to itself`, inst.file, inst.loc);
+      return known;
+    }
+    inst.values.set(name, BUSY);
+    const { layout: l, config, schema: s } = inst;
+    let v: Value;
+    const cv = config.map.get(name);
+    const hasCfg = cv !== undefined || config.map.has(name);
+    const origin = hasCfg ? config.origins?.get(name) : undefined;
+    const efile = origin ? (origin.file as FileUnit) : inst.file;
+    const eloc: Loc = origin ?? inst.loc;
+    const slot = l.slots.get(name);
+    if (slot) {
+      const op = hasCfg ? config.opOf(name) : 'union';
+      const dv = !hasCfg || op !== 'override' ? this.bodyValue(slot.body, inst) : UNDEFINED;
+      if (!hasCfg) v = dv;
+      else if (op === 'override') v = cv!;
+      else if (op === 'insert') v = this.concat(dv, cv!, inst.file, inst.loc);
+      else v = cv === UNDEFINED ? dv : dv === UNDEFINED || dv === null ? cv! : this.union(dv, cv!, inst.file, inst.loc);
+      const a = slot.attr;
+      if (a?.attr.type) v = this.convert(v, a.attr.type, inst.env(a.ownerIx), `${s.name}.${name}`, eloc, efile);
+      if (a && !a.attr.optional && (v === null || v === UNDEFINED))
+        this.fail(
+          'EvaluationError',
+          `attribute '${name}' of ${s.name} is required and can't be None or Undefined`,
+          efile,
+          eloc,
+          [],
+          [],
+          false,
+        );
+    } else {
+      v = cv!;
+      if (l.index && !name.startsWith('_'))
+        v = this.convert(v, l.index.value, inst.env(l.index.ownerIx), `${s.name}.${name}`, eloc, efile);
+    }
+    inst.values.set(name, v);
+    return v;
   }
 
   // ---- types ----
   /** Checks `v` against `t`, converting dicts to schema instances and ints to floats as KCL does. */
   convert(v: Value, t: TypeExpr, env: Env, _what: string, loc: Loc, errFile: FileUnit = env.file): Value {
     const r = this.tryConvert(v, t, env, loc, errFile);
-    if (r.ok) return r.value;
+    if (r !== NO_MATCH) return r;
+    const why = this.convertWhy;
     return this.fail(
       'TypeError',
-      `expected ${typeText(t)}, got ${describeValue(v)}${r.why ? ` (${r.why})` : ''}`,
+      `expected ${typeText(t)}, got ${describeValue(v)}${why ? ` (${why})` : ''}`,
       errFile,
       loc,
     );
   }
 
-  private tryConvert(
-    v: Value,
-    t: TypeExpr,
-    env: Env,
-    loc: Loc,
-    errFile: FileUnit,
-  ): { ok: true; value: Value } | { ok: false; why?: string } {
-    if (v === null || v === UNDEFINED) return { ok: true, value: v };
+  /** Why the last union alternative failed (an error inside it), for convert's message. */
+  private convertWhy: string | undefined;
+
+  /** `v` converted to `t`, or NO_MATCH (no result objects: this runs for every typed attribute). */
+  private tryConvert(v: Value, t: TypeExpr, env: Env, loc: Loc, errFile: FileUnit): Value | typeof NO_MATCH {
+    // Set by a failing union only, so a failure reports the why of the union it came from.
+    this.convertWhy = undefined;
+    if (v === null || v === UNDEFINED) return v;
     switch (t.t) {
       case 'any':
-        return { ok: true, value: v };
+        return v;
       case 'basic':
         switch (t.name) {
           case 'int':
-            return typeof v === 'number' ? { ok: true, value: v } : { ok: false };
+            return typeof v === 'number' ? v : NO_MATCH;
           case 'float':
-            if (typeof v === 'number') return { ok: true, value: new KFloat(v) };
-            return v instanceof KFloat ? { ok: true, value: v } : { ok: false };
+            if (typeof v === 'number') return new KFloat(v);
+            return v instanceof KFloat ? v : NO_MATCH;
           case 'str':
-            return typeof v === 'string' ? { ok: true, value: v } : { ok: false };
+            return typeof v === 'string' ? v : NO_MATCH;
           case 'bool':
-            return typeof v === 'boolean' ? { ok: true, value: v } : { ok: false };
+            return typeof v === 'boolean' ? v : NO_MATCH;
           default:
-            return { ok: false };
+            return NO_MATCH;
         }
       case 'literal':
-        return valuesEqual(v, t.value) && typeof v === typeof t.value ? { ok: true, value: v } : { ok: false };
+        return valuesEqual(v, t.value) && typeof v === typeof t.value ? v : NO_MATCH;
       case 'list': {
-        if (!Array.isArray(v)) return { ok: false };
+        if (!Array.isArray(v)) return NO_MATCH;
         const out: Value[] = [];
         for (const x of v) {
           const r = this.tryConvert(x, t.item, env, loc, errFile);
-          if (!r.ok) return r;
-          out.push(r.value);
+          if (r === NO_MATCH) return r;
+          out.push(r);
         }
-        return { ok: true, value: out };
+        return out;
       }
       case 'dict': {
-        if (!(v instanceof KDict)) return { ok: false };
-        if (v.schema && t.value.t === 'any') return { ok: true, value: v };
-        if (t.value.t === 'any') return { ok: true, value: v };
+        if (!(v instanceof KDict)) return NO_MATCH;
+        if (v.schema && t.value.t === 'any') return v;
         const out = new KDict();
         if (v.ops) out.ops = new Map(v.ops);
         for (const [k, x] of v.map) {
           const r = this.tryConvert(x, t.value, env, loc, errFile);
-          if (!r.ok) return r;
-          out.map.set(k, r.value);
+          if (r === NO_MATCH) return r;
+          out.map.set(k, r);
         }
-        return { ok: true, value: out };
+        return out;
       }
       case 'named': {
         const target = this.resolveType(t, env);
         if (target instanceof TypeAlias) return this.tryConvert(v, target.type, { file: target.file }, loc, errFile);
-        if (!(v instanceof KDict)) return { ok: false };
-        if (v.schema && this.isSubschema(v.schema, target)) return { ok: true, value: v };
-        if (v.schema) return { ok: false };
-        return { ok: true, value: this.instantiate(target, v, errFile, loc) };
+        if (!(v instanceof KDict)) return NO_MATCH;
+        if (v.schema && this.isSubschema(v.schema, target)) return v;
+        if (v.schema) return NO_MATCH;
+        return this.instantiate(target, v, errFile, loc);
       }
       case 'func':
-        return v instanceof KFunc ? { ok: true, value: v } : { ok: false };
+        return v instanceof KFunc ? v : NO_MATCH;
       case 'union': {
         let why: string | undefined;
         for (const alt of t.types) {
           try {
             const r = this.tryConvert(v, alt, env, loc, errFile);
-            if (r.ok) return r;
+            if (r !== NO_MATCH) return r;
           } catch (err) {
             if (!(err instanceof KclError)) throw err;
             why = err.detail;
           }
         }
-        return why ? { ok: false, why } : { ok: false };
+        this.convertWhy = why;
+        return NO_MATCH;
       }
     }
   }
@@ -1208,10 +1301,6 @@ function describeValue(v: Value): string {
     return vals.length ? `{str:${vals.join(' | ')}}` : '{}';
   }
   return typeName(v);
-}
-
-function swap([f, l]: [FileUnit, Loc]): [Loc, FileUnit] {
-  return [l, f];
 }
 
 /** `type Name = T`. */

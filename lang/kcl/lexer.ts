@@ -111,8 +111,18 @@ export function tokenize(file: string, text: string): Token[] {
   const fail = (msg: string, off: number, l = line, ls = lineStart): never => {
     throw new KclError('InvalidSyntax', msg, { file, line: l, col: off - ls + 1 }, lineText(l));
   };
-  const push = (kind: TokenKind, value: string, offset: number, extra: Partial<Token> = {}): void => {
-    tokens.push({ kind, value, line, col: offset - lineStart + 1, offset, ...extra });
+  // Every token has the same shape (string fields included), so the parser's reads stay monomorphic.
+  const push = (kind: TokenKind, value: string, offset: number): void => {
+    tokens.push({
+      kind,
+      value,
+      line,
+      col: offset - lineStart + 1,
+      offset,
+      raw: false,
+      bodyOffset: offset,
+      quote: '',
+    });
   };
 
   while (i <= n) {
@@ -233,7 +243,7 @@ export function tokenize(file: string, text: string): Token[] {
     if (isDigit(c) || (c === '.' && isDigit(text[i + 1] ?? ''))) {
       let j = i;
       let kind: TokenKind = 'int';
-      if (c === '0' && /[xXoObB]/.test(text[i + 1] ?? '')) {
+      if (c === '0' && 'xXoObB'.includes(text[i + 1] || '\u0000')) {
         j += 2;
         while (j < n && /[0-9a-fA-F_]/.test(text[j]!)) j++;
       } else {
@@ -258,11 +268,12 @@ export function tokenize(file: string, text: string): Token[] {
       }
       if (isIdentStart(text[j] ?? ''))
         fail(`invalid number suffix '${text[j]}': unit suffixes are outside the subset`, j);
-      push(kind, text.slice(i, j).replace(/_/g, ''), i);
+      const num = text.slice(i, j);
+      push(kind, num.includes('_') ? num.replace(/_/g, '') : num, i);
       i = j;
       continue;
     }
-    const op = OPS_BY_CHAR.get(c)?.find((o) => text.startsWith(o, i));
+    const op = OPS_BY_CHAR.get(c)?.find((o) => o.length === 1 || text.startsWith(o, i));
     if (!op) fail(`invalid character '${c}' in source`, i);
     const o = op!;
     if (o === '(' || o === '[' || o === '{' || o === '?[') {

@@ -99,18 +99,21 @@ function readsAsOther(s: string): boolean {
 }
 
 function hasSpecial(s: string): boolean {
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (c === 0x0a) continue;
-    if (
-      c < 0x20 ||
-      (c >= 0x7f && c <= 0x9f) ||
-      c === 0xfeff ||
-      (c >= 0xd800 && c <= 0xdfff) ||
-      c === 0xfffe ||
-      c === 0xffff
-    )
+  // By UTF-16 unit (no string iterator): printable ASCII first; a surrogate pair is a code point above
+  // the BMP (fine), a lone surrogate is special.
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if ((c >= 0x20 && c < 0x7f) || c === 0x0a) continue;
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c === 0xfeff || c === 0xfffe || c === 0xffff) return true;
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        i++;
+        continue;
+      }
       return true;
+    }
+    if (c >= 0xdc00 && c <= 0xdfff) return true;
   }
   return false;
 }
@@ -196,6 +199,13 @@ const join = (prefix: string, text: string): string => (prefix ? `${prefix} ${te
 
 export function encodeYaml(v: Value, o: PrintOptions = {}): string {
   const out: string[] = [];
+  // Keys and many values repeat across a tree (every application has `replicas:`): quote each once.
+  const scalars = new Map<string, string>();
+  const scalarOf = (s: string): string => {
+    let t = scalars.get(s);
+    if (t === undefined) scalars.set(s, (t = scalarString(s)));
+    return t;
+  };
   const isBlock = (x: Value): boolean =>
     (Array.isArray(x) && listItems(x, o).length > 0) || (x instanceof KDict && entries(x, o).length > 0);
   /** Writes `x` as the value after `prefix` (a `key:` or `-`), at `indent` for nested lines. */
@@ -216,7 +226,7 @@ export function encodeYaml(v: Value, o: PrintOptions = {}): string {
       out.push(join(prefix, literalBlock(x, indent + 2).replace(/\n$/, '')));
       return;
     }
-    out.push(join(prefix, scalarText(x)));
+    out.push(join(prefix, typeof x === 'string' ? scalarOf(x) : scalarText(x)));
   };
   /** A mapping whose first line may continue `prefix` (`- ` of a sequence item). */
   const mapping = (es: [string, Value][], indent: number, prefix: string): void => {
@@ -227,7 +237,7 @@ export function encodeYaml(v: Value, o: PrintOptions = {}): string {
     for (const [k, x] of es) {
       const lead = first && inline ? `${prefix} ` : pad;
       first = false;
-      const key = `${lead}${scalarString(k)}:`;
+      const key = `${lead}${scalarOf(k)}:`;
       if (x instanceof KDict) {
         const inner = entries(x, o);
         if (inner.length > 0) mapping(inner, indent + 2, key);

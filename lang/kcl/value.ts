@@ -139,8 +139,16 @@ function visibleKeys(d: KDict): string[] {
 /** A shallow copy keeping ops (not the schema). */
 export function copyDict(d: KDict): KDict {
   const out = new KDict();
-  for (const [k, v] of d.map) out.map.set(k, v);
-  if (d.ops) out.ops = new Map(d.ops);
-  if (d.origins) out.origins = new Map(d.origins);
+  // forEach rather than `new Map(m)` or for-of: no [key, value] pair per entry (unions copy thousands of dicts).
+  const map = out.map;
+  d.map.forEach((v, k) => map.set(k, v));
+  if (d.ops) out.ops = copyMap(d.ops);
+  if (d.origins) out.origins = copyMap(d.origins);
+  return out;
+}
+
+function copyMap<V>(m: Map<string, V>): Map<string, V> {
+  const out = new Map<string, V>();
+  m.forEach((v, k) => out.set(k, v));
   return out;
 }
