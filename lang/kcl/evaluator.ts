@@ -106,6 +106,10 @@ interface BodyStmt {
   readonly owner: SchemaType;
   /** The owner's position in the layout's chain (base first): which env of the instance evaluates it. */
   readonly ownerIx: number;
+  /** Whether the value reads nothing of the instance (see isStatic); undefined until first asked. */
+  static?: boolean;
+  /** The value of a static statement, computed once per run (values are never mutated once made). */
+  cached?: Value;
 }
 
 interface AttrEntry {
@@ -784,17 +788,30 @@ export class Evaluator {
   private bodyValue(stmts: readonly BodyStmt[], inst: Instance): Value {
     let v: Value = UNDEFINED;
     for (let j = 0; j < stmts.length; j++) {
-      const { stmt, owner, ownerIx } = stmts[j]!;
+      const b = stmts[j]!;
+      const { stmt, owner, ownerIx } = b;
       const env = inst.env(ownerIx);
       if (stmt.guards.length > 0 && !this.guardsHold(stmt.guards, env)) continue;
-      let x = this.eval(stmt.value, env);
+      // A default such as `application: Application = Application {}` reads nothing of the instance:
+      // it is the same value for every instance, so it is evaluated (and instantiated) once.
+      b.static ??= stmt.guards.length === 0 && isStatic(stmt.value, inst.layout);
+      let x: Value;
       let op = stmt.op;
-      for (let i = stmt.path.length - 1; i >= 0; i--) {
-        const d = new KDict();
-        d.map.set(stmt.path[i]!, x);
-        d.setOp(stmt.path[i]!, op);
-        x = d;
-        op = 'union';
+      if (b.cached !== undefined) {
+        x = b.cached;
+        if (stmt.path.length > 0) op = 'union';
+      } else {
+        const printed = this.printed.length;
+        x = this.eval(stmt.value, env);
+        for (let i = stmt.path.length - 1; i >= 0; i--) {
+          const d = new KDict();
+          d.map.set(stmt.path[i]!, x);
+          d.setOp(stmt.path[i]!, op);
+          x = d;
+          op = 'union';
+        }
+        // Not cached if evaluating it printed something: print() runs once per instance.
+        if (b.static && this.printed.length === printed) b.cached = x;
       }
       if (op === 'override') v = x;
       else if (op === 'insert') v = this.concat(v, x, owner.scope as FileUnit, stmt.loc);
@@ -1332,4 +1349,57 @@ function typeText(t: TypeExpr): string {
     case 'func':
       return 'function';
   }
+}
+
+/**
+ * Whether a schema body expression reads nothing of the instance being built: no attribute or
+ * `_private` name (nor, with an index signature, any name at all), no call, no lambda or
+ * comprehension. Such a value depends only on globals, imports and literals, which do not
+ * change during a run.
+ */
+function isStatic(e: Expr, l: Layout): boolean {
+  switch (e.k) {
+    case 'lit':
+    case 'float':
+      return true;
+    case 'name':
+      return !l.index && !l.slots.has(e.name);
+    case 'str':
+      return e.parts.every((p) => p.expr === undefined || isStatic(p.expr, l));
+    case 'paren':
+      return isStatic(e.expr, l);
+    case 'select':
+      return isStatic(e.value, l);
+    case 'index':
+      return isStatic(e.value, l) && isStatic(e.index, l);
+    case 'unary':
+      return isStatic(e.operand, l);
+    case 'binary':
+      return isStatic(e.left, l) && isStatic(e.right, l);
+    case 'compare':
+      return e.operands.every((x) => isStatic(x, l));
+    case 'ifexpr':
+      return isStatic(e.test, l) && isStatic(e.then, l) && (!e.else || isStatic(e.else, l));
+    case 'list':
+      return e.items.every((it) => staticListItem(it, l));
+    case 'config':
+      return e.entries.every((en) => staticEntry(en, l));
+    case 'schema':
+      return !e.args && isStatic(e.target, l) && isStatic(e.config, l);
+    default:
+      return false;
+  }
+}
+
+function staticListItem(it: ListItem, l: Layout): boolean {
+  if (it.kind === 'if')
+    return it.branches.every((b) => (!b.test || isStatic(b.test, l)) && b.items.every((x) => staticListItem(x, l)));
+  return isStatic(it.value, l);
+}
+
+function staticEntry(en: ConfigEntry, l: Layout): boolean {
+  if (en.kind === 'if')
+    return en.branches.every((b) => (!b.test || isStatic(b.test, l)) && b.entries.every((x) => staticEntry(x, l)));
+  if (en.kind === 'unpack') return isStatic(en.value, l);
+  return (!en.keyExpr || isStatic(en.keyExpr, l)) && isStatic(en.value, l);
 }
