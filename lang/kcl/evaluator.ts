@@ -35,7 +35,8 @@ import {
   truthy,
   typeName,
   valuesEqual,
-  type KeyOrigin,
+  KeyOrigin,
+  keyMeta,
   type Value,
 } from './value.js';
 import { encodeJson, encodeYaml } from './printer.js';
@@ -50,12 +51,17 @@ export class FileUnit {
   get fileKey(): string {
     return this.module.file;
   }
+  private env?: Env;
+  /** The env of the file's top level (its imports and its package's globals). */
+  get rootEnv(): Env {
+    return (this.env ??= makeEnv(this));
+  }
   private readonly originCache = new Map<Loc, KeyOrigin>();
   /** The origin of keys written at `loc` in this file: one shared object per place, not one per key per merge. */
   origin(loc: Loc): KeyOrigin {
-    if ((loc as Partial<KeyOrigin>).file === this) return loc as KeyOrigin;
+    if (loc instanceof KeyOrigin && loc.file === this) return loc;
     let o = this.originCache.get(loc);
-    if (!o) this.originCache.set(loc, (o = { file: this, line: loc.line, col: loc.col }));
+    if (!o) this.originCache.set(loc, (o = new KeyOrigin(this, loc.line, loc.col)));
     return o;
   }
 }
@@ -93,12 +99,27 @@ interface PendingUnify {
   base: Value | undefined;
 }
 
+/** Every Env has all the fields (made by makeEnv): one object shape, so `lookup` stays monomorphic. */
 interface Env {
   readonly file: FileUnit;
   readonly vars?: Scope;
+  /** A comprehension's loop variables: the clause's names and this iteration's values (no Map per iteration). */
+  readonly names?: readonly string[];
+  readonly vals?: readonly Value[];
   /** Names a schema body sees: the instance's attributes. */
   readonly inst?: Instance;
   readonly parent?: Env;
+}
+
+function makeEnv(
+  file: FileUnit,
+  parent?: Env,
+  vars?: Scope,
+  names?: readonly string[],
+  vals?: readonly Value[],
+  inst?: Instance,
+): Env {
+  return { file, vars, names, vals, inst, parent };
 }
 
 interface BodyStmt {
@@ -120,6 +141,8 @@ interface AttrEntry {
 
 /** Everything a schema body says about one name: its declaration and the statements giving it a value. */
 interface Slot {
+  /** Position in the instance's value array. */
+  readonly ix: number;
   attr?: AttrEntry;
   isPrivate: boolean;
   readonly body: BodyStmt[];
@@ -150,7 +173,10 @@ const NO_MATCH: unique symbol = Symbol('no match');
  * thousands of instances are made per run.
  */
 class Instance {
-  readonly values = new Map<string, Value | typeof BUSY>();
+  /** Values of the layout's slots, by Slot.ix (undefined: not computed yet). */
+  readonly values: (Value | typeof BUSY | undefined)[];
+  /** Values of keys an index signature admitted. */
+  extra?: Map<string, Value | typeof BUSY>;
   private readonly envs: (Env | undefined)[] = [];
   constructor(
     readonly schema: SchemaType,
@@ -158,9 +184,18 @@ class Instance {
     readonly config: KDict,
     readonly file: FileUnit,
     readonly loc: Loc,
-  ) {}
+  ) {
+    this.values = new Array<Value | typeof BUSY | undefined>(layout.slots.size);
+  }
   env(ownerIx: number): Env {
-    return (this.envs[ownerIx] ??= { file: this.layout.chain[ownerIx]!.scope as FileUnit, inst: this });
+    return (this.envs[ownerIx] ??= makeEnv(
+      this.layout.chain[ownerIx]!.scope as FileUnit,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      this,
+    ));
   }
 }
 
@@ -227,7 +262,7 @@ export class Evaluator {
   private ifBranch(pkg: Package, st: Stmt & { s: 'if' }, file: FileUnit): number {
     const known = pkg.ifChoice.get(st);
     if (known !== undefined) return known;
-    const env: Env = { file };
+    const env = file.rootEnv;
     let chosen = -1;
     for (let i = 0; i < st.branches.length; i++) {
       const b = st.branches[i]!;
@@ -255,7 +290,7 @@ export class Evaluator {
       for (const s of setters) {
         if (!s.guards.every((g) => this.ifBranch(pkg, g.stmt, g.file) === g.branch)) continue;
         const st = s.stmt;
-        const env: Env = { file: s.file };
+        const env = s.file.rootEnv;
         if (pending && st.s !== 'unify') {
           value = this.finishUnify(value, pending);
           pending = undefined;
@@ -342,10 +377,10 @@ export class Evaluator {
           break;
         }
         case 'assert':
-          this.assert(st, { file });
+          this.assert(st, file.rootEnv);
           break;
         case 'expr':
-          if (st.expr.k !== 'str') this.eval(st.expr, { file });
+          if (st.expr.k !== 'str') this.eval(st.expr, file.rootEnv);
           break;
         default:
           break;
@@ -363,6 +398,10 @@ export class Evaluator {
   // ---- names ----
   private lookup(name: string, env: Env, loc: Loc): Value {
     for (let e: Env | undefined = env; e; e = e.parent) {
+      if (e.names) {
+        const i = e.names.lastIndexOf(name);
+        if (i >= 0) return e.vals![i]!;
+      }
       if (e.vars?.has(name)) return e.vars.get(name)!;
       if (e.inst) {
         const v = this.resolveInInstance(e.inst, name);
@@ -527,9 +566,7 @@ export class Evaluator {
     const c = clauses[i]!;
     const iterable = this.eval(c.iter, env);
     for (const binding of this.iterate(iterable, c.targets.length, env.file, c.iter)) {
-      const vars: Scope = new Map();
-      c.targets.forEach((t, j) => vars.set(t, binding[j]!));
-      const inner: Env = { file: env.file, vars, parent: env };
+      const inner = makeEnv(env.file, env, undefined, c.targets, binding);
       if (c.ifs.every((t) => truthy(this.eval(t, inner)))) this.comprehend(clauses, i + 1, inner, emit);
     }
   }
@@ -552,9 +589,7 @@ export class Evaluator {
     const listOut: Value[] = [];
     const dictOut = new KDict();
     for (const b of bindings) {
-      const vars: Scope = new Map();
-      e.targets.forEach((t, j) => vars.set(t, b[j]!));
-      const inner: Env = { file: env.file, vars, parent: env };
+      const inner = makeEnv(env.file, env, undefined, e.targets, b);
       if (e.test && !truthy(this.eval(e.test, inner))) continue;
       const r = this.eval(e.body, inner);
       switch (e.op) {
@@ -610,8 +645,7 @@ export class Evaluator {
       for (let i = path.length - 1; i >= 1; i--) {
         const d = new KDict();
         d.map.set(path[i]!, v);
-        d.setOp(path[i]!, op);
-        d.origins = new Map([[path[i]!, env.file.origin(en.loc)]]);
+        d.setKeyMeta(path[i]!, op, env.file.origin(en.loc));
         v = d;
         op = 'union';
       }
@@ -622,17 +656,20 @@ export class Evaluator {
 
   /** One key of a config literal: `:` unions (conflicting scalars are an error), `=` overrides, `+=` appends. */
   private mergeEntry(out: KDict, k: string, v: Value, op: ConfigOp, file: FileUnit, loc: Loc, idempotent = true): void {
-    (out.origins ??= new Map()).set(k, file.origin(loc));
+    const origin = file.origin(loc);
     if (!out.map.has(k)) {
       out.map.set(k, v);
-      out.setOp(k, op);
+      out.setKeyMeta(k, op, origin);
       return;
     }
     const prev = out.map.get(k)!;
     if (op === 'override') {
       out.map.set(k, v);
-      out.setOp(k, 'override');
-    } else if (op === 'insert') out.map.set(k, this.concat(prev, v, file, loc));
+      out.setKeyMeta(k, 'override', origin);
+      return;
+    }
+    out.setOrigin(k, origin);
+    if (op === 'insert') out.map.set(k, this.concat(prev, v, file, loc));
     else {
       if (
         idempotent &&
@@ -684,9 +721,10 @@ export class Evaluator {
   private mergeConfig(a: KDict, b: KDict, file: FileUnit, loc: Loc, idempotent: boolean): KDict {
     const out = copyDict(a);
     for (const [k, v] of b.map) {
-      const op = b.opOf(k);
-      const origin = b.origins?.get(k);
-      if (origin) (out.origins ??= new Map()).set(k, origin);
+      const m = b.meta?.get(k);
+      const op = m ? m.op : 'union';
+      const origin = m?.origin;
+      if (origin) out.setOrigin(k, origin);
       if (!out.map.has(k)) {
         out.map.set(k, v);
         out.setOp(k, op);
@@ -716,7 +754,7 @@ export class Evaluator {
     if (!s.def.base) return undefined;
     if (s.base) return s.base;
     const file = s.scope as FileUnit;
-    const b = this.eval(s.def.base, { file });
+    const b = this.eval(s.def.base, file.rootEnv);
     if (!(b instanceof SchemaType))
       return this.fail(
         'TypeError',
@@ -748,7 +786,7 @@ export class Evaluator {
     };
     const slot = (name: string): Slot => {
       let sl = l.slots.get(name);
-      if (!sl) l.slots.set(name, (sl = { isPrivate: false, body: [] }));
+      if (!sl) l.slots.set(name, (sl = { ix: l.slots.size, isPrivate: false, body: [] }));
       return sl;
     };
     chain.forEach((c, ownerIx) => {
@@ -838,7 +876,7 @@ export class Evaluator {
     if (!l.index)
       for (const k of config.map.keys())
         if (!l.slots.has(k)) {
-          const o = config.origins?.get(k);
+          const o = config.originOf(k);
           this.fail(
             'CompileError',
             `Cannot add member '${k}' to schema '${s.name}'${suggest(k, l.attrNames)}`,
@@ -882,23 +920,25 @@ export class Evaluator {
   }
 
   private attrValue(inst: Instance, name: string): Value {
-    const known = inst.values.get(name);
+    const { layout: l, config, schema: s } = inst;
+    const slot = l.slots.get(name);
+    const known = slot ? inst.values[slot.ix] : inst.extra?.get(name);
     if (known !== undefined) {
       if (known === BUSY)
         this.fail('RecursionError', `attribute '${name}' of ${inst.schema.name} refers to itself`, inst.file, inst.loc);
       return known;
     }
-    inst.values.set(name, BUSY);
-    const { layout: l, config, schema: s } = inst;
+    if (slot) inst.values[slot.ix] = BUSY;
+    else (inst.extra ??= new Map()).set(name, BUSY);
     let v: Value;
     const cv = config.map.get(name);
     const hasCfg = cv !== undefined || config.map.has(name);
-    const origin = hasCfg ? config.origins?.get(name) : undefined;
+    const meta = hasCfg ? config.meta?.get(name) : undefined;
+    const origin = meta?.origin;
     const efile = origin ? (origin.file as FileUnit) : inst.file;
     const eloc: Loc = origin ?? inst.loc;
-    const slot = l.slots.get(name);
     if (slot) {
-      const op = hasCfg ? config.opOf(name) : 'union';
+      const op = meta ? meta.op : 'union';
       const dv = !hasCfg || op !== 'override' ? this.bodyValue(slot.body, inst) : UNDEFINED;
       if (!hasCfg) v = dv;
       else if (op === 'override') v = cv!;
@@ -921,7 +961,8 @@ export class Evaluator {
       if (l.index && !name.startsWith('_'))
         v = this.convert(v, l.index.value, inst.env(l.index.ownerIx), `${s.name}.${name}`, eloc, efile);
     }
-    inst.values.set(name, v);
+    if (slot) inst.values[slot.ix] = v;
+    else inst.extra!.set(name, v);
     return v;
   }
 
@@ -980,7 +1021,11 @@ export class Evaluator {
         if (!(v instanceof KDict)) return NO_MATCH;
         if (v.schema && t.value.t === 'any') return v;
         const out = new KDict();
-        if (v.ops) out.ops = new Map(v.ops);
+        // The operators are kept, not the origins.
+        if (v.meta) {
+          const meta = (out.meta = new Map());
+          v.meta.forEach((m, k) => meta.set(k, keyMeta(m.op, undefined)));
+        }
         for (const [k, x] of v.map) {
           const r = this.tryConvert(x, t.value, env, loc, errFile);
           if (r === NO_MATCH) return r;
@@ -990,7 +1035,7 @@ export class Evaluator {
       }
       case 'named': {
         const target = this.resolveType(t, env);
-        if (target instanceof TypeAlias) return this.tryConvert(v, target.type, { file: target.file }, loc, errFile);
+        if (target instanceof TypeAlias) return this.tryConvert(v, target.type, target.file.rootEnv, loc, errFile);
         if (!(v instanceof KDict)) return NO_MATCH;
         if (v.schema && this.isSubschema(v.schema, target)) return v;
         if (v.schema) return NO_MATCH;
@@ -1015,10 +1060,18 @@ export class Evaluator {
     }
   }
 
+  /** Named types resolved once per (type node, file): globals and imports do not change during a run. */
+  private readonly resolvedTypes = new Map<TypeExpr, { file: FileUnit; type: SchemaType | TypeAlias }>();
+
   private resolveType(t: TypeExpr & { t: 'named' }, env: Env): SchemaType | TypeAlias {
-    let v: Value = this.lookup(t.path[0]!, { file: env.file }, t.loc);
+    const known = this.resolvedTypes.get(t);
+    if (known && known.file === env.file) return known.type;
+    let v: Value = this.lookup(t.path[0]!, env.file.rootEnv, t.loc);
     for (const seg of t.path.slice(1)) v = this.select(v, seg, env.file, t.loc);
-    if (v instanceof SchemaType || v instanceof TypeAlias) return v;
+    if (v instanceof SchemaType || v instanceof TypeAlias) {
+      this.resolvedTypes.set(t, { file: env.file, type: v });
+      return v;
+    }
     return this.fail('TypeError', `'${t.path.join('.')}' is not a schema type`, env.file, t.loc);
   }
 
@@ -1111,7 +1164,7 @@ export class Evaluator {
             `expected at most ${e.params.length} positional arguments, found ${args.length}`,
           );
         const vars: Scope = new Map();
-        const env: Env = { file: closure.file, vars, parent: closure };
+        const env = makeEnv(closure.file, closure, vars);
         e.params.forEach((p, i) => {
           let v: Value;
           if (i < args.length) v = args[i]!;
