@@ -93,6 +93,8 @@ type Scope = Map<string, Value>;
 interface PendingUnify {
   schema: SchemaType;
   config: KDict;
+  /** Whether config is a copy of our own, to merge the next statements into. */
+  owned: boolean;
   file: FileUnit;
   loc: Loc;
   /** The value bound before these statements, unioned with their instance. */
@@ -322,11 +324,17 @@ export class Evaluator {
           const config = this.eval(sx.config, env) as KDict;
           if (!(target instanceof SchemaType))
             value = bound ? this.union(value, config, s.file, st) : this.schemaExpr(sx, env);
-          else if (pending && pending.schema === target)
-            pending.config = this.mergeConfig(pending.config, config, s.file, st, false);
-          else {
+          else if (pending && pending.schema === target) {
+            // Merged in place into one copy: a copy per statement made 30 app-<name>.k files cost
+            // 1 + 2 + ... + 29 key copies.
+            if (!pending.owned) {
+              pending.config = copyDict(pending.config);
+              pending.owned = true;
+            }
+            this.mergeConfigInto(pending.config, config, s.file, st, false);
+          } else {
             if (pending) value = this.finishUnify(value, pending);
-            pending = { schema: target, config, file: s.file, loc: st, base: bound ? value : undefined };
+            pending = { schema: target, config, owned: false, file: s.file, loc: st, base: bound ? value : undefined };
           }
         }
         first ??= s;
@@ -719,7 +727,15 @@ export class Evaluator {
   }
 
   private mergeConfig(a: KDict, b: KDict, file: FileUnit, loc: Loc, idempotent: boolean): KDict {
-    const out = copyDict(a);
+    // Values are never changed once made, so a merge with an empty config is the other config itself
+    // (a schema default `S {}` unioned with what an instance sets): no copy.
+    if (a.map.size === 0 && !a.schema && !b.schema) return b;
+    if (b.map.size === 0 && !a.schema && !b.schema) return a;
+    return this.mergeConfigInto(copyDict(a), b, file, loc, idempotent);
+  }
+
+  /** Merges `b` into `out`, which the caller owns (a fresh copy). */
+  private mergeConfigInto(out: KDict, b: KDict, file: FileUnit, loc: Loc, idempotent: boolean): KDict {
     for (const [k, v] of b.map) {
       const m = b.meta?.get(k);
       const op = m ? m.op : 'union';

@@ -16,13 +16,10 @@ export interface Token {
   readonly value: string;
   readonly line: number;
   readonly col: number;
-  /** Offset of the first character of the token. */
-  readonly offset: number;
-  /** For strings: raw (r"..."), and the offset of the body's first character. */
-  readonly raw?: boolean;
-  readonly bodyOffset?: number;
-  /** For strings: the quote, `"`, `'`, `"""` or `'''`. */
-  readonly quote?: string;
+  /** For strings: raw (r"..."). */
+  readonly raw: boolean;
+  /** For strings: how far the body starts after the token (prefix and quote); 0 otherwise. */
+  readonly bodyShift: number;
 }
 
 const OPERATORS = [
@@ -111,18 +108,9 @@ export function tokenize(file: string, text: string): Token[] {
   const fail = (msg: string, off: number, l = line, ls = lineStart): never => {
     throw new KclError('InvalidSyntax', msg, { file, line: l, col: off - ls + 1 }, lineText(l));
   };
-  // Every token has the same shape (string fields included), so the parser's reads stay monomorphic.
+  // Every token has the same six fields (string ones included): the parser's reads stay monomorphic.
   const push = (kind: TokenKind, value: string, offset: number): void => {
-    tokens.push({
-      kind,
-      value,
-      line,
-      col: offset - lineStart + 1,
-      offset,
-      raw: false,
-      bodyOffset: offset,
-      quote: '',
-    });
+    tokens.push({ kind, value, line, col: offset - lineStart + 1, raw: false, bodyShift: 0 });
   };
 
   while (i <= n) {
@@ -225,10 +213,8 @@ export function tokenize(file: string, text: string): Token[] {
         value: text.slice(bodyStart, j),
         line: startLine,
         col: start - startLineStart + 1,
-        offset: start,
         raw: rawPrefix,
-        bodyOffset: bodyStart,
-        quote,
+        bodyShift: bodyStart - start,
       });
       i = j + quote.length;
       continue;

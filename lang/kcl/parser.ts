@@ -549,7 +549,7 @@ class Parser {
     }
     if (t.kind === 'string') {
       this.pos++;
-      return { t: 'literal', value: decodeEscapes(t.value, t.raw === true) };
+      return { t: 'literal', value: decodeEscapes(t.value, t.raw) };
     }
     if (t.kind === 'int' || t.kind === 'float') {
       this.pos++;
@@ -1162,7 +1162,7 @@ class Parser {
       }
     } else if (t.kind === 'string' && !t.value.includes('${') && this.isEntryOpAt(1)) {
       this.pos++;
-      path = [decodeEscapes(t.value, t.raw === true)];
+      path = [decodeEscapes(t.value, t.raw)];
     } else if (this.isOp('[')) {
       this.pos++;
       keyExpr = this.parseExpr();
@@ -1245,7 +1245,7 @@ class Parser {
   // ---- strings ----
   private stringParts(t: Token): StringPart[] {
     const body = t.value;
-    const raw = t.raw === true;
+    const raw = t.raw;
     const parts: StringPart[] = [];
     let lit = '';
     let i = 0;
@@ -1291,7 +1291,7 @@ class Parser {
         const nlCount = before.split('\n').length - 1;
         const line = t.line + nlCount;
         const lastNl = before.lastIndexOf('\n');
-        const col = nlCount === 0 ? t.col + (t.bodyOffset! - t.offset) + i + 2 : i + 2 - lastNl;
+        const col = nlCount === 0 ? t.col + t.bodyShift + i + 2 : i + 2 - lastNl;
         const sub = new Parser(this.file, this.text, tokenize(this.file, inner), { line, col });
         let expr: Expr;
         try {
