@@ -88,8 +88,9 @@ for (const o of OPERATORS) {
 function isIdentStart(c: string): boolean {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_' || c === '$' || c > '\u007f';
 }
-function isIdentPart(c: string): boolean {
-  return isIdentStart(c) || (c >= '0' && c <= '9');
+/** isIdentPart by char code (the scanning loop of names: no one-character strings). */
+function isIdentPartCode(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36 || c > 0x7f;
 }
 function isDigit(c: string): boolean {
   return c >= '0' && c <= '9';
@@ -221,7 +222,7 @@ export function tokenize(file: string, text: string): Token[] {
     }
     if (isIdentStart(c)) {
       let j = i + 1;
-      while (j < n && isIdentPart(text[j]!)) j++;
+      while (j < n && isIdentPartCode(text.charCodeAt(j))) j++;
       push('name', text.slice(i, j), i);
       i = j;
       continue;
@@ -259,7 +260,14 @@ export function tokenize(file: string, text: string): Token[] {
       i = j;
       continue;
     }
-    const op = OPS_BY_CHAR.get(c)?.find((o) => o.length === 1 || text.startsWith(o, i));
+    let op: string | undefined;
+    const candidates = OPS_BY_CHAR.get(c);
+    if (candidates)
+      for (const o of candidates)
+        if (o.length === 1 || text.startsWith(o, i)) {
+          op = o;
+          break;
+        }
     if (!op) fail(`invalid character '${c}' in source`, i);
     const o = op!;
     if (o === '(' || o === '[' || o === '{' || o === '?[') {
