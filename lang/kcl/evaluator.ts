@@ -313,7 +313,7 @@ export class Evaluator {
               [related(first!.file, first!.stmt, `The variable '${name}' is declared here`, true)],
               [`change the variable name to '_${name}' to make it mutable`],
             );
-          if (st.type) v = this.convert(v, st.type, env, name, st);
+          if (st.type) v = this.convert(v, st.type, env, st);
           value = v;
         } else if (st.s === 'unify') {
           // The configs of every `name: S {...}` statement merge first and S is instantiated once
@@ -961,7 +961,7 @@ export class Evaluator {
       else if (op === 'insert') v = this.concat(dv, cv!, inst.file, inst.loc);
       else v = cv === UNDEFINED ? dv : dv === UNDEFINED || dv === null ? cv! : this.union(dv, cv!, inst.file, inst.loc);
       const a = slot.attr;
-      if (a?.attr.type) v = this.convert(v, a.attr.type, inst.env(a.ownerIx), `${s.name}.${name}`, eloc, efile);
+      if (a?.attr.type) v = this.convert(v, a.attr.type, inst.env(a.ownerIx), eloc, efile);
       if (a && !a.attr.optional && (v === null || v === UNDEFINED))
         this.fail(
           'EvaluationError',
@@ -974,8 +974,7 @@ export class Evaluator {
         );
     } else {
       v = cv!;
-      if (l.index && !name.startsWith('_'))
-        v = this.convert(v, l.index.value, inst.env(l.index.ownerIx), `${s.name}.${name}`, eloc, efile);
+      if (l.index && !name.startsWith('_')) v = this.convert(v, l.index.value, inst.env(l.index.ownerIx), eloc, efile);
     }
     if (slot) inst.values[slot.ix] = v;
     else inst.extra!.set(name, v);
@@ -984,7 +983,7 @@ export class Evaluator {
 
   // ---- types ----
   /** Checks `v` against `t`, converting dicts to schema instances and ints to floats as KCL does. */
-  convert(v: Value, t: TypeExpr, env: Env, _what: string, loc: Loc, errFile: FileUnit = env.file): Value {
+  convert(v: Value, t: TypeExpr, env: Env, loc: Loc, errFile: FileUnit = env.file): Value {
     const r = this.tryConvert(v, t, env, loc, errFile);
     if (r !== NO_MATCH) return r;
     const why = this.convertWhy;
@@ -1187,14 +1186,14 @@ export class Evaluator {
           else if (kwargs.has(p.name)) v = kwargs.get(p.name)!;
           else if (p.default) v = this.eval(p.default, env);
           else throw new CallError('TypeError', `missing the required positional argument '${p.name}'`);
-          if (p.type) v = this.convert(v, p.type, env, `argument '${p.name}'`, e);
+          if (p.type) v = this.convert(v, p.type, env, e);
           vars.set(p.name, v);
         });
         for (const k of kwargs.keys())
           if (!e.params.some((p) => p.name === k))
             throw new CallError('TypeError', `got an unexpected keyword argument '${k}'`);
         let result = this.execBody(e.body, env);
-        if (e.ret) result = this.convert(result, e.ret, env, 'the lambda result', e);
+        if (e.ret) result = this.convert(result, e.ret, env, e);
         return result;
       },
       { params: e.params, ...(e.ret ? { ret: e.ret } : {}), body: e.body },
@@ -1208,7 +1207,7 @@ export class Evaluator {
         case 'assign': {
           let v = this.eval(st.value, env);
           if (st.op) v = this.binary(st.op, this.lookup(st.target, env, st), v, env.file, st);
-          if (st.type) v = this.convert(v, st.type, env, st.target, st);
+          if (st.type) v = this.convert(v, st.type, env, st);
           env.vars!.set(st.target, v);
           last = null;
           break;
