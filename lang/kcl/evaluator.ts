@@ -56,12 +56,13 @@ export class FileUnit {
   get rootEnv(): Env {
     return (this.env ??= makeEnv(this));
   }
-  private readonly originCache = new Map<Loc, KeyOrigin>();
+  private originCache?: Map<Loc, KeyOrigin>;
   /** The origin of keys written at `loc` in this file: one shared object per place, not one per key per merge. */
   origin(loc: Loc): KeyOrigin {
     if (loc instanceof KeyOrigin && loc.file === this) return loc;
-    let o = this.originCache.get(loc);
-    if (!o) this.originCache.set(loc, (o = new KeyOrigin(this, loc.line, loc.col)));
+    const cache = (this.originCache ??= new Map());
+    let o = cache.get(loc);
+    if (!o) cache.set(loc, (o = new KeyOrigin(this, loc.line, loc.col)));
     return o;
   }
 }
