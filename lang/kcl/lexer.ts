@@ -96,6 +96,20 @@ function isDigit(c: string): boolean {
   return c >= '0' && c <= '9';
 }
 
+/**
+ * Names are shared strings across files and runs: the AST keeps one copy of `application`
+ * rather than one per occurrence (less to copy when a collection finds the ASTs alive), and
+ * the evaluator's Map lookups by name reuse the string's cached hash. Bounded.
+ */
+const NAMES = new Map<string, string>();
+function intern(s: string): string {
+  const known = NAMES.get(s);
+  if (known !== undefined) return known;
+  if (NAMES.size >= 50_000) NAMES.clear();
+  NAMES.set(s, s);
+  return s;
+}
+
 export function tokenize(file: string, text: string): Token[] {
   const tokens: Token[] = [];
   const indents = [0];
@@ -223,7 +237,7 @@ export function tokenize(file: string, text: string): Token[] {
     if (isIdentStart(c)) {
       let j = i + 1;
       while (j < n && isIdentPartCode(text.charCodeAt(j))) j++;
-      push('name', text.slice(i, j), i);
+      push('name', intern(text.slice(i, j)), i);
       i = j;
       continue;
     }
