@@ -134,6 +134,11 @@ interface BodyStmt {
   static?: boolean;
   /** The value of a static statement, computed once per run (values are never mutated once made). */
   cached?: Value;
+  /**
+   * The same, computed while required attributes and checks were deferred (a default about to be
+   * rebuilt): the values are the same, but its instances went unchecked, so it serves only there.
+   */
+  cachedDeferred?: Value;
 }
 
 interface AttrEntry {
@@ -207,6 +212,8 @@ const MAX_DEPTH = 4000;
 export class Evaluator {
   private readonly builtins: Map<string, Value>;
   private depth = 0;
+  /** > 0 while a schema default is evaluated that a config will be unioned into: its instance is rebuilt from the merged config, whose required attributes and checks are checked then */
+  private deferRequired = 0;
   private readonly layouts = new Map<SchemaType, Layout>();
   readonly printed: string[] = [];
 
@@ -852,8 +859,9 @@ export class Evaluator {
       b.static ??= stmt.guards.length === 0 && isStatic(stmt.value, inst.layout);
       let x: Value;
       let op = stmt.op;
-      if (b.cached !== undefined) {
-        x = b.cached;
+      const cached = this.deferRequired === 0 ? b.cached : (b.cached ?? b.cachedDeferred);
+      if (cached !== undefined) {
+        x = cached;
         if (stmt.path.length > 0) op = 'union';
       } else {
         const printed = this.printed.length;
@@ -866,7 +874,10 @@ export class Evaluator {
           op = 'union';
         }
         // Not cached if evaluating it printed something: print() runs once per instance.
-        if (b.static && this.printed.length === printed) b.cached = x;
+        if (b.static && this.printed.length === printed) {
+          if (this.deferRequired === 0) b.cached = x;
+          else b.cachedDeferred = x;
+        }
       }
       if (op === 'override') v = x;
       else if (op === 'insert') v = this.concat(v, x, owner.scope as FileUnit, stmt.loc);
@@ -911,7 +922,8 @@ export class Evaluator {
     }
     for (const name of l.privateNames) out.map.set(name, this.attrValue(inst, name));
     for (const name of config.map.keys()) if (!out.map.has(name)) out.map.set(name, this.attrValue(inst, name));
-    for (const { item, owner, ownerIx } of l.checks) {
+    // a default about to be rebuilt with the config unioned into it is checked as rebuilt
+    for (const { item, owner, ownerIx } of this.deferRequired === 0 ? l.checks : []) {
       const env = inst.env(ownerIx);
       if (item.guard && !truthy(this.eval(item.guard, env))) continue;
       if (truthy(this.eval(item.test, env))) continue;
@@ -956,14 +968,23 @@ export class Evaluator {
     const eloc: Loc = origin ?? inst.loc;
     if (slot) {
       const op = meta ? meta.op : 'union';
-      const dv = !hasCfg || op !== 'override' ? this.bodyValue(slot.body, inst) : UNDEFINED;
+      // A default the config is unioned into is rebuilt from the merged config, which is checked
+      // then: its own required attributes wait for the values the config states.
+      const rebuilt = hasCfg && op === 'union' && cv !== UNDEFINED;
+      if (rebuilt) this.deferRequired++;
+      let dv: Value;
+      try {
+        dv = !hasCfg || op !== 'override' ? this.bodyValue(slot.body, inst) : UNDEFINED;
+      } finally {
+        if (rebuilt) this.deferRequired--;
+      }
       if (!hasCfg) v = dv;
       else if (op === 'override') v = cv!;
       else if (op === 'insert') v = this.concat(dv, cv!, inst.file, inst.loc);
       else v = cv === UNDEFINED ? dv : dv === UNDEFINED || dv === null ? cv! : this.union(dv, cv!, inst.file, inst.loc);
       const a = slot.attr;
       if (a?.attr.type) v = this.convert(v, a.attr.type, inst.env(a.ownerIx), eloc, efile);
-      if (a && !a.attr.optional && (v === null || v === UNDEFINED))
+      if (a && !a.attr.optional && this.deferRequired === 0 && (v === null || v === UNDEFINED))
         this.fail(
           'EvaluationError',
           `attribute '${name}' of ${s.name} is required and can't be None or Undefined`,
