@@ -16,6 +16,7 @@ import type {
   Module,
   SchemaAssign,
   SchemaAttr,
+  SchemaGuard,
   Stmt,
   TypeExpr,
 } from './ast.js';
@@ -34,6 +35,8 @@ import {
   truthy,
   typeName,
   valuesEqual,
+  KeyOrigin,
+  keyMeta,
   type Value,
 } from './value.js';
 import { encodeJson, encodeYaml } from './printer.js';
@@ -47,6 +50,20 @@ export class FileUnit {
   ) {}
   get fileKey(): string {
     return this.module.file;
+  }
+  private env?: Env;
+  /** The env of the file's top level (its imports and its package's globals). */
+  get rootEnv(): Env {
+    return (this.env ??= makeEnv(this));
+  }
+  private originCache?: Map<Loc, KeyOrigin>;
+  /** The origin of keys written at `loc` in this file: one shared object per place, not one per key per merge. */
+  origin(loc: Loc): KeyOrigin {
+    if (loc instanceof KeyOrigin && loc.file === this) return loc;
+    const cache = (this.originCache ??= new Map());
+    let o = cache.get(loc);
+    if (!o) cache.set(loc, (o = new KeyOrigin(this, loc.line, loc.col)));
+    return o;
   }
 }
 
@@ -77,27 +94,117 @@ type Scope = Map<string, Value>;
 interface PendingUnify {
   schema: SchemaType;
   config: KDict;
+  /** Whether config is a copy of our own, to merge the next statements into. */
+  owned: boolean;
   file: FileUnit;
   loc: Loc;
   /** The value bound before these statements, unioned with their instance. */
   base: Value | undefined;
 }
 
+/** Every Env has all the fields (made by makeEnv): one object shape, so `lookup` stays monomorphic. */
 interface Env {
   readonly file: FileUnit;
   readonly vars?: Scope;
+  /** A comprehension's loop variables: the clause's names and this iteration's values (no Map per iteration). */
+  readonly names?: readonly string[];
+  readonly vals?: readonly Value[];
   /** Names a schema body sees: the instance's attributes. */
-  readonly resolve?: (name: string) => Value | undefined;
+  readonly inst?: Instance;
   readonly parent?: Env;
 }
 
+function makeEnv(
+  file: FileUnit,
+  parent?: Env,
+  vars?: Scope,
+  names?: readonly string[],
+  vals?: readonly Value[],
+  inst?: Instance,
+): Env {
+  return { file, vars, names, vals, inst, parent };
+}
+
+interface BodyStmt {
+  readonly stmt: SchemaAssign;
+  readonly owner: SchemaType;
+  /** The owner's position in the layout's chain (base first): which env of the instance evaluates it. */
+  readonly ownerIx: number;
+  /** Whether the value reads nothing of the instance (see isStatic); undefined until first asked. */
+  static?: boolean;
+  /** The value of a static statement, computed once per run (values are never mutated once made). */
+  cached?: Value;
+  /**
+   * The same, computed while required attributes and checks were deferred (a default about to be
+   * rebuilt): the values are the same, but its instances went unchecked, so it serves only there.
+   */
+  cachedDeferred?: Value;
+}
+
+interface AttrEntry {
+  readonly attr: SchemaAttr;
+  readonly owner: SchemaType;
+  readonly ownerIx: number;
+}
+
+/** Everything a schema body says about one name: its declaration and the statements giving it a value. */
+interface Slot {
+  /** Position in the instance's value array. */
+  readonly ix: number;
+  attr?: AttrEntry;
+  isPrivate: boolean;
+  readonly body: BodyStmt[];
+}
+
 interface Layout {
-  attrs: Map<string, { attr: SchemaAttr; owner: SchemaType }>;
+  /** The schema and its bases, base first. */
+  chain: SchemaType[];
+  attrs: Map<string, AttrEntry>;
   privates: Set<string>;
-  /** The body statements giving each name its value, base schemas first. */
-  values: Map<string, { stmt: SchemaAssign; owner: SchemaType }[]>;
-  index?: { value: TypeExpr; owner: SchemaType; keyName?: string };
-  checks: { item: CheckItem; owner: SchemaType }[];
+  /** Declared attributes and `_private` body names: what a config may set and a body may read. */
+  slots: Map<string, Slot>;
+  attrNames: string[];
+  privateNames: string[];
+  index?: { value: TypeExpr; owner: SchemaType; ownerIx: number; keyName?: string };
+  checks: { item: CheckItem; owner: SchemaType; ownerIx: number }[];
+}
+
+/** A value being computed (a cycle between attributes is an error, not a stack overflow). */
+const BUSY: unique symbol = Symbol('busy');
+
+/** What tryConvert returns when a value does not have the type. */
+const NO_MATCH: unique symbol = Symbol('no match');
+
+/**
+ * One instantiation in progress: attribute values computed on first read, and one env per
+ * schema of the chain (bodies read names in their own file). A class rather than closures:
+ * thousands of instances are made per run.
+ */
+class Instance {
+  /** Values of the layout's slots, by Slot.ix (undefined: not computed yet). */
+  readonly values: (Value | typeof BUSY | undefined)[];
+  /** Values of keys an index signature admitted. */
+  extra?: Map<string, Value | typeof BUSY>;
+  private readonly envs: (Env | undefined)[] = [];
+  constructor(
+    readonly schema: SchemaType,
+    readonly layout: Layout,
+    readonly config: KDict,
+    readonly file: FileUnit,
+    readonly loc: Loc,
+  ) {
+    this.values = new Array<Value | typeof BUSY | undefined>(layout.slots.size);
+  }
+  env(ownerIx: number): Env {
+    return (this.envs[ownerIx] ??= makeEnv(
+      this.layout.chain[ownerIx]!.scope as FileUnit,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      this,
+    ));
+  }
 }
 
 const MAX_DEPTH = 4000;
@@ -165,7 +272,7 @@ export class Evaluator {
   private ifBranch(pkg: Package, st: Stmt & { s: 'if' }, file: FileUnit): number {
     const known = pkg.ifChoice.get(st);
     if (known !== undefined) return known;
-    const env: Env = { file };
+    const env = file.rootEnv;
     let chosen = -1;
     for (let i = 0; i < st.branches.length; i++) {
       const b = st.branches[i]!;
@@ -193,7 +300,7 @@ export class Evaluator {
       for (const s of setters) {
         if (!s.guards.every((g) => this.ifBranch(pkg, g.stmt, g.file) === g.branch)) continue;
         const st = s.stmt;
-        const env: Env = { file: s.file };
+        const env = s.file.rootEnv;
         if (pending && st.s !== 'unify') {
           value = this.finishUnify(value, pending);
           pending = undefined;
@@ -214,7 +321,7 @@ export class Evaluator {
               [related(first!.file, first!.stmt, `The variable '${name}' is declared here`, true)],
               [`change the variable name to '_${name}' to make it mutable`],
             );
-          if (st.type) v = this.convert(v, st.type, env, name, st);
+          if (st.type) v = this.convert(v, st.type, env, st);
           value = v;
         } else if (st.s === 'unify') {
           // The configs of every `name: S {...}` statement merge first and S is instantiated once
@@ -225,11 +332,17 @@ export class Evaluator {
           const config = this.eval(sx.config, env) as KDict;
           if (!(target instanceof SchemaType))
             value = bound ? this.union(value, config, s.file, st) : this.schemaExpr(sx, env);
-          else if (pending && pending.schema === target)
-            pending.config = this.mergeConfig(pending.config, config, s.file, st, false);
-          else {
+          else if (pending && pending.schema === target) {
+            // Merged in place into one copy: a copy per statement made 30 app-<name>.k files cost
+            // 1 + 2 + ... + 29 key copies.
+            if (!pending.owned) {
+              pending.config = copyDict(pending.config);
+              pending.owned = true;
+            }
+            this.mergeConfigInto(pending.config, config, s.file, st, false);
+          } else {
             if (pending) value = this.finishUnify(value, pending);
-            pending = { schema: target, config, file: s.file, loc: st, base: bound ? value : undefined };
+            pending = { schema: target, config, owned: false, file: s.file, loc: st, base: bound ? value : undefined };
           }
         }
         first ??= s;
@@ -280,10 +393,10 @@ export class Evaluator {
           break;
         }
         case 'assert':
-          this.assert(st, { file });
+          this.assert(st, file.rootEnv);
           break;
         case 'expr':
-          if (st.expr.k !== 'str') this.eval(st.expr, { file });
+          if (st.expr.k !== 'str') this.eval(st.expr, file.rootEnv);
           break;
         default:
           break;
@@ -301,9 +414,13 @@ export class Evaluator {
   // ---- names ----
   private lookup(name: string, env: Env, loc: Loc): Value {
     for (let e: Env | undefined = env; e; e = e.parent) {
+      if (e.names) {
+        const i = e.names.lastIndexOf(name);
+        if (i >= 0) return e.vals![i]!;
+      }
       if (e.vars?.has(name)) return e.vars.get(name)!;
-      if (e.resolve) {
-        const v = e.resolve(name);
+      if (e.inst) {
+        const v = this.resolveInInstance(e.inst, name);
         if (v !== undefined) return v;
       }
     }
@@ -465,9 +582,7 @@ export class Evaluator {
     const c = clauses[i]!;
     const iterable = this.eval(c.iter, env);
     for (const binding of this.iterate(iterable, c.targets.length, env.file, c.iter)) {
-      const vars: Scope = new Map();
-      c.targets.forEach((t, j) => vars.set(t, binding[j]!));
-      const inner: Env = { file: env.file, vars, parent: env };
+      const inner = makeEnv(env.file, env, undefined, c.targets, binding);
       if (c.ifs.every((t) => truthy(this.eval(t, inner)))) this.comprehend(clauses, i + 1, inner, emit);
     }
   }
@@ -490,9 +605,7 @@ export class Evaluator {
     const listOut: Value[] = [];
     const dictOut = new KDict();
     for (const b of bindings) {
-      const vars: Scope = new Map();
-      e.targets.forEach((t, j) => vars.set(t, b[j]!));
-      const inner: Env = { file: env.file, vars, parent: env };
+      const inner = makeEnv(env.file, env, undefined, e.targets, b);
       if (e.test && !truthy(this.eval(e.test, inner))) continue;
       const r = this.eval(e.body, inner);
       switch (e.op) {
@@ -548,8 +661,7 @@ export class Evaluator {
       for (let i = path.length - 1; i >= 1; i--) {
         const d = new KDict();
         d.map.set(path[i]!, v);
-        d.setOp(path[i]!, op);
-        d.origins = new Map([[path[i]!, { file: env.file, line: en.loc.line, col: en.loc.col }]]);
+        d.setKeyMeta(path[i]!, op, env.file.origin(en.loc));
         v = d;
         op = 'union';
       }
@@ -560,17 +672,20 @@ export class Evaluator {
 
   /** One key of a config literal: `:` unions (conflicting scalars are an error), `=` overrides, `+=` appends. */
   private mergeEntry(out: KDict, k: string, v: Value, op: ConfigOp, file: FileUnit, loc: Loc, idempotent = true): void {
-    (out.origins ??= new Map()).set(k, { file, line: loc.line, col: loc.col });
+    const origin = file.origin(loc);
     if (!out.map.has(k)) {
       out.map.set(k, v);
-      out.setOp(k, op);
+      out.setKeyMeta(k, op, origin);
       return;
     }
     const prev = out.map.get(k)!;
     if (op === 'override') {
       out.map.set(k, v);
-      out.setOp(k, 'override');
-    } else if (op === 'insert') out.map.set(k, this.concat(prev, v, file, loc));
+      out.setKeyMeta(k, 'override', origin);
+      return;
+    }
+    out.setOrigin(k, origin);
+    if (op === 'insert') out.map.set(k, this.concat(prev, v, file, loc));
     else {
       if (
         idempotent &&
@@ -620,11 +735,20 @@ export class Evaluator {
   }
 
   private mergeConfig(a: KDict, b: KDict, file: FileUnit, loc: Loc, idempotent: boolean): KDict {
-    const out = copyDict(a);
+    // Values are never changed once made, so a merge with an empty config is the other config itself
+    // (a schema default `S {}` unioned with what an instance sets): no copy.
+    if (a.map.size === 0 && !a.schema && !b.schema) return b;
+    if (b.map.size === 0 && !a.schema && !b.schema) return a;
+    return this.mergeConfigInto(copyDict(a), b, file, loc, idempotent);
+  }
+
+  /** Merges `b` into `out`, which the caller owns (a fresh copy). */
+  private mergeConfigInto(out: KDict, b: KDict, file: FileUnit, loc: Loc, idempotent: boolean): KDict {
     for (const [k, v] of b.map) {
-      const op = b.opOf(k);
-      const origin = b.origins?.get(k);
-      if (origin) (out.origins ??= new Map()).set(k, origin);
+      const m = b.meta?.get(k);
+      const op = m ? m.op : 'union';
+      const origin = m?.origin;
+      if (origin) out.setOrigin(k, origin);
       if (!out.map.has(k)) {
         out.map.set(k, v);
         out.setOp(k, op);
@@ -633,10 +757,9 @@ export class Evaluator {
         out.setOp(k, 'override');
       } else if (op === 'insert') out.map.set(k, this.concat(out.map.get(k)!, v, file, loc));
       else {
-        const at = origin
-          ? { file: origin.file as FileUnit, loc: { line: origin.line, col: origin.col } }
-          : { file, loc };
-        this.mergeEntry(out, k, v, 'union', at.file, at.loc, idempotent);
+        // An origin is its own Loc: errors point at where the key was written.
+        if (origin) this.mergeEntry(out, k, v, 'union', origin.file as FileUnit, origin, idempotent);
+        else this.mergeEntry(out, k, v, 'union', file, loc, idempotent);
       }
     }
     return out;
@@ -655,7 +778,7 @@ export class Evaluator {
     if (!s.def.base) return undefined;
     if (s.base) return s.base;
     const file = s.scope as FileUnit;
-    const b = this.eval(s.def.base, { file });
+    const b = this.eval(s.def.base, file.rootEnv);
     if (!(b instanceof SchemaType))
       return this.fail(
         'TypeError',
@@ -676,58 +799,99 @@ export class Evaluator {
         this.fail('TypeError', `schema ${s.name} inherits from itself`, s.scope as FileUnit, s.def.loc);
       chain.unshift(c);
     }
-    const l: Layout = { attrs: new Map(), privates: new Set(), values: new Map(), checks: [] };
-    for (const c of chain) {
-      for (const a of c.def.attrs) l.attrs.set(a.name, { attr: a, owner: c });
+    const l: Layout = {
+      chain,
+      attrs: new Map(),
+      privates: new Set(),
+      slots: new Map(),
+      attrNames: [],
+      privateNames: [],
+      checks: [],
+    };
+    const slot = (name: string): Slot => {
+      let sl = l.slots.get(name);
+      if (!sl) l.slots.set(name, (sl = { ix: l.slots.size, isPrivate: false, body: [] }));
+      return sl;
+    };
+    chain.forEach((c, ownerIx) => {
+      for (const a of c.def.attrs) {
+        const entry = { attr: a, owner: c, ownerIx };
+        l.attrs.set(a.name, entry);
+        slot(a.name).attr = entry;
+      }
       for (const b of c.def.body) {
         // `a = v` in a body without a declaration above declares `a` (untyped).
-        if (b.name.startsWith('_')) l.privates.add(b.name);
-        else if (!l.attrs.has(b.name))
-          l.attrs.set(b.name, { attr: { name: b.name, optional: false, loc: b.loc }, owner: c });
-        let list = l.values.get(b.name);
-        if (!list) l.values.set(b.name, (list = []));
-        list.push({ stmt: b, owner: c });
+        if (b.name.startsWith('_')) {
+          l.privates.add(b.name);
+          slot(b.name).isPrivate = true;
+        } else if (!l.attrs.has(b.name)) {
+          const entry = { attr: { name: b.name, optional: false, loc: b.loc }, owner: c, ownerIx };
+          l.attrs.set(b.name, entry);
+          slot(b.name).attr = entry;
+        }
+        slot(b.name).body.push({ stmt: b, owner: c, ownerIx });
       }
       if (c.def.indexSignature)
         l.index = {
           value: c.def.indexSignature.value,
           owner: c,
+          ownerIx,
           ...(c.def.indexSignature.keyName ? { keyName: c.def.indexSignature.keyName } : {}),
         };
-      for (const item of c.def.checks) l.checks.push({ item, owner: c });
-    }
+      for (const item of c.def.checks) l.checks.push({ item, owner: c, ownerIx });
+    });
+    l.attrNames = [...l.attrs.keys()];
+    l.privateNames = [...l.privates];
     this.layouts.set(s, l);
     return l;
   }
 
   /** An attribute's value from the schema bodies: each statement whose `if` guards hold, in order. */
-  private bodyValue(
-    stmts: readonly { stmt: SchemaAssign; owner: SchemaType }[],
-    envOf: (owner: SchemaType) => Env,
-    file: FileUnit,
-    loc: Loc,
-  ): Value {
+  private bodyValue(stmts: readonly BodyStmt[], inst: Instance): Value {
     let v: Value = UNDEFINED;
-    for (const { stmt, owner } of stmts) {
-      const env = envOf(owner);
-      const holds = stmt.guards.every(
-        (g) => g.prior.every((p) => !truthy(this.eval(p, env))) && (!g.test || truthy(this.eval(g.test, env))),
-      );
-      if (!holds) continue;
-      let x = this.eval(stmt.value, env);
+    for (let j = 0; j < stmts.length; j++) {
+      const b = stmts[j]!;
+      const { stmt, owner, ownerIx } = b;
+      const env = inst.env(ownerIx);
+      if (stmt.guards.length > 0 && !this.guardsHold(stmt.guards, env)) continue;
+      // A default such as `application: Application = Application {}` reads nothing of the instance:
+      // it is the same value for every instance, so it is evaluated (and instantiated) once.
+      b.static ??= stmt.guards.length === 0 && isStatic(stmt.value, inst.layout);
+      let x: Value;
       let op = stmt.op;
-      for (let i = stmt.path.length - 1; i >= 0; i--) {
-        const d = new KDict();
-        d.map.set(stmt.path[i]!, x);
-        d.setOp(stmt.path[i]!, op);
-        x = d;
-        op = 'union';
+      const cached = this.deferRequired === 0 ? b.cached : (b.cached ?? b.cachedDeferred);
+      if (cached !== undefined) {
+        x = cached;
+        if (stmt.path.length > 0) op = 'union';
+      } else {
+        const printed = this.printed.length;
+        x = this.eval(stmt.value, env);
+        for (let i = stmt.path.length - 1; i >= 0; i--) {
+          const d = new KDict();
+          d.map.set(stmt.path[i]!, x);
+          d.setOp(stmt.path[i]!, op);
+          x = d;
+          op = 'union';
+        }
+        // Not cached if evaluating it printed something: print() runs once per instance.
+        if (b.static && this.printed.length === printed) {
+          if (this.deferRequired === 0) b.cached = x;
+          else b.cachedDeferred = x;
+        }
       }
       if (op === 'override') v = x;
       else if (op === 'insert') v = this.concat(v, x, owner.scope as FileUnit, stmt.loc);
-      else v = v === UNDEFINED || v === null ? x : this.union(v, x, file, loc);
+      else v = v === UNDEFINED || v === null ? x : this.union(v, x, inst.file, inst.loc);
     }
     return v;
+  }
+
+  private guardsHold(guards: readonly SchemaGuard[], env: Env): boolean {
+    for (const g of guards) {
+      for (const p of g.prior) if (truthy(this.eval(p, env))) return false;
+      if (g.test && !truthy(this.eval(g.test, env))) return false;
+    }
+    return true;
   }
 
   isSubschema(s: SchemaType, of: SchemaType): boolean {
@@ -737,81 +901,30 @@ export class Evaluator {
 
   instantiate(s: SchemaType, config: KDict, file: FileUnit, loc: Loc): KDict {
     const l = this.layout(s);
-    const where = (k: string): [FileUnit, Loc] => {
-      const o = config.origins?.get(k);
-      return o ? [o.file as FileUnit, { line: o.line, col: o.col }] : [file, loc];
-    };
-    for (const k of config.map.keys())
-      if (!l.attrs.has(k) && !l.privates.has(k) && !l.index)
-        this.fail(
-          'CompileError',
-          `Cannot add member '${k}' to schema '${s.name}'${suggest(k, [...l.attrs.keys()])}`,
-          ...where(k),
-        );
-    const inst = new KDict();
-    inst.schema = s;
-    inst.config = config;
-    const values = new Map<string, Value>();
-    const busy = new Set<string>();
-    const envOf = (owner: SchemaType): Env => ({ file: owner.scope as FileUnit, resolve });
-    const resolve = (name: string): Value | undefined =>
-      l.attrs.has(name) || l.privates.has(name) || (config.map.has(name) && l.index) ? get(name) : undefined;
-    const get = (name: string): Value => {
-      if (values.has(name)) return values.get(name)!;
-      if (busy.has(name)) this.fail('RecursionError', `attribute '${name}' of ${s.name} refers to itself`, file, loc);
-      busy.add(name);
-      let v: Value;
-      const hasCfg = config.map.has(name);
-      const cv = config.map.get(name);
-      const op = config.opOf(name);
-      const attr = l.attrs.get(name);
-      const body = l.values.get(name);
-      if (attr || l.privates.has(name)) {
-        // A default the config is unioned into is rebuilt from the merged config, which is checked
-        // then: its own required attributes wait for the values the config states.
-        const rebuilt = hasCfg && op === 'union' && cv !== UNDEFINED;
-        if (rebuilt) this.deferRequired++;
-        let dv: Value;
-        try {
-          dv = !hasCfg || op !== 'override' ? this.bodyValue(body ?? [], envOf, file, loc) : UNDEFINED;
-        } finally {
-          if (rebuilt) this.deferRequired--;
-        }
-        if (!hasCfg) v = dv;
-        else if (op === 'override') v = cv!;
-        else if (op === 'insert') v = this.concat(dv, cv!, file, loc);
-        else v = cv === UNDEFINED ? dv : dv === UNDEFINED || dv === null ? cv! : this.union(dv, cv!, file, loc);
-        const [efile, eloc] = where(name);
-        const a = attr?.attr;
-        if (a?.type) v = this.convert(v, a.type, envOf(attr!.owner), `${s.name}.${name}`, eloc, efile);
-        if (a && !a.optional && this.deferRequired === 0 && (v === null || v === UNDEFINED))
+    if (!l.index)
+      for (const k of config.map.keys())
+        if (!l.slots.has(k)) {
+          const o = config.originOf(k);
           this.fail(
-            'EvaluationError',
-            `attribute '${name}' of ${s.name} is required and can't be None or Undefined`,
-            efile,
-            eloc,
-            [],
-            [],
-            false,
+            'CompileError',
+            `Cannot add member '${k}' to schema '${s.name}'${suggest(k, l.attrNames)}`,
+            o ? (o.file as FileUnit) : file,
+            o ?? loc,
           );
-      } else {
-        v = cv!;
-        if (l.index && !name.startsWith('_'))
-          v = this.convert(v, l.index.value, envOf(l.index.owner), `${s.name}.${name}`, ...swap(where(name)));
-      }
-      busy.delete(name);
-      values.set(name, v);
-      return v;
-    };
-    for (const name of l.attrs.keys()) {
-      const v = get(name);
-      if (v !== UNDEFINED) inst.map.set(name, v);
+        }
+    const out = new KDict();
+    out.schema = s;
+    out.config = config;
+    const inst = new Instance(s, l, config, file, loc);
+    for (const name of l.attrNames) {
+      const v = this.attrValue(inst, name);
+      if (v !== UNDEFINED) out.map.set(name, v);
     }
-    for (const name of l.privates) inst.map.set(name, get(name));
-    for (const name of config.map.keys()) if (!inst.map.has(name)) inst.map.set(name, get(name));
+    for (const name of l.privateNames) out.map.set(name, this.attrValue(inst, name));
+    for (const name of config.map.keys()) if (!out.map.has(name)) out.map.set(name, this.attrValue(inst, name));
     // a default about to be rebuilt with the config unioned into it is checked as rebuilt
-    for (const { item, owner } of this.deferRequired === 0 ? l.checks : []) {
-      const env = envOf(owner);
+    for (const { item, owner, ownerIx } of this.deferRequired === 0 ? l.checks : []) {
+      const env = inst.env(ownerIx);
       if (item.guard && !truthy(this.eval(item.guard, env))) continue;
       if (truthy(this.eval(item.test, env))) continue;
       const msg = item.message ? toStr(this.eval(item.message, env)) : '';
@@ -825,102 +938,177 @@ export class Evaluator {
         ),
       ]);
     }
-    return inst;
+    return out;
+  }
+
+  /** A name a schema body reads: an attribute, a `_private` body name, or a key an index signature admitted. */
+  resolveInInstance(inst: Instance, name: string): Value | undefined {
+    return inst.layout.slots.has(name) || (inst.layout.index && inst.config.map.has(name))
+      ? this.attrValue(inst, name)
+      : undefined;
+  }
+
+  private attrValue(inst: Instance, name: string): Value {
+    const { layout: l, config, schema: s } = inst;
+    const slot = l.slots.get(name);
+    const known = slot ? inst.values[slot.ix] : inst.extra?.get(name);
+    if (known !== undefined) {
+      if (known === BUSY)
+        this.fail('RecursionError', `attribute '${name}' of ${inst.schema.name} refers to itself`, inst.file, inst.loc);
+      return known;
+    }
+    if (slot) inst.values[slot.ix] = BUSY;
+    else (inst.extra ??= new Map()).set(name, BUSY);
+    let v: Value;
+    const cv = config.map.get(name);
+    const hasCfg = cv !== undefined || config.map.has(name);
+    const meta = hasCfg ? config.meta?.get(name) : undefined;
+    const origin = meta?.origin;
+    const efile = origin ? (origin.file as FileUnit) : inst.file;
+    const eloc: Loc = origin ?? inst.loc;
+    if (slot) {
+      const op = meta ? meta.op : 'union';
+      // A default the config is unioned into is rebuilt from the merged config, which is checked
+      // then: its own required attributes wait for the values the config states.
+      const rebuilt = hasCfg && op === 'union' && cv !== UNDEFINED;
+      if (rebuilt) this.deferRequired++;
+      let dv: Value;
+      try {
+        dv = !hasCfg || op !== 'override' ? this.bodyValue(slot.body, inst) : UNDEFINED;
+      } finally {
+        if (rebuilt) this.deferRequired--;
+      }
+      if (!hasCfg) v = dv;
+      else if (op === 'override') v = cv!;
+      else if (op === 'insert') v = this.concat(dv, cv!, inst.file, inst.loc);
+      else v = cv === UNDEFINED ? dv : dv === UNDEFINED || dv === null ? cv! : this.union(dv, cv!, inst.file, inst.loc);
+      const a = slot.attr;
+      if (a?.attr.type) v = this.convert(v, a.attr.type, inst.env(a.ownerIx), eloc, efile);
+      if (a && !a.attr.optional && this.deferRequired === 0 && (v === null || v === UNDEFINED))
+        this.fail(
+          'EvaluationError',
+          `attribute '${name}' of ${s.name} is required and can't be None or Undefined`,
+          efile,
+          eloc,
+          [],
+          [],
+          false,
+        );
+    } else {
+      v = cv!;
+      if (l.index && !name.startsWith('_')) v = this.convert(v, l.index.value, inst.env(l.index.ownerIx), eloc, efile);
+    }
+    if (slot) inst.values[slot.ix] = v;
+    else inst.extra!.set(name, v);
+    return v;
   }
 
   // ---- types ----
   /** Checks `v` against `t`, converting dicts to schema instances and ints to floats as KCL does. */
-  convert(v: Value, t: TypeExpr, env: Env, _what: string, loc: Loc, errFile: FileUnit = env.file): Value {
+  convert(v: Value, t: TypeExpr, env: Env, loc: Loc, errFile: FileUnit = env.file): Value {
     const r = this.tryConvert(v, t, env, loc, errFile);
-    if (r.ok) return r.value;
+    if (r !== NO_MATCH) return r;
+    const why = this.convertWhy;
     return this.fail(
       'TypeError',
-      `expected ${typeText(t)}, got ${describeValue(v)}${r.why ? ` (${r.why})` : ''}`,
+      `expected ${typeText(t)}, got ${describeValue(v)}${why ? ` (${why})` : ''}`,
       errFile,
       loc,
     );
   }
 
-  private tryConvert(
-    v: Value,
-    t: TypeExpr,
-    env: Env,
-    loc: Loc,
-    errFile: FileUnit,
-  ): { ok: true; value: Value } | { ok: false; why?: string } {
-    if (v === null || v === UNDEFINED) return { ok: true, value: v };
+  /** Why the last union alternative failed (an error inside it), for convert's message. */
+  private convertWhy: string | undefined;
+
+  /** `v` converted to `t`, or NO_MATCH (no result objects: this runs for every typed attribute). */
+  private tryConvert(v: Value, t: TypeExpr, env: Env, loc: Loc, errFile: FileUnit): Value | typeof NO_MATCH {
+    // Set by a failing union only, so a failure reports the why of the union it came from.
+    this.convertWhy = undefined;
+    if (v === null || v === UNDEFINED) return v;
     switch (t.t) {
       case 'any':
-        return { ok: true, value: v };
+        return v;
       case 'basic':
         switch (t.name) {
           case 'int':
-            return typeof v === 'number' ? { ok: true, value: v } : { ok: false };
+            return typeof v === 'number' ? v : NO_MATCH;
           case 'float':
-            if (typeof v === 'number') return { ok: true, value: new KFloat(v) };
-            return v instanceof KFloat ? { ok: true, value: v } : { ok: false };
+            if (typeof v === 'number') return new KFloat(v);
+            return v instanceof KFloat ? v : NO_MATCH;
           case 'str':
-            return typeof v === 'string' ? { ok: true, value: v } : { ok: false };
+            return typeof v === 'string' ? v : NO_MATCH;
           case 'bool':
-            return typeof v === 'boolean' ? { ok: true, value: v } : { ok: false };
+            return typeof v === 'boolean' ? v : NO_MATCH;
           default:
-            return { ok: false };
+            return NO_MATCH;
         }
       case 'literal':
-        return valuesEqual(v, t.value) && typeof v === typeof t.value ? { ok: true, value: v } : { ok: false };
+        return valuesEqual(v, t.value) && typeof v === typeof t.value ? v : NO_MATCH;
       case 'list': {
-        if (!Array.isArray(v)) return { ok: false };
+        if (!Array.isArray(v)) return NO_MATCH;
         const out: Value[] = [];
         for (const x of v) {
           const r = this.tryConvert(x, t.item, env, loc, errFile);
-          if (!r.ok) return r;
-          out.push(r.value);
+          if (r === NO_MATCH) return r;
+          out.push(r);
         }
-        return { ok: true, value: out };
+        return out;
       }
       case 'dict': {
-        if (!(v instanceof KDict)) return { ok: false };
-        if (v.schema && t.value.t === 'any') return { ok: true, value: v };
-        if (t.value.t === 'any') return { ok: true, value: v };
+        if (!(v instanceof KDict)) return NO_MATCH;
+        if (v.schema && t.value.t === 'any') return v;
         const out = new KDict();
-        if (v.ops) out.ops = new Map(v.ops);
+        // The operators are kept, not the origins.
+        if (v.meta) {
+          const meta = (out.meta = new Map());
+          v.meta.forEach((m, k) => meta.set(k, keyMeta(m.op, undefined)));
+        }
         for (const [k, x] of v.map) {
           const r = this.tryConvert(x, t.value, env, loc, errFile);
-          if (!r.ok) return r;
-          out.map.set(k, r.value);
+          if (r === NO_MATCH) return r;
+          out.map.set(k, r);
         }
-        return { ok: true, value: out };
+        return out;
       }
       case 'named': {
         const target = this.resolveType(t, env);
-        if (target instanceof TypeAlias) return this.tryConvert(v, target.type, { file: target.file }, loc, errFile);
-        if (!(v instanceof KDict)) return { ok: false };
-        if (v.schema && this.isSubschema(v.schema, target)) return { ok: true, value: v };
-        if (v.schema) return { ok: false };
-        return { ok: true, value: this.instantiate(target, v, errFile, loc) };
+        if (target instanceof TypeAlias) return this.tryConvert(v, target.type, target.file.rootEnv, loc, errFile);
+        if (!(v instanceof KDict)) return NO_MATCH;
+        if (v.schema && this.isSubschema(v.schema, target)) return v;
+        if (v.schema) return NO_MATCH;
+        return this.instantiate(target, v, errFile, loc);
       }
       case 'func':
-        return v instanceof KFunc ? { ok: true, value: v } : { ok: false };
+        return v instanceof KFunc ? v : NO_MATCH;
       case 'union': {
         let why: string | undefined;
         for (const alt of t.types) {
           try {
             const r = this.tryConvert(v, alt, env, loc, errFile);
-            if (r.ok) return r;
+            if (r !== NO_MATCH) return r;
           } catch (err) {
             if (!(err instanceof KclError)) throw err;
             why = err.detail;
           }
         }
-        return why ? { ok: false, why } : { ok: false };
+        this.convertWhy = why;
+        return NO_MATCH;
       }
     }
   }
 
+  /** Named types resolved once per (type node, file): globals and imports do not change during a run. */
+  private readonly resolvedTypes = new Map<TypeExpr, { file: FileUnit; type: SchemaType | TypeAlias }>();
+
   private resolveType(t: TypeExpr & { t: 'named' }, env: Env): SchemaType | TypeAlias {
-    let v: Value = this.lookup(t.path[0]!, { file: env.file }, t.loc);
+    const known = this.resolvedTypes.get(t);
+    if (known && known.file === env.file) return known.type;
+    let v: Value = this.lookup(t.path[0]!, env.file.rootEnv, t.loc);
     for (const seg of t.path.slice(1)) v = this.select(v, seg, env.file, t.loc);
-    if (v instanceof SchemaType || v instanceof TypeAlias) return v;
+    if (v instanceof SchemaType || v instanceof TypeAlias) {
+      this.resolvedTypes.set(t, { file: env.file, type: v });
+      return v;
+    }
     return this.fail('TypeError', `'${t.path.join('.')}' is not a schema type`, env.file, t.loc);
   }
 
@@ -1013,21 +1201,21 @@ export class Evaluator {
             `expected at most ${e.params.length} positional arguments, found ${args.length}`,
           );
         const vars: Scope = new Map();
-        const env: Env = { file: closure.file, vars, parent: closure };
+        const env = makeEnv(closure.file, closure, vars);
         e.params.forEach((p, i) => {
           let v: Value;
           if (i < args.length) v = args[i]!;
           else if (kwargs.has(p.name)) v = kwargs.get(p.name)!;
           else if (p.default) v = this.eval(p.default, env);
           else throw new CallError('TypeError', `missing the required positional argument '${p.name}'`);
-          if (p.type) v = this.convert(v, p.type, env, `argument '${p.name}'`, e);
+          if (p.type) v = this.convert(v, p.type, env, e);
           vars.set(p.name, v);
         });
         for (const k of kwargs.keys())
           if (!e.params.some((p) => p.name === k))
             throw new CallError('TypeError', `got an unexpected keyword argument '${k}'`);
         let result = this.execBody(e.body, env);
-        if (e.ret) result = this.convert(result, e.ret, env, 'the lambda result', e);
+        if (e.ret) result = this.convert(result, e.ret, env, e);
         return result;
       },
       { params: e.params, ...(e.ret ? { ret: e.ret } : {}), body: e.body },
@@ -1041,7 +1229,7 @@ export class Evaluator {
         case 'assign': {
           let v = this.eval(st.value, env);
           if (st.op) v = this.binary(st.op, this.lookup(st.target, env, st), v, env.file, st);
-          if (st.type) v = this.convert(v, st.type, env, st.target, st);
+          if (st.type) v = this.convert(v, st.type, env, st);
           env.vars!.set(st.target, v);
           last = null;
           break;
@@ -1222,10 +1410,6 @@ function describeValue(v: Value): string {
   return typeName(v);
 }
 
-function swap([f, l]: [FileUnit, Loc]): [Loc, FileUnit] {
-  return [l, f];
-}
-
 /** `type Name = T`. */
 class TypeAlias {
   constructor(
@@ -1255,4 +1439,57 @@ function typeText(t: TypeExpr): string {
     case 'func':
       return 'function';
   }
+}
+
+/**
+ * Whether a schema body expression reads nothing of the instance being built: no attribute or
+ * `_private` name (nor, with an index signature, any name at all), no call, no lambda or
+ * comprehension. Such a value depends only on globals, imports and literals, which do not
+ * change during a run.
+ */
+function isStatic(e: Expr, l: Layout): boolean {
+  switch (e.k) {
+    case 'lit':
+    case 'float':
+      return true;
+    case 'name':
+      return !l.index && !l.slots.has(e.name);
+    case 'str':
+      return e.parts.every((p) => p.expr === undefined || isStatic(p.expr, l));
+    case 'paren':
+      return isStatic(e.expr, l);
+    case 'select':
+      return isStatic(e.value, l);
+    case 'index':
+      return isStatic(e.value, l) && isStatic(e.index, l);
+    case 'unary':
+      return isStatic(e.operand, l);
+    case 'binary':
+      return isStatic(e.left, l) && isStatic(e.right, l);
+    case 'compare':
+      return e.operands.every((x) => isStatic(x, l));
+    case 'ifexpr':
+      return isStatic(e.test, l) && isStatic(e.then, l) && (!e.else || isStatic(e.else, l));
+    case 'list':
+      return e.items.every((it) => staticListItem(it, l));
+    case 'config':
+      return e.entries.every((en) => staticEntry(en, l));
+    case 'schema':
+      return !e.args && isStatic(e.target, l) && isStatic(e.config, l);
+    default:
+      return false;
+  }
+}
+
+function staticListItem(it: ListItem, l: Layout): boolean {
+  if (it.kind === 'if')
+    return it.branches.every((b) => (!b.test || isStatic(b.test, l)) && b.items.every((x) => staticListItem(x, l)));
+  return isStatic(it.value, l);
+}
+
+function staticEntry(en: ConfigEntry, l: Layout): boolean {
+  if (en.kind === 'if')
+    return en.branches.every((b) => (!b.test || isStatic(b.test, l)) && b.entries.every((x) => staticEntry(x, l)));
+  if (en.kind === 'unpack') return isStatic(en.value, l);
+  return (!en.keyExpr || isStatic(en.keyExpr, l)) && isStatic(en.value, l);
 }

@@ -16,13 +16,10 @@ export interface Token {
   readonly value: string;
   readonly line: number;
   readonly col: number;
-  /** Offset of the first character of the token. */
-  readonly offset: number;
-  /** For strings: raw (r"..."), and the offset of the body's first character. */
-  readonly raw?: boolean;
-  readonly bodyOffset?: number;
-  /** For strings: the quote, `"`, `'`, `"""` or `'''`. */
-  readonly quote?: string;
+  /** For strings: raw (r"..."). */
+  readonly raw: boolean;
+  /** For strings: how far the body starts after the token (prefix and quote); 0 otherwise. */
+  readonly bodyShift: number;
 }
 
 const OPERATORS = [
@@ -91,11 +88,26 @@ for (const o of OPERATORS) {
 function isIdentStart(c: string): boolean {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_' || c === '$' || c > '\u007f';
 }
-function isIdentPart(c: string): boolean {
-  return isIdentStart(c) || (c >= '0' && c <= '9');
+/** isIdentPart by char code (the scanning loop of names: no one-character strings). */
+function isIdentPartCode(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36 || c > 0x7f;
 }
 function isDigit(c: string): boolean {
   return c >= '0' && c <= '9';
+}
+
+/**
+ * Names are shared strings across files and runs: the AST keeps one copy of `application`
+ * rather than one per occurrence (less to copy when a collection finds the ASTs alive), and
+ * the evaluator's Map lookups by name reuse the string's cached hash. Bounded.
+ */
+const NAMES = new Map<string, string>();
+function intern(s: string): string {
+  const known = NAMES.get(s);
+  if (known !== undefined) return known;
+  if (NAMES.size >= 50_000) NAMES.clear();
+  NAMES.set(s, s);
+  return s;
 }
 
 export function tokenize(file: string, text: string): Token[] {
@@ -111,8 +123,9 @@ export function tokenize(file: string, text: string): Token[] {
   const fail = (msg: string, off: number, l = line, ls = lineStart): never => {
     throw new KclError('InvalidSyntax', msg, { file, line: l, col: off - ls + 1 }, lineText(l));
   };
-  const push = (kind: TokenKind, value: string, offset: number, extra: Partial<Token> = {}): void => {
-    tokens.push({ kind, value, line, col: offset - lineStart + 1, offset, ...extra });
+  // Every token has the same six fields (string ones included): the parser's reads stay monomorphic.
+  const push = (kind: TokenKind, value: string, offset: number): void => {
+    tokens.push({ kind, value, line, col: offset - lineStart + 1, raw: false, bodyShift: 0 });
   };
 
   while (i <= n) {
@@ -215,25 +228,23 @@ export function tokenize(file: string, text: string): Token[] {
         value: text.slice(bodyStart, j),
         line: startLine,
         col: start - startLineStart + 1,
-        offset: start,
         raw: rawPrefix,
-        bodyOffset: bodyStart,
-        quote,
+        bodyShift: bodyStart - start,
       });
       i = j + quote.length;
       continue;
     }
     if (isIdentStart(c)) {
       let j = i + 1;
-      while (j < n && isIdentPart(text[j]!)) j++;
-      push('name', text.slice(i, j), i);
+      while (j < n && isIdentPartCode(text.charCodeAt(j))) j++;
+      push('name', intern(text.slice(i, j)), i);
       i = j;
       continue;
     }
     if (isDigit(c) || (c === '.' && isDigit(text[i + 1] ?? ''))) {
       let j = i;
       let kind: TokenKind = 'int';
-      if (c === '0' && /[xXoObB]/.test(text[i + 1] ?? '')) {
+      if (c === '0' && 'xXoObB'.includes(text[i + 1] || '\u0000')) {
         j += 2;
         while (j < n && /[0-9a-fA-F_]/.test(text[j]!)) j++;
       } else {
@@ -258,11 +269,19 @@ export function tokenize(file: string, text: string): Token[] {
       }
       if (isIdentStart(text[j] ?? ''))
         fail(`invalid number suffix '${text[j]}': unit suffixes are outside the subset`, j);
-      push(kind, text.slice(i, j).replace(/_/g, ''), i);
+      const num = text.slice(i, j);
+      push(kind, num.includes('_') ? num.replace(/_/g, '') : num, i);
       i = j;
       continue;
     }
-    const op = OPS_BY_CHAR.get(c)?.find((o) => text.startsWith(o, i));
+    let op: string | undefined;
+    const candidates = OPS_BY_CHAR.get(c);
+    if (candidates)
+      for (const o of candidates)
+        if (o.length === 1 || text.startsWith(o, i)) {
+          op = o;
+          break;
+        }
     if (!op) fail(`invalid character '${c}' in source`, i);
     const o = op!;
     if (o === '(' || o === '[' || o === '{' || o === '?[') {

@@ -57,11 +57,13 @@ export class PackageLoader {
   kFiles(dir: string): string[] | undefined {
     const list = this.host.listDir(dir);
     if (!list) return undefined;
-    return list
-      .filter((e) => !e.dir && e.name.endsWith('.k') && !e.name.endsWith('_test.k'))
-      .map((e) => e.name)
-      .sort()
-      .map((n) => join(dir, n));
+    const names: string[] = [];
+    for (const e of list) if (!e.dir && e.name.endsWith('.k') && !e.name.endsWith('_test.k')) names.push(e.name);
+    names.sort();
+    // A normalised absolute directory (what resolve builds) takes the names as they are; path.join
+    // normalises every one otherwise.
+    const plain = dir.startsWith('/') && !dir.endsWith('/') && !dir.includes('//') && !dir.includes('/.');
+    return names.map((n) => (plain ? `${dir}/${n}` : join(dir, n)));
   }
 
   private readonly resolved = new Map<string, Package | KModule | undefined>();

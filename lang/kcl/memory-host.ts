@@ -2,6 +2,9 @@
 import type { KclHost } from './loader.js';
 
 export function memoryHost(files: Record<string, string>): KclHost {
+  // A Map, not the record: a keyed read of a dictionary-mode object internalizes the key string
+  // first, and every path the loader builds is a new string.
+  const byPath = new Map(Object.entries(files));
   let dirs: Map<string, Map<string, boolean>> | undefined;
   const index = (): Map<string, Map<string, boolean>> => {
     if (dirs) return dirs;
@@ -18,7 +21,7 @@ export function memoryHost(files: Record<string, string>): KclHost {
     return dirs;
   };
   return {
-    readFile: (p) => files[p],
+    readFile: (p) => byPath.get(p),
     listDir: (dir) => {
       const entries = index().get(dir.length > 1 && dir.endsWith('/') ? dir.slice(0, -1) : dir);
       return entries && [...entries].map(([name, isDir]) => ({ name, dir: isDir }));

@@ -97,6 +97,14 @@ class Parser {
     const t = this.peek(o);
     return t.kind === 'name' && t.value === v;
   }
+  // Nodes take line and col as fields of their own literal (not `...loc`): no temporary object and
+  // no out-of-object property array per node.
+  private lineOf(t: Token): number {
+    return this.base ? this.base.line + t.line - 1 : t.line;
+  }
+  private colOf(t: Token): number {
+    return this.base && t.line === 1 ? this.base.col + t.col - 1 : t.col;
+  }
   private loc(t: Token = this.peek()): Loc {
     if (this.base) return { line: this.base.line + t.line - 1, col: t.line === 1 ? this.base.col + t.col - 1 : t.col };
     return { line: t.line, col: t.col };
@@ -207,10 +215,10 @@ class Parser {
             asName = this.expectName();
           }
           this.endSimple();
-          return [{ s: 'import', path, asName, ...loc }];
+          return [{ s: 'import', path, asName, line: loc.line, col: loc.col }];
         }
         case 'schema':
-          return [{ s: 'schema', def: this.parseSchema(), ...loc }];
+          return [{ s: 'schema', def: this.parseSchema(), line: loc.line, col: loc.col }];
         case 'if':
           return [this.parseIfStmt()];
         case 'assert': {
@@ -227,7 +235,16 @@ class Parser {
             message = this.parseExpr();
           }
           this.endSimple();
-          return [{ s: 'assert', test, ...(guard ? { guard } : {}), ...(message ? { message } : {}), ...loc }];
+          return [
+            {
+              s: 'assert',
+              test,
+              ...(guard ? { guard } : {}),
+              ...(message ? { message } : {}),
+              line: loc.line,
+              col: loc.col,
+            },
+          ];
         }
         case 'type':
           if (this.peek(1).kind === 'name' && this.isOp('=', 2)) {
@@ -236,7 +253,7 @@ class Parser {
             this.expectOp('=');
             const type = this.parseType();
             this.endSimple();
-            return [{ s: 'type', name, type, ...loc }];
+            return [{ s: 'type', name, type, line: loc.line, col: loc.col }];
           }
           break;
         case 'rule':
@@ -254,14 +271,14 @@ class Parser {
           this.pos++;
           const value = this.parseExpr();
           this.endSimple();
-          return [{ s: 'assign', target: t.value, type, value, ...loc }];
+          return [{ s: 'assign', target: t.value, type, value, line: loc.line, col: loc.col }];
         }
         // unification: rewind and parse the schema expression
         this.pos = save;
         const value = this.parseExpr();
         if (value.k !== 'schema') this.fail(`expected '=' or a schema expression after '${t.value}:'`);
         this.endSimple();
-        return [{ s: 'unify', target: t.value, value, ...loc }];
+        return [{ s: 'unify', target: t.value, value, line: loc.line, col: loc.col }];
       }
       if (!KEYWORDS.has(t.value) && this.peek(1).kind === 'op') {
         const op = this.peek(1).value;
@@ -269,14 +286,23 @@ class Parser {
           this.pos += 2;
           const value = this.parseExpr();
           this.endSimple();
-          return [{ s: 'assign', target: t.value, value, ...(op !== '=' ? { op: op.slice(0, -1) } : {}), ...loc }];
+          return [
+            {
+              s: 'assign',
+              target: t.value,
+              value,
+              ...(op !== '=' ? { op: op.slice(0, -1) } : {}),
+              line: loc.line,
+              col: loc.col,
+            },
+          ];
         }
       }
     }
     const expr = this.parseExpr();
     if (this.isOp('=')) this.fail('only a name may be assigned at this level (dotted targets are outside the subset)');
     this.endSimple();
-    return [{ s: 'expr', expr, ...loc }];
+    return [{ s: 'expr', expr, line: loc.line, col: loc.col }];
   }
 
   private parseIfStmt(): Stmt {
@@ -299,7 +325,7 @@ class Parser {
         break;
       } else break;
     }
-    return { s: 'if', branches, ...loc };
+    return { s: 'if', branches, line: loc.line, col: loc.col };
   }
 
   private parseSchema(): SchemaDef {
@@ -488,11 +514,11 @@ class Parser {
 
   private parseDottedName(): Expr {
     const t = this.peek();
-    let e: Expr = { k: 'name', name: this.expectName(), ...this.loc(t) };
+    let e: Expr = { k: 'name', name: this.expectName(), line: this.lineOf(t), col: this.colOf(t) };
     while (this.isOp('.')) {
       this.pos++;
       const a = this.peek();
-      e = { k: 'select', value: e, attr: this.expectName(), optional: false, ...this.loc(a) };
+      e = { k: 'select', value: e, attr: this.expectName(), optional: false, line: this.lineOf(a), col: this.colOf(a) };
     }
     return e;
   }
@@ -549,7 +575,7 @@ class Parser {
     }
     if (t.kind === 'string') {
       this.pos++;
-      return { t: 'literal', value: decodeEscapes(t.value, t.raw === true) };
+      return { t: 'literal', value: decodeEscapes(t.value, t.raw) };
     }
     if (t.kind === 'int' || t.kind === 'float') {
       this.pos++;
@@ -591,7 +617,7 @@ class Parser {
       if (this.isName('else')) {
         this.pos++;
         const other = this.parseExpr();
-        return { k: 'ifexpr', test, then: e, else: other, ...this.loc(t) };
+        return { k: 'ifexpr', test, then: e, else: other, line: this.lineOf(t), col: this.colOf(t) };
       }
       this.pos = save;
     }
@@ -626,7 +652,7 @@ class Parser {
     this.expectOp('{');
     const body = this.parseBracedStatements();
     this.expectOp('}');
-    return { k: 'lambda', params, ...(ret ? { ret } : {}), body, ...loc };
+    return { k: 'lambda', params, ...(ret ? { ret } : {}), body, line: loc.line, col: loc.col };
   }
 
   /** Statements between `{` and `}` (a lambda body), separated by line breaks or `;`. */
@@ -651,12 +677,19 @@ class Parser {
           this.pos++;
           message = this.parseExpr();
         }
-        body.push({ s: 'assert', test, ...(guard ? { guard } : {}), ...(message ? { message } : {}), ...loc });
+        body.push({
+          s: 'assert',
+          test,
+          ...(guard ? { guard } : {}),
+          ...(message ? { message } : {}),
+          line: loc.line,
+          col: loc.col,
+        });
       } else if (t.kind === 'name' && !KEYWORDS.has(t.value) && this.isOp(':', 1) && this.peek(1).line === t.line) {
         this.pos += 2;
         const type = this.parseType();
         this.expectOp('=');
-        body.push({ s: 'assign', target: t.value, type, value: this.parseExpr(), ...loc });
+        body.push({ s: 'assign', target: t.value, type, value: this.parseExpr(), line: loc.line, col: loc.col });
       } else if (
         t.kind === 'name' &&
         !KEYWORDS.has(t.value) &&
@@ -670,10 +703,11 @@ class Parser {
           target: t.value,
           value: this.parseExpr(),
           ...(op !== '=' ? { op: op.slice(0, -1) } : {}),
-          ...loc,
+          line: loc.line,
+          col: loc.col,
         });
       } else {
-        body.push({ s: 'expr', expr: this.parseExpr(), ...loc });
+        body.push({ s: 'expr', expr: this.parseExpr(), line: loc.line, col: loc.col });
       }
       if (this.isOp(';')) this.pos++;
       if (!this.isOp('}') && this.peek().kind !== 'nl')
@@ -710,7 +744,7 @@ class Parser {
         break;
       }
     }
-    return { s: 'if', branches, ...loc };
+    return { s: 'if', branches, line: loc.line, col: loc.col };
   }
 
   private parseBracedStatementsUntil(col: number): Stmt[] {
@@ -733,9 +767,10 @@ class Parser {
           target: t.value,
           value: this.parseExpr(),
           ...(op !== '=' ? { op: op.slice(0, -1) } : {}),
-          ...loc,
+          line: loc.line,
+          col: loc.col,
         });
-      } else out.push({ s: 'expr', expr: this.parseExpr(), ...loc });
+      } else out.push({ s: 'expr', expr: this.parseExpr(), line: loc.line, col: loc.col });
       if (this.peek().kind !== 'nl') break;
       const save = this.pos;
       this.skipNL();
@@ -761,7 +796,7 @@ class Parser {
     while (this.isName('or')) {
       const t = this.next();
       this.skipNL();
-      e = { k: 'binary', op: 'or', left: e, right: this.parseAndTest(), ...this.loc(t) };
+      e = { k: 'binary', op: 'or', left: e, right: this.parseAndTest(), line: this.lineOf(t), col: this.colOf(t) };
     }
     return e;
   }
@@ -770,14 +805,14 @@ class Parser {
     while (this.isName('and')) {
       const t = this.next();
       this.skipNL();
-      e = { k: 'binary', op: 'and', left: e, right: this.parseNotTest(), ...this.loc(t) };
+      e = { k: 'binary', op: 'and', left: e, right: this.parseNotTest(), line: this.lineOf(t), col: this.colOf(t) };
     }
     return e;
   }
   private parseNotTest(): Expr {
     if (this.isName('not')) {
       const t = this.next();
-      return { k: 'unary', op: 'not', operand: this.parseNotTest(), ...this.loc(t) };
+      return { k: 'unary', op: 'not', operand: this.parseNotTest(), line: this.lineOf(t), col: this.colOf(t) };
     }
     return this.parseComparison();
   }
@@ -832,12 +867,19 @@ class Parser {
     const t = this.peek();
     if (t.kind === 'op' && (t.value === '-' || t.value === '+' || t.value === '~')) {
       this.pos++;
-      return { k: 'unary', op: t.value, operand: this.parseUnary(), ...this.loc(t) };
+      return { k: 'unary', op: t.value, operand: this.parseUnary(), line: this.lineOf(t), col: this.colOf(t) };
     }
     const base = this.parsePostfix();
     if (this.isOp('**')) {
       const op = this.next();
-      return { k: 'binary', op: '**', left: base, right: this.parseUnary(), ...this.loc(op) };
+      return {
+        k: 'binary',
+        op: '**',
+        left: base,
+        right: this.parseUnary(),
+        line: this.lineOf(op),
+        col: this.colOf(op),
+      };
     }
     return base;
   }
@@ -856,7 +898,8 @@ class Parser {
           value: e,
           attr: this.expectName('attribute name'),
           optional: t.value === '?.',
-          ...this.loc(a),
+          line: this.lineOf(a),
+          col: this.colOf(a),
         };
       } else if (t.value === '[' || t.value === '?[') {
         this.pos++;
@@ -869,8 +912,8 @@ class Parser {
         const config = this.parseBraces();
         e =
           e.k === 'call'
-            ? { k: 'schema', target: e.fn, args: e.args, config, ...this.loc(start) }
-            : { k: 'schema', target: e, config, ...this.loc(start) };
+            ? { k: 'schema', target: e.fn, args: e.args, config, line: this.lineOf(start), col: this.colOf(start) }
+            : { k: 'schema', target: e, config, line: this.lineOf(start), col: this.colOf(start) };
       } else return e;
     }
   }
@@ -884,7 +927,7 @@ class Parser {
     if (!this.isOp(':')) lo = this.parseExpr();
     if (this.isOp(']')) {
       this.pos++;
-      return { k: 'index', value, index: lo!, optional, ...this.loc(t) };
+      return { k: 'index', value, index: lo!, optional, line: this.lineOf(t), col: this.colOf(t) };
     }
     this.expectOp(':');
     let hi: Expr | undefined;
@@ -901,7 +944,8 @@ class Parser {
       ...(lo ? { lo } : {}),
       ...(hi ? { hi } : {}),
       ...(step ? { step } : {}),
-      ...this.loc(t),
+      line: this.lineOf(t),
+      col: this.colOf(t),
     };
   }
 
@@ -921,7 +965,7 @@ class Parser {
       this.pos++;
     }
     this.expectOp(')');
-    return { k: 'call', fn, args, kwargs, ...this.loc(t) };
+    return { k: 'call', fn, args, kwargs, line: this.lineOf(t), col: this.colOf(t) };
   }
 
   private parseAtom(): Expr {
@@ -934,11 +978,11 @@ class Parser {
         const num = /^0[oO]/.test(v) ? parseInt(v.slice(2), 8) : /^0[bB]/.test(v) ? parseInt(v.slice(2), 2) : Number(v);
         if (!Number.isSafeInteger(num))
           this.fail(`integer literal ${v} is outside the 64-bit range this engine computes exactly`, t);
-        return { k: 'lit', value: num, ...loc };
+        return { k: 'lit', value: num, line: loc.line, col: loc.col };
       }
       case 'float':
         this.pos++;
-        return { k: 'float', value: Number(t.value), ...loc };
+        return { k: 'float', value: Number(t.value), line: loc.line, col: loc.col };
       case 'string': {
         this.pos++;
         const parts = this.stringParts(t);
@@ -946,20 +990,20 @@ class Parser {
         const more: StringPart[] = [...parts];
         while (this.peek().kind === 'string' && this.peek().line === t.line)
           more.push(...this.stringParts(this.next()));
-        return { k: 'str', parts: more, ...loc };
+        return { k: 'str', parts: more, line: loc.line, col: loc.col };
       }
       case 'name': {
         switch (t.value) {
           case 'True':
           case 'False':
             this.pos++;
-            return { k: 'lit', value: t.value === 'True', ...loc };
+            return { k: 'lit', value: t.value === 'True', line: loc.line, col: loc.col };
           case 'None':
             this.pos++;
-            return { k: 'lit', value: null, ...loc };
+            return { k: 'lit', value: null, line: loc.line, col: loc.col };
           case 'Undefined':
             this.pos++;
-            return { k: 'lit', value: 'Undefined', ...loc };
+            return { k: 'lit', value: 'Undefined', line: loc.line, col: loc.col };
           case 'lambda':
             return this.parseLambda();
           case 'all':
@@ -972,14 +1016,14 @@ class Parser {
         }
         if (KEYWORDS.has(t.value)) this.fail(`unexpected keyword '${t.value}'`);
         this.pos++;
-        return { k: 'name', name: t.value, ...loc };
+        return { k: 'name', name: t.value, line: loc.line, col: loc.col };
       }
       case 'op':
         if (t.value === '(') {
           this.pos++;
           const inner = this.parseExpr();
           this.expectOp(')');
-          return { k: 'paren', expr: inner, ...loc };
+          return { k: 'paren', expr: inner, line: loc.line, col: loc.col };
         }
         if (t.value === '[') return this.parseList();
         if (t.value === '{') return this.parseBraces();
@@ -1009,7 +1053,7 @@ class Parser {
     }
     this.skipNL();
     this.expectOp('}');
-    return { k: 'quant', op, targets, iter, body, ...(test ? { test } : {}), ...loc };
+    return { k: 'quant', op, targets, iter, body, ...(test ? { test } : {}), line: loc.line, col: loc.col };
   }
 
   private parseCompClauses(): CompClause[] {
@@ -1044,14 +1088,14 @@ class Parser {
     const items: ListItem[] = [];
     if (this.isOp(']')) {
       this.pos++;
-      return { k: 'list', items, ...loc };
+      return { k: 'list', items, line: loc.line, col: loc.col };
     }
     const first = this.parseListItem();
     this.skipNL();
     if (this.isName('for') && first.kind === 'item') {
       const clauses = this.parseCompClauses();
       this.expectOp(']');
-      return { k: 'listcomp', elt: first.value, clauses, ...loc };
+      return { k: 'listcomp', elt: first.value, clauses, line: loc.line, col: loc.col };
     }
     items.push(first);
     for (;;) {
@@ -1062,7 +1106,7 @@ class Parser {
       else this.fail(`expected ',' or ']', got ${this.describe(this.peek())}`);
     }
     this.expectOp(']');
-    return { k: 'list', items, ...loc };
+    return { k: 'list', items, line: loc.line, col: loc.col };
   }
 
   private prevKindIsSeparator(): boolean {
@@ -1112,7 +1156,7 @@ class Parser {
     const entries: ConfigEntry[] = [];
     if (this.isOp('}')) {
       this.pos++;
-      return { k: 'config', entries, ...loc };
+      return { k: 'config', entries, line: loc.line, col: loc.col };
     }
     const first = this.parseEntry();
     this.skipNL();
@@ -1120,7 +1164,7 @@ class Parser {
       const key = first.keyExpr ?? pathToExpr(first.path!, first.loc);
       const clauses = this.parseCompClauses();
       this.expectOp('}');
-      return { k: 'dictcomp', key, value: first.value, op: first.op, clauses, ...loc };
+      return { k: 'dictcomp', key, value: first.value, op: first.op, clauses, line: loc.line, col: loc.col };
     }
     entries.push(first);
     for (;;) {
@@ -1131,7 +1175,7 @@ class Parser {
       entries.push(this.parseEntry());
     }
     this.expectOp('}');
-    return { k: 'config', entries, ...loc };
+    return { k: 'config', entries, line: loc.line, col: loc.col };
   }
 
   private parseEntry(): ConfigEntry {
@@ -1162,7 +1206,7 @@ class Parser {
       }
     } else if (t.kind === 'string' && !t.value.includes('${') && this.isEntryOpAt(1)) {
       this.pos++;
-      path = [decodeEscapes(t.value, t.raw === true)];
+      path = [decodeEscapes(t.value, t.raw)];
     } else if (this.isOp('[')) {
       this.pos++;
       keyExpr = this.parseExpr();
@@ -1245,7 +1289,7 @@ class Parser {
   // ---- strings ----
   private stringParts(t: Token): StringPart[] {
     const body = t.value;
-    const raw = t.raw === true;
+    const raw = t.raw;
     const parts: StringPart[] = [];
     let lit = '';
     let i = 0;
@@ -1291,7 +1335,7 @@ class Parser {
         const nlCount = before.split('\n').length - 1;
         const line = t.line + nlCount;
         const lastNl = before.lastIndexOf('\n');
-        const col = nlCount === 0 ? t.col + (t.bodyOffset! - t.offset) + i + 2 : i + 2 - lastNl;
+        const col = nlCount === 0 ? t.col + t.bodyShift + i + 2 : i + 2 - lastNl;
         const sub = new Parser(this.file, this.text, tokenize(this.file, inner), { line, col });
         let expr: Expr;
         try {
@@ -1320,8 +1364,8 @@ function isConfigTarget(e: Expr): boolean {
 }
 
 function pathToExpr(path: readonly string[], loc: Loc): Expr {
-  let e: Expr = { k: 'name', name: path[0]!, ...loc };
-  for (const a of path.slice(1)) e = { k: 'select', value: e, attr: a, optional: false, ...loc };
+  let e: Expr = { k: 'name', name: path[0]!, line: loc.line, col: loc.col };
+  for (const a of path.slice(1)) e = { k: 'select', value: e, attr: a, optional: false, line: loc.line, col: loc.col };
   return e;
 }
 

@@ -99,18 +99,21 @@ function readsAsOther(s: string): boolean {
 }
 
 function hasSpecial(s: string): boolean {
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (c === 0x0a) continue;
-    if (
-      c < 0x20 ||
-      (c >= 0x7f && c <= 0x9f) ||
-      c === 0xfeff ||
-      (c >= 0xd800 && c <= 0xdfff) ||
-      c === 0xfffe ||
-      c === 0xffff
-    )
+  // By UTF-16 unit (no string iterator): printable ASCII first; a surrogate pair is a code point above
+  // the BMP (fine), a lone surrogate is special.
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if ((c >= 0x20 && c < 0x7f) || c === 0x0a) continue;
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c === 0xfeff || c === 0xfffe || c === 0xffff) return true;
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        i++;
+        continue;
+      }
       return true;
+    }
+    if (c >= 0xdc00 && c <= 0xdfff) return true;
   }
   return false;
 }
@@ -194,16 +197,43 @@ function scalarText(v: Value): string {
 
 const join = (prefix: string, text: string): string => (prefix ? `${prefix} ${text}` : text);
 
+/** Whether a dict entry is printed. */
+function shown(k: string, v: Value, o: PrintOptions): boolean {
+  if (v === UNDEFINED || v instanceof KFunc || v instanceof SchemaType || v instanceof KModule) return false;
+  if (o.ignorePrivate !== false && k.charCodeAt(0) === 95 /* _ */) return false;
+  return !(o.ignoreNone && v === null);
+}
+
+/** The printed keys of a dict, in print order (no [key, value] pairs: the writer reads the map). */
+function shownKeys(d: KDict, o: PrintOptions): string[] {
+  const out: string[] = [];
+  d.map.forEach((v, k) => {
+    if (shown(k, v, o)) out.push(k);
+  });
+  if (o.sortKeys) out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return out;
+}
+
+const PADS: string[] = [];
+function pad(n: number): string {
+  return (PADS[n] ??= ' '.repeat(n));
+}
+
 export function encodeYaml(v: Value, o: PrintOptions = {}): string {
   const out: string[] = [];
-  const isBlock = (x: Value): boolean =>
-    (Array.isArray(x) && listItems(x, o).length > 0) || (x instanceof KDict && entries(x, o).length > 0);
+  // Keys and many values repeat across a tree (every application has `replicas:`): quote each once.
+  const scalars = new Map<string, string>();
+  const scalarOf = (s: string): string => {
+    let t = scalars.get(s);
+    if (t === undefined) scalars.set(s, (t = scalarString(s)));
+    return t;
+  };
   /** Writes `x` as the value after `prefix` (a `key:` or `-`), at `indent` for nested lines. */
   const value = (prefix: string, x: Value, indent: number): void => {
     if (x instanceof KDict) {
-      const es = entries(x, o);
-      if (es.length === 0) out.push(join(prefix, '{}'));
-      else mapping(es, indent, prefix);
+      const keys = shownKeys(x, o);
+      if (keys.length === 0) out.push(join(prefix, '{}'));
+      else mapping(x, keys, indent, prefix);
       return;
     }
     if (Array.isArray(x)) {
@@ -212,25 +242,25 @@ export function encodeYaml(v: Value, o: PrintOptions = {}): string {
       else seq(items, indent, prefix);
       return;
     }
-    if (typeof x === 'string' && literalAllowed(x)) {
-      out.push(join(prefix, literalBlock(x, indent + 2).replace(/\n$/, '')));
+    if (typeof x === 'string') {
+      if (literalAllowed(x)) out.push(join(prefix, literalBlock(x, indent + 2).replace(/\n$/, '')));
+      else out.push(join(prefix, scalarOf(x)));
       return;
     }
     out.push(join(prefix, scalarText(x)));
   };
   /** A mapping whose first line may continue `prefix` (`- ` of a sequence item). */
-  const mapping = (es: [string, Value][], indent: number, prefix: string): void => {
-    const pad = ' '.repeat(indent);
-    let first = true;
+  const mapping = (d: KDict, keys: string[], indent: number, prefix: string): void => {
+    const p = pad(indent);
     const inline = prefix.endsWith('-');
     if (!inline && prefix) out.push(prefix);
-    for (const [k, x] of es) {
-      const lead = first && inline ? `${prefix} ` : pad;
-      first = false;
-      const key = `${lead}${scalarString(k)}:`;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      const x = d.map.get(k)!;
+      const key = (i === 0 && inline ? `${prefix} ` : p) + scalarOf(k) + ':';
       if (x instanceof KDict) {
-        const inner = entries(x, o);
-        if (inner.length > 0) mapping(inner, indent + 2, key);
+        const inner = shownKeys(x, o);
+        if (inner.length > 0) mapping(x, inner, indent + 2, key);
         else out.push(`${key} {}`);
       } else if (Array.isArray(x)) {
         const items = listItems(x, o);
@@ -242,16 +272,15 @@ export function encodeYaml(v: Value, o: PrintOptions = {}): string {
     }
   };
   const seq = (items: Value[], indent: number, prefix: string): void => {
-    const pad = ' '.repeat(indent);
+    const p = pad(indent);
     const inline = prefix.endsWith('-');
     if (!inline && prefix) out.push(prefix);
-    let first = true;
-    for (const x of items) {
-      const dash = first && inline ? `${prefix} -` : `${pad}-`;
-      first = false;
+    for (let i = 0; i < items.length; i++) {
+      const x = items[i]!;
+      const dash = i === 0 && inline ? `${prefix} -` : `${p}-`;
       if (x instanceof KDict) {
-        const inner = entries(x, o);
-        if (inner.length > 0) mapping(inner, indent + 2, dash);
+        const inner = shownKeys(x, o);
+        if (inner.length > 0) mapping(x, inner, indent + 2, dash);
         else out.push(`${dash} {}`);
       } else if (Array.isArray(x)) {
         const inner = listItems(x, o);
@@ -260,9 +289,11 @@ export function encodeYaml(v: Value, o: PrintOptions = {}): string {
       } else value(dash, x, indent);
     }
   };
-  if (isBlock(v)) {
-    if (Array.isArray(v)) seq(listItems(v, o), 0, '');
-    else mapping(entries(v as KDict, o), 0, '');
-  } else value('', v, 0);
+  if (v instanceof KDict) {
+    const keys = shownKeys(v, o);
+    if (keys.length > 0) mapping(v, keys, 0, '');
+    else value('', v, 0);
+  } else if (Array.isArray(v) && listItems(v, o).length > 0) seq(listItems(v, o), 0, '');
+  else value('', v, 0);
   return out.join('\n') + '\n';
 }

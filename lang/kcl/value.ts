@@ -17,19 +17,34 @@ export class KFloat {
 
 export class KDict {
   readonly map = new Map<string, Value>();
-  ops?: Map<string, ConfigOp>;
+  /**
+   * How keys of a config were written: the operator (`:` union, `=` override, `+=` insert) and
+   * where. One map for both, holding shared KeyMeta objects: a dict copy copies two maps, not three.
+   */
+  meta?: Map<string, KeyMeta>;
   schema?: SchemaType;
   /** For an instance: the merged config it was instantiated from. */
   config?: KDict;
-  /** Where each key of a config was written (file, line, column), for errors about that key. */
-  origins?: Map<string, KeyOrigin>;
 
   opOf(k: string): ConfigOp {
-    return this.ops?.get(k) ?? 'union';
+    return this.meta?.get(k)?.op ?? 'union';
+  }
+  originOf(k: string): KeyOrigin | undefined {
+    return this.meta?.get(k)?.origin;
   }
   setOp(k: string, op: ConfigOp): void {
-    if (op === 'union' && !this.ops) return;
-    (this.ops ??= new Map()).set(k, op);
+    const m = this.meta?.get(k);
+    if (op === 'union' && !m) return;
+    (this.meta ??= new Map()).set(k, keyMeta(op, m?.origin));
+  }
+  setOrigin(k: string, origin: KeyOrigin): void {
+    const m = this.meta?.get(k);
+    (this.meta ??= new Map()).set(k, keyMeta(m ? m.op : 'union', origin));
+  }
+  /** Both at once (a key written for the first time, or overridden). */
+  setKeyMeta(k: string, op: ConfigOp, origin: KeyOrigin | undefined): void {
+    if (op === 'union' && !origin && !this.meta?.has(k)) return;
+    (this.meta ??= new Map()).set(k, keyMeta(op, origin));
   }
   static of(entries: Iterable<[string, Value]>): KDict {
     const d = new KDict();
@@ -38,10 +53,38 @@ export class KDict {
   }
 }
 
-export interface KeyOrigin {
-  readonly file: unknown;
-  readonly line: number;
-  readonly col: number;
+/** Where a key of a config was written (file, line, column), for errors about that key; one per place. */
+export class KeyOrigin {
+  private metas?: [KeyMeta?, KeyMeta?, KeyMeta?];
+  constructor(
+    readonly file: unknown,
+    readonly line: number,
+    readonly col: number,
+  ) {}
+  /** The shared KeyMeta of a key written here with `op`. */
+  withOp(op: ConfigOp): KeyMeta {
+    const metas = (this.metas ??= [undefined, undefined, undefined]);
+    const i = OP_INDEX[op];
+    return (metas[i] ??= new KeyMeta(op, this));
+  }
+}
+
+export class KeyMeta {
+  constructor(
+    readonly op: ConfigOp,
+    readonly origin: KeyOrigin | undefined,
+  ) {}
+}
+
+const OP_INDEX = { union: 0, override: 1, insert: 2 } as const;
+const BARE: Record<ConfigOp, KeyMeta> = {
+  union: new KeyMeta('union', undefined),
+  override: new KeyMeta('override', undefined),
+  insert: new KeyMeta('insert', undefined),
+};
+
+export function keyMeta(op: ConfigOp, origin: KeyOrigin | undefined): KeyMeta {
+  return origin ? origin.withOp(op) : BARE[op];
 }
 
 /** Where names of a schema or lambda body resolve: its file's imports and its package's globals. */
@@ -139,8 +182,15 @@ function visibleKeys(d: KDict): string[] {
 /** A shallow copy keeping ops (not the schema). */
 export function copyDict(d: KDict): KDict {
   const out = new KDict();
-  for (const [k, v] of d.map) out.map.set(k, v);
-  if (d.ops) out.ops = new Map(d.ops);
-  if (d.origins) out.origins = new Map(d.origins);
+  // forEach rather than `new Map(m)` or for-of: no [key, value] pair per entry (unions copy thousands of dicts).
+  const map = out.map;
+  d.map.forEach((v, k) => map.set(k, v));
+  if (d.meta) out.meta = copyMap(d.meta);
+  return out;
+}
+
+function copyMap<V>(m: Map<string, V>): Map<string, V> {
+  const out = new Map<string, V>();
+  m.forEach((v, k) => out.set(k, v));
   return out;
 }
