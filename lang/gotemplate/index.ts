@@ -23,6 +23,6 @@ export const profiles: { builtin: FunctionProfile; sprig: FunctionProfile; helm:
   helm: helmProfile,
 };
 
-export { goYamlTags, helmErrorMessage, readYaml, INCLUDE_RECURSION_MAX } from './helmfuncs/profile.js';
+export { helmErrorMessage, jsonToGoData, readYaml, INCLUDE_RECURSION_MAX } from './helmfuncs/profile.js';
 export { marshalYaml } from './helmfuncs/yaml-emit.js';
 export { MAX_SEQUENCE_ITEMS } from './sprig/lists.js';
