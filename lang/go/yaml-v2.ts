@@ -9,7 +9,7 @@
 import type { JsonValue } from '../common/json.js';
 import { Decoder, type DecodeOptions } from './yaml-v2/decode.js';
 import { goYamlToJson, type JsonOptions } from './yaml-v2/json.js';
-import { parseNodes } from './yaml-v2/nodes.js';
+import { parseNodes, type YamlNode } from './yaml-v2/nodes.js';
 import type { GoValue } from './yaml-v2/value.js';
 
 export { GoYamlError, type GoYamlErrorKind } from './yaml-v2/errors.js';
@@ -17,7 +17,13 @@ export { GoMap, goSharpV, goTypeOf, type GoValue } from './yaml-v2/value.js';
 export { jsonKeyString, goYamlToJson, type JsonOptions } from './yaml-v2/json.js';
 export { splitYamlDocuments, type SplitDocuments } from './yaml-v2/stream.js';
 export { isGoYamlTimestamp, resolvePlain } from './yaml-v2/resolve.js';
-export { MAX_DEPTH as YAML_MAX_DEPTH } from './yaml-v2/nodes.js';
+export {
+  MAX_DEPTH as YAML_MAX_DEPTH,
+  lineAt as yamlLineAt,
+  parseNodeDocuments as parseYamlNodes,
+  type NodeDocument as YamlNodeDocument,
+  type YamlNode,
+} from './yaml-v2/nodes.js';
 export type { DecodeOptions } from './yaml-v2/decode.js';
 
 /** yaml.Unmarshal(text, &v) with v an interface{}: the first document's value (null when there is none). */
@@ -29,6 +35,11 @@ export function unmarshalYaml(text: string, options: DecodeOptions = {}): GoValu
 /** yaml.NewDecoder(text) read to the end: each document's value (null for an empty one). */
 export function unmarshalYamlStream(text: string, options: DecodeOptions = {}): GoValue[] {
   return parseNodes(text, false).map((node) => new Decoder(text, options).document(node));
+}
+
+/** One node's value (a node of text, from parseYamlNodes), decoded as yaml.Unmarshal would decode it. */
+export function decodeYamlNode(text: string, node: YamlNode | null, options: DecodeOptions = {}): GoValue {
+  return new Decoder(text, options).document(node);
 }
 
 /** sigs.k8s.io/yaml.YAMLToJSON of one document, as a value. */

@@ -160,12 +160,19 @@ function syntaxError(text: string, doc: Document.Parsed): GoYamlError | undefine
   return new GoYamlError(`yaml: line ${line}: ${err.message.split('\n')[0]}`, 'syntax', offset, line);
 }
 
+/** One document of a stream: its node (null when it holds none) and where it starts and ends in the text. */
+export interface NodeDocument {
+  node: YamlNode | null;
+  start: number;
+  end: number;
+}
+
 /**
- * The documents of a YAML stream as go-yaml's Decoder meets them: a node per
- * document (null when it holds none). `first` stops after the first document,
- * as yaml.Unmarshal does (later documents are not even checked).
+ * The documents of a YAML stream as go-yaml's Decoder meets them. `first`
+ * stops after the first document, as yaml.Unmarshal does (later documents
+ * are not even checked).
  */
-export function parseNodes(text: string, first: boolean): (YamlNode | null)[] {
+export function parseNodeDocuments(text: string, first: boolean): NodeDocument[] {
   checkDepth(text);
   let docs: Document.Parsed[];
   try {
@@ -175,16 +182,22 @@ export function parseNodes(text: string, first: boolean): (YamlNode | null)[] {
     if (e instanceof RangeError) throw depthError();
     throw e;
   }
-  const out: (YamlNode | null)[] = [];
+  const out: NodeDocument[] = [];
   for (const doc of first ? docs.slice(0, 1) : docs) {
     const err = syntaxError(text, doc);
     if (err) throw err;
     try {
-      out.push(doc.contents === null ? null : new NodeBuilder().node(doc.contents, 0, 0));
+      const node = doc.contents === null ? null : new NodeBuilder().node(doc.contents, 0, 0);
+      out.push({ node, start: doc.range[0], end: doc.range[2] });
     } catch (e) {
       if (e instanceof RangeError) throw depthError();
       throw e;
     }
   }
   return out;
+}
+
+/** Each document's node (see parseNodeDocuments). */
+export function parseNodes(text: string, first: boolean): (YamlNode | null)[] {
+  return parseNodeDocuments(text, first).map((d) => d.node);
 }
