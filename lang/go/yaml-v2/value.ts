@@ -78,15 +78,20 @@ export function goTypeOf(v: GoValue): string {
   }
 }
 
-/** fmt's %#v of a decoded value (map keys of one type sorted; Go orders mixed types by type address, we by kind). */
-export function goSharpV(v: GoValue): string {
-  if (v === null) return '<nil>';
+/**
+ * fmt's %#v of a decoded value: a nil interface is `<nil>` alone and
+ * `interface {}(nil)` inside a container; map keys of one type are sorted (Go
+ * orders mixed types by type address, we by kind).
+ */
+export function goSharpV(v: GoValue, nested = false): string {
+  if (v === null) return nested ? 'interface {}(nil)' : '<nil>';
   if (v instanceof GoMap) {
     const pairs = v.keys.map((k, i) => [k, v.values[i]!] as const);
     pairs.sort(([a], [b]) => compareKeys(a, b));
-    return `map[interface {}]interface {}{${pairs.map(([k, x]) => `${goSharpV(k)}:${goSharpV(x)}`).join(', ')}}`;
+    const body = pairs.map(([k, x]) => `${goSharpV(k, true)}:${goSharpV(x, true)}`).join(', ');
+    return `map[interface {}]interface {}{${body}}`;
   }
-  if (Array.isArray(v)) return `[]interface {}{${v.map(goSharpV).join(', ')}}`;
+  if (Array.isArray(v)) return `[]interface {}{${v.map((x) => goSharpV(x, true)).join(', ')}}`;
   switch (typeof v) {
     case 'string':
       return quote(v);
