@@ -8,6 +8,7 @@
 import { commandOfMethod, findMethod, mainStageOf, ParamsError, type CommandParams } from '../protocol/index.js';
 import type { Executor, OutputSink } from './command-runner.js';
 import { runCommand } from './commands/run.js';
+import { installTestHook } from './commands/test-hook.js';
 import { RemoteInputs } from './remote-inputs/remote-fetcher.js';
 
 // Watch and the main stages (httpd, cluster, pack) are imported when used: their libraries
@@ -35,6 +36,7 @@ export async function runOneshotRequest(
   sink: OutputSink = processSink,
   testHooks = false,
 ): Promise<number> {
+  await installTestHook(testHooks);
   const descriptor = findMethod(method);
   const command = commandOfMethod(method);
   if (!descriptor || !descriptor.streaming || !command) return fail(sink, `unknown command method "${method}"`);

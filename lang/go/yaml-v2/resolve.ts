@@ -12,7 +12,7 @@ import { parseFloatOk, parseGoInteger } from '../strconv.js';
 import { GoYamlError } from './errors.js';
 import type { GoValue } from './value.js';
 
-export type ResolvedTag = 'str' | 'bool' | 'int' | 'float' | 'null' | 'timestamp' | 'merge' | 'binary' | 'other';
+export type ResolvedTag = 'str' | 'bool' | 'int' | 'float' | 'null' | 'timestamp' | 'binary' | 'other';
 
 const TABLE = new Map<string, { tag: ResolvedTag; value: GoValue }>();
 const add = (tag: ResolvedTag, value: GoValue, words: string[]): void => {
@@ -24,7 +24,6 @@ add('null', null, ['', '~', 'null', 'Null', 'NULL']);
 add('float', NaN, ['.nan', '.NaN', '.NAN']);
 add('float', Infinity, ['.inf', '.Inf', '.INF', '+.inf', '+.Inf', '+.INF']);
 add('float', -Infinity, ['-.inf', '-.Inf', '-.INF']);
-add('merge', '<<', ['<<']);
 
 const YAML_STYLE_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
 
@@ -65,9 +64,11 @@ function goInt(s: string): bigint | null {
 
 /** resolve("", s) for a plain scalar: its tag and its value as decoded into interface{}. */
 export function resolvePlain(s: string, timestamps = true): { tag: ResolvedTag; value: GoValue } {
+  const c = s[0];
+  // resolve.go's hint table: the words are looked up only for these first characters (so `<<` is a string)
+  if (c !== undefined && !'+-0123456789yYnNtTfFoO~.'.includes(c)) return { tag: 'str', value: s };
   const hit = TABLE.get(s);
   if (hit !== undefined) return hit;
-  const c = s[0];
   if (c === '.') {
     if (parseFloatOk(s)) return { tag: 'float', value: Number(s.replace(/_/g, '')) };
   } else if (c === '+' || c === '-' || (c !== undefined && c >= '0' && c <= '9')) {
