@@ -8,7 +8,7 @@
 import { commandOfMethod, findMethod, mainStageOf, ParamsError, type CommandParams } from '../protocol/index.js';
 import type { Executor, OutputSink } from './command-runner.js';
 import { runCommand } from './commands/run.js';
-import { installTestHook } from './commands/test-hook.js';
+import { installTestHook, type TestHook } from './commands/test-hook.js';
 import { RemoteInputs } from './remote-inputs/remote-fetcher.js';
 
 // Watch and the main stages (httpd, cluster, pack) are imported when used: their libraries
@@ -35,8 +35,10 @@ export async function runOneshotRequest(
   rawParams: unknown,
   sink: OutputSink = processSink,
   testHooks = false,
+  /** The test hook, when the caller imported it (the bundle, run by node:vm, cannot import). */
+  testHook?: TestHook,
 ): Promise<number> {
-  await installTestHook(testHooks);
+  await installTestHook(testHooks, testHook);
   const descriptor = findMethod(method);
   const command = commandOfMethod(method);
   if (!descriptor || !descriptor.streaming || !command) return fail(sink, `unknown command method "${method}"`);

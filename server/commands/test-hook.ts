@@ -15,10 +15,18 @@ export type TestHook = (file: string, cwd: string, shouldStop: () => boolean) =>
 
 let installed: TestHook | undefined;
 
-/** Imports the test hook module when `enabled` (the process was started with KUBECFG_DAEMON_TEST_HOOKS=1). */
-export async function installTestHook(enabled: boolean): Promise<void> {
+/**
+ * Imports the test hook module when `enabled` (the process was started with
+ * KUBECFG_DAEMON_TEST_HOOKS=1), or takes the hook a caller already imported.
+ */
+export async function installTestHook(enabled: boolean, given?: TestHook): Promise<void> {
   const path = process.env.KUBECFG_DAEMON_TEST_HOOK_MODULE;
-  if (!enabled || installed !== undefined || path === undefined || path === '') return;
+  if (!enabled || installed !== undefined) return;
+  if (given !== undefined) {
+    installed = given;
+    return;
+  }
+  if (path === undefined || path === '') return;
   const mod = (await import(pathToFileURL(path).href)) as { runTestHook: TestHook };
   installed = mod.runTestHook;
 }
