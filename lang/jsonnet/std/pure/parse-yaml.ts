@@ -20,7 +20,8 @@ export function parseYaml(str: JsonValue): JsonValue {
     if (sawSeparator) return values;
     return values.length === 0 ? null : values[0]!;
   } catch (e) {
-    if (e instanceof GoYamlError) throw new StdError(`failed to parse YAML: error converting YAML to JSON: ${e.message}`);
+    if (e instanceof GoYamlError)
+      throw new StdError(`failed to parse YAML: error converting YAML to JSON: ${e.message}`);
     throw e;
   }
 }
