@@ -8,13 +8,12 @@
  * that JSON round trip makes them.
  */
 
-import type { JsonValue } from '../../common/json.js';
 import { GoYamlError, yamlToJson } from '../../go/yaml-v2.js';
 import { FuncError, TemplateError } from '../errors.js';
 import { type FuncContext, type FuncDef, FunctionProfile, def, pure } from '../function.js';
-import { marshalJson, unmarshalInto } from '../sprig/encoding.js';
+import { jsonToGoData, marshalJson, unmarshalInto } from '../sprig/encoding.js';
 import { sprigFuncs, sprigWithheld, withheldMessages } from '../sprig/profile.js';
-import { goFloat, isMap, kindOf, mapSet } from '../value.js';
+import { isMap, kindOf } from '../value.js';
 import { marshalYaml } from './yaml-emit.js';
 import { marshalToml } from './toml.js';
 
@@ -26,18 +25,6 @@ const WARN_END = 'HELM_ERR_END';
 
 function warnWrap(msg: string): string {
   return WARN_START + msg + WARN_END;
-}
-
-/** sigs.k8s.io/yaml's JSON, unmarshaled into interface{} as Go does: every number a float64. */
-export function jsonToGoData(v: JsonValue): unknown {
-  if (typeof v === 'number') return goFloat(v);
-  if (Array.isArray(v)) return v.map(jsonToGoData);
-  if (v !== null && typeof v === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) mapSet(out, k, jsonToGoData(x));
-    return out;
-  }
-  return v;
 }
 
 /** sigs.k8s.io/yaml.Unmarshal into interface{}, as Helm reads values and fromYaml input; throws with Go's message. */
