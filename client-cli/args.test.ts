@@ -57,11 +57,19 @@ describe('argv parsing', () => {
   const errors: [string[], RegExp][] = [
     [['show', '--nope'], /unknown flag: --nope/],
     [['show', '-Z'], /unknown shorthand flag: 'Z' in -Z/],
-    [['show', '-o', 'xml'], /invalid argument "xml" for "format" flag/],
-    [['show', '--alpha=maybe'], /invalid argument "maybe" for "alpha"/],
+    [['show', '-o', 'xml'], /^invalid argument "xml" for "-o, --format" flag: must be one of yaml, json$/],
+    [
+      ['show', '--alpha=maybe'],
+      /^invalid argument "maybe" for "--alpha" flag: strconv\.ParseBool: parsing "maybe": invalid syntax$/,
+    ],
     [['show', '--jpath'], /flag needs an argument: --jpath/],
     [['eval', '--show-provenance'], /unknown flag: --show-provenance/],
-    [['daemon', 'start', '--workers', 'two'], /expected an integer/],
+    [['daemon', 'start', '--workers', 'two'], /strconv\.ParseInt: parsing "two": invalid syntax$/],
+    [['daemon', 'start', '--workers', '99999999999999999999'], /strconv\.ParseInt: parsing "9+": value out of range$/],
+    [
+      ['show', '--qps-limit', '1e400'],
+      /for "--qps-limit" flag: strconv\.ParseFloat: parsing "1e400": value out of range$/,
+    ],
   ];
   for (const [argv, message] of errors) {
     it(`rejects ${argv.join(' ')}`, () => {

@@ -55,10 +55,22 @@ export function parseBoolWord(word: string): boolean | undefined {
  * with an optional fraction, optional exponent, `_` between digits not allowed (pflag passes
  * base 10 only). Inf and NaN are refused: no rate makes sense there and JSON cannot carry them.
  */
+const GO_FLOAT_SYNTAX = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
 export function parseGoFloat(word: string | undefined): number | undefined {
-  if (word === undefined || !/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(word)) return undefined;
+  if (word === undefined || !GO_FLOAT_SYNTAX.test(word)) return undefined;
   const n = Math.fround(Number(word));
   return Number.isFinite(n) ? n : undefined;
+}
+
+/** How pflag names a flag in its errors: `--name`, or `-s, --name` when it has a shorthand. */
+function pflagName(spec: FlagSpec): string {
+  return spec.short ? `-${spec.short}, --${spec.name}` : `--${spec.name}`;
+}
+
+/** Go's *strconv.NumError text. */
+function strconvError(fn: string, input: string, why: string): string {
+  return `strconv.${fn}: parsing ${JSON.stringify(input)}: ${why}`;
 }
 
 function subcommandsOf(cmd: CommandSpec | null): readonly CommandSpec[] {
@@ -80,15 +92,17 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const lookup = (name: string, short: boolean): FlagSpec | undefined =>
     available.find((f) => (short ? f.short === name : f.name === name));
 
-  const assign = (spec: FlagSpec, raw: string | undefined, display: string): void => {
+  // pflag's wording: `invalid argument "x" for "-o, --format" flag: strconv.ParseBool: parsing "x": invalid syntax`.
+  const invalid = (spec: FlagSpec, raw: string, why: string): UsageError =>
+    new UsageError(
+      `invalid argument ${JSON.stringify(raw)} for ${JSON.stringify(pflagName(spec))} flag: ${why}`,
+      out.commandPath,
+    );
+  const assign = (spec: FlagSpec, raw: string | undefined): void => {
     switch (spec.kind) {
       case 'bool': {
         const v = raw === undefined ? true : parseBoolWord(raw);
-        if (v === undefined)
-          throw new UsageError(
-            `invalid argument "${raw}" for "${display}" flag: expected true or false`,
-            out.commandPath,
-          );
+        if (v === undefined) throw invalid(spec, raw!, strconvError('ParseBool', raw!, 'invalid syntax'));
         out.flags[spec.name] = v;
         return;
       }
@@ -98,28 +112,27 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
           return;
         }
         const n = Number(raw);
-        if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n))
-          throw new UsageError(`invalid argument "${raw}" for "${display}" flag: expected a count`, out.commandPath);
+        if (!/^\d+$/.test(raw)) throw invalid(spec, raw, strconvError('ParseInt', raw, 'invalid syntax'));
+        if (!Number.isSafeInteger(n)) throw invalid(spec, raw, strconvError('ParseInt', raw, 'value out of range'));
         out.flags[spec.name] = n;
         return;
       }
       case 'int': {
-        const n = Number(raw);
-        if (raw === undefined || !/^-?\d+$/.test(raw) || !Number.isSafeInteger(n)) {
-          throw new UsageError(
-            `invalid argument "${raw ?? ''}" for "${display}" flag: expected an integer`,
-            out.commandPath,
-          );
-        }
+        const text = raw ?? '';
+        const n = Number(text);
+        if (!/^[+-]?\d+$/.test(text)) throw invalid(spec, text, strconvError('ParseInt', text, 'invalid syntax'));
+        if (!Number.isSafeInteger(n)) throw invalid(spec, text, strconvError('ParseInt', text, 'value out of range'));
         out.flags[spec.name] = n;
         return;
       }
       case 'float': {
-        const n = parseGoFloat(raw);
+        const text = raw ?? '';
+        const n = parseGoFloat(text);
         if (n === undefined)
-          throw new UsageError(
-            `invalid argument "${raw ?? ''}" for "${display}" flag: expected a number`,
-            out.commandPath,
+          throw invalid(
+            spec,
+            text,
+            strconvError('ParseFloat', text, GO_FLOAT_SYNTAX.test(text) ? 'value out of range' : 'invalid syntax'),
           );
         out.flags[spec.name] = n;
         return;
@@ -127,10 +140,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       case 'string': {
         const value = raw ?? '';
         if (spec.values && !spec.values.includes(value)) {
-          throw new UsageError(
-            `invalid argument "${value}" for "${display}" flag: must be one of ${spec.values.join(', ')}`,
-            out.commandPath,
-          );
+          throw invalid(spec, value, `must be one of ${spec.values.join(', ')}`);
         }
         out.flags[spec.name] = value;
         return;
@@ -190,7 +200,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
         if (i + 1 >= argv.length) throw new UsageError(`flag needs an argument: --${name}`, out.commandPath);
         raw = argv[++i];
       }
-      assign(spec, raw, name);
+      assign(spec, raw);
       continue;
     }
     // Short flags: a cluster like -vvk, or -Jvalue / -J value / -J=value.
@@ -204,10 +214,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       if (!spec) throw new UsageError(`unknown shorthand flag: '${letter}' in ${tok}`, out.commandPath);
       if (!needsValue(spec)) {
         if (tok[j + 1] === '=') {
-          assign(spec, tok.slice(j + 2), spec.name);
+          assign(spec, tok.slice(j + 2));
           break;
         }
-        assign(spec, undefined, spec.name);
+        assign(spec, undefined);
         continue;
       }
       let raw = tok.slice(j + 1);
@@ -217,7 +227,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
           throw new UsageError(`flag needs an argument: '${letter}' in -${letter}`, out.commandPath);
         raw = argv[++i]!;
       }
-      assign(spec, raw, spec.name);
+      assign(spec, raw);
       break;
     }
   }

@@ -60,4 +60,21 @@ describe('loadEngineBundle', () => {
     assert.equal(await loaded.engine.runOneshotRequest('m', { n: 1 }, undefined, false), 'm 2 engine.cjs object');
     rmSync(cache, { recursive: true });
   });
+
+  it('reads an ASCII bundle and one with other characters alike', async () => {
+    const other = join(dir, 'utf8.cjs');
+    writeFileSync(other, 'exports.runOneshotRequest = async () => /^(µs|μs)$/u.test("μs") + " é 😀";\n');
+    assert.equal(await loadEngineBundle(other)!.engine.runOneshotRequest('m', {}, undefined, false), 'true é 😀');
+  });
+});
+
+// The build rewrites what esbuild leaves non-ASCII (regular expressions, comments), so the
+// loader can copy the file into a one-byte string instead of decoding UTF-8 (scripts/build.mjs).
+const BUILT_BUNDLE = join(import.meta.dirname, '../bin/engine.cjs');
+describe('the built engine bundle', { skip: !existsSync(BUILT_BUNDLE) && 'not built' }, () => {
+  it('is ASCII', () => {
+    const bytes = readFileSync(BUILT_BUNDLE);
+    const at = bytes.findIndex((b) => b > 0x7f);
+    assert.equal(at, -1, `non-ASCII byte at offset ${at}`);
+  });
 });

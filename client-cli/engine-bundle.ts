@@ -7,6 +7,7 @@
  * a command has run, so it holds the functions that command compiled too; V8
  * rejects a cache from another V8 version or source, and then it is rewritten.
  */
+import { isAscii } from 'node:buffer';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
@@ -41,7 +42,10 @@ type CommonJsBody = (
 export function loadEngineBundle(file: string): LoadedEngine | undefined {
   let source: string;
   try {
-    source = readFileSync(file, 'utf8');
+    const bytes = readFileSync(file);
+    // The build makes the bundle ASCII: a copy instead of a UTF-8 decode (11-14 ms of CPU for
+    // 3.4 MB), and a one-byte string for V8 to hash and scan. Any other text is still read right.
+    source = bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
   } catch {
     return undefined;
   }

@@ -4,13 +4,13 @@
  * the daemon (or to a one-shot child with --no-daemon). Imports only
  * protocol/ and node built-ins, so the bundle starts fast.
  */
-import { COMMANDS, REMOTE_METHODS, type CommandParams, type FlagValue } from '../protocol/index.js';
+import { COMMANDS, logLine, logStyle, REMOTE_METHODS, type CommandParams, type FlagValue } from '../protocol/index.js';
 import { checkArgCount, parseArgs, replaceDeprecated, resolveShadowed, UsageError, type ParsedArgs } from './args.js';
 import { ConnectError, StreamBrokenError } from './connection.js';
 import { applyEnvFlags, resolveVarsFromEnv } from './env-flags.js';
 import { daemonTarget, DaemonTargetError } from './daemon-target.js';
 import { daemonPaths, InsecureDirError } from './paths.js';
-import { buildCommandParams } from './request.js';
+import { buildCommandParams, ttyInfo } from './request.js';
 import { runRemote } from './run-remote.js';
 
 // Only what a warm render command needs is imported above. The rest (help, completion, daemon
@@ -20,6 +20,13 @@ import { runRemote } from './run-remote.js';
 const helpModule = () => import('./help.js');
 const runOneshot = async (method: string, params: CommandParams): Promise<number> =>
   (await import('./run-oneshot.js')).runOneshot(method, params);
+
+/** --color as typed, for a usage error met before the flags were parsed. */
+function colorFlagOf(argv: readonly string[]): Record<string, FlagValue> {
+  const i = argv.findIndex((a) => a === '--color' || a.startsWith('--color='));
+  const value = i < 0 ? undefined : argv[i]!.startsWith('--color=') ? argv[i]!.slice(8) : argv[i + 1];
+  return value === undefined ? {} : { color: value };
+}
 
 async function run(argv: string[]): Promise<number> {
   // Hidden: what the completion scripts ask at TAB time (complete-dynamic.ts).
@@ -51,8 +58,8 @@ async function run(argv: string[]): Promise<number> {
     resolveVarsFromEnv(flags, process.env);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    const where = err.commandPath.length ? `kubecfg ${err.commandPath.join(' ')}` : 'kubecfg';
-    process.stderr.write(`Error: ${err.message}\nRun '${where} --help' for usage.\n`);
+    // kubecfg's root command silences cobra's `Error:` and usage hint; main.go logs the error.
+    process.stderr.write(logLine(logStyle(ttyInfo(colorFlagOf(argv), process.env)), 'ERROR', err.message));
     return 1;
   }
 
@@ -68,12 +75,18 @@ async function run(argv: string[]): Promise<number> {
       const { completionScript, completionShell } = await import('./completion.js');
       const shell = completionShell(parsed.args, flags.shell, process.env.SHELL);
       if (typeof shell !== 'string') {
-        process.stderr.write(`Error: ${shell.error}\n`);
+        process.stderr.write(logLine(logStyle(ttyInfo(flags, process.env)), 'ERROR', shell.error));
         return 1;
       }
       const script = completionScript(shell);
       if (script === undefined) {
-        process.stderr.write(`Error: Unknown shell ${JSON.stringify(shell)}, try --shell\n`);
+        process.stderr.write(
+          logLine(
+            logStyle(ttyInfo(flags, process.env)),
+            'ERROR',
+            `Unknown shell ${JSON.stringify(shell)}, try --shell`,
+          ),
+        );
         return 1;
       }
       process.stdout.write(script);

@@ -6,7 +6,7 @@
 import type { CommandParams, FlagValue, TtyInfo } from '../protocol/index.js';
 import { relevantEnv } from './env-flags.js';
 
-function ttyInfo(flags: Record<string, FlagValue>, env: Record<string, string | undefined>): TtyInfo {
+export function ttyInfo(flags: Record<string, FlagValue>, env: Record<string, string | undefined>): TtyInfo {
   const color = flags.color;
   return {
     stdoutIsTTY: process.stdout.isTTY === true,

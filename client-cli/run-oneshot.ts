@@ -7,6 +7,7 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { CommandParams } from '../protocol/index.js';
 import { loadEngineBundle, type Engine } from './engine-bundle.js';
+import { applyOneshotV8Flags } from './oneshot-v8-flags.js';
 
 /** dist/bin/engine.cjs, from the CLI bundle (dist/bin/) and from dist/client-cli/ alike. */
 const ENGINE_BUNDLE = fileURLToPath(new URL('../bin/engine.cjs', import.meta.url));
@@ -24,6 +25,7 @@ async function testHook(): Promise<((...args: never[]) => unknown) | undefined> 
 
 export async function runOneshot(method: string, params: CommandParams): Promise<number> {
   const testHooks = process.env.KUBECFG_DAEMON_TEST_HOOKS === '1';
+  applyOneshotV8Flags();
   const loaded = loadEngineBundle(ENGINE_BUNDLE);
   if (loaded) {
     const code = await loaded.engine.runOneshotRequest(method, params, undefined, testHooks, await testHook());

@@ -8,3 +8,4 @@ export * from './validate.js';
 export * from './commands.js';
 export * from './methods.js';
 export * from './remote.js';
+export * from './log-line.js';

@@ -83,6 +83,8 @@ export interface WorkerStatus {
   busy: boolean;
   queued: number;
   rendersServed: number;
+  /** Its last render's time, from the job sent to the outcome back in the daemon (ms; absent before one). */
+  lastRenderMs?: number;
   heapLimitMb: number;
   /** Resident memory of this worker's render host process (0 when unknown). */
   rssBytes: number;

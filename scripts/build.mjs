@@ -16,6 +16,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 const TSBUILDINFO = 'dist/.tsbuildinfo';
@@ -98,26 +99,31 @@ if (existsSync('client-cli/main.ts')) {
 // undici (1 MB, most of the bundle's start-up work) is needed only when a render fetches over
 // HTTP or talks to a cluster: its importers get a facade that loads it on first use. Only the
 // values our code imports are forwarded (esbuild fails the build when an import names another).
-const UNDICI_VALUES = ['Agent', 'Dispatcher', 'EnvHttpProxyAgent', 'ProxyAgent', 'request', 'buildConnector'];
-const lazyUndici = {
-  name: 'lazy-undici',
+// chokidar (and readdirp, which reads fs/promises at its top level) likewise: only `--watch` uses it.
+const LAZY_PACKAGES = {
+  undici: ['Agent', 'Dispatcher', 'EnvHttpProxyAgent', 'ProxyAgent', 'request', 'buildConnector'],
+  chokidar: ['watch'],
+};
+const lazyPackages = {
+  name: 'lazy-packages',
   setup(b) {
-    b.onResolve({ filter: /^undici$/ }, (args) =>
-      args.namespace === 'lazy-undici' ? undefined : { path: 'undici', namespace: 'lazy-undici' },
+    const filter = new RegExp(`^(${Object.keys(LAZY_PACKAGES).join('|')})$`);
+    b.onResolve({ filter }, (args) =>
+      args.namespace === 'lazy-packages' ? undefined : { path: args.path, namespace: 'lazy-packages' },
     );
-    b.onLoad({ filter: /.*/, namespace: 'lazy-undici' }, () => ({
+    b.onLoad({ filter: /.*/, namespace: 'lazy-packages' }, (args) => ({
       resolveDir: process.cwd(),
       loader: 'js',
       contents: [
         'let real;',
-        "const load = () => (real ??= require('undici'));",
+        `const load = () => (real ??= require('${args.path}'));`,
         'const lazyClass = (name) =>',
         '  new Proxy(function () {}, {',
         // newTarget: a subclass (net/proxy.ts defines one at first use) keeps its own prototype.
         '    construct: (_t, args, newTarget) => Reflect.construct(load()[name], args, newTarget),',
         '    get: (_t, key) => load()[name][key],',
         '  });',
-        ...UNDICI_VALUES.map((n) =>
+        ...LAZY_PACKAGES[args.path].map((n) =>
           /^[A-Z]/.test(n)
             ? `export const ${n} = lazyClass('${n}');`
             : `export const ${n} = (...args) => load().${n}(...args);`,
@@ -127,9 +133,61 @@ const lazyUndici = {
   },
 };
 
+// Node built-ins that only some commands use (TLS and HTTP clients, gzip, child processes, DNS,
+// worker threads, fs/promises) were loaded by the bundle's top level, because esbuild's CommonJS
+// output runs every statically imported module's requires at start: ~10 ms of CPU on a one-shot
+// that needs none of them. Each becomes a proxy that requires the real module on first use.
+// esbuild's __toESM copies an imported CommonJS module's property names up front, so the proxy
+// answers those names (taken from this Node at build time) and reads each value only when used.
+const LAZY_BUILTINS = [
+  'child_process',
+  'dgram',
+  'dns',
+  'fs/promises',
+  'http',
+  'http2',
+  'https',
+  'perf_hooks',
+  'tls',
+  'worker_threads',
+  'zlib',
+];
+const builtinRequire = createRequire(import.meta.url);
+const lazyBuiltins = {
+  name: 'lazy-builtins',
+  setup(b) {
+    const filter = new RegExp(`^(node:)?(${LAZY_BUILTINS.map((n) => n.replace('/', '\\/')).join('|')})$`);
+    b.onResolve({ filter }, (args) =>
+      args.namespace === 'lazy-builtins'
+        ? undefined
+        : { path: args.path.replace(/^node:/, ''), namespace: 'lazy-builtins' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtins' }, (args) => ({
+      resolveDir: process.cwd(),
+      loader: 'js',
+      contents: [
+        'let real;',
+        `const load = () => (real ??= require('node:${args.path}'));`,
+        `const names = ${JSON.stringify(Object.getOwnPropertyNames(builtinRequire(`node:${args.path}`)))};`,
+        'module.exports = new Proxy({}, {',
+        // __toESM asks for __esModule (a built-in has none) before copying the names.
+        "  get: (_t, k) => (k === '__esModule' && real === undefined ? undefined : load()[k]),",
+        '  has: (_t, k) => k in load(),',
+        '  ownKeys: () => (real === undefined ? names.slice() : Reflect.ownKeys(real)),',
+        // An accessor: the value is read (and the module loaded) only when someone reads it.
+        '  getOwnPropertyDescriptor: (_t, k) =>',
+        '    names.includes(k) || (real !== undefined && k in real)',
+        '      ? { get: () => load()[k], enumerable: true, configurable: true }',
+        '      : undefined,',
+        '});',
+      ].join('\n'),
+    }));
+  },
+};
+
 if (existsSync('server/oneshot-run.ts')) {
   await build({
-    plugins: [lazyUndici],
+    plugins: [lazyPackages, lazyBuiltins],
     // Whitespace and syntax only: identifiers keep their names (error texts and stack traces use them).
     minifyWhitespace: true,
     minifySyntax: true,
@@ -143,6 +201,19 @@ if (existsSync('server/oneshot-run.ts')) {
     define: { 'import.meta.url': '__engine_url' },
     logLevel: 'warning',
   });
+  // esbuild escapes strings and identifiers but not regular expression literals or comments (a
+  // `µs` in lang/go/time.ts, a licence notice): ten non-ASCII bytes made the whole 3.4 MB source a
+  // two-byte string, decoded as UTF-8 (11-14 ms of CPU) instead of copied (1 ms, engine-bundle.ts).
+  // \uXXXX per UTF-16 unit means the same character in a regular expression (with or without /u:
+  // a pair of escaped surrogates is one code point there) and is inert in a comment.
+  const engineText = readFileSync('dist/bin/engine.cjs', 'utf8');
+  if (/[^\0-\x7f]/.test(engineText)) {
+    // After a backslash (an identity escape) the rewrite would change the meaning: refuse it.
+    if (/\\[^\0-\x7f]/.test(engineText))
+      throw new Error('dist/bin/engine.cjs: a backslash before a non-ASCII character');
+    const ascii = engineText.replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    writeFileSync('dist/bin/engine.cjs', ascii);
+  }
   // A code cache from the previous bundle would be rejected; one warm-up run writes the new one,
   // including the functions a render compiles (parser, evaluator, YAML output).
   rmSync('dist/bin/engine.cjs.cache', { force: true });

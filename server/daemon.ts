@@ -59,6 +59,8 @@ export async function runDaemon(opts: {
     onChange: (changed) => {
       const dropped = cache.invalidatePaths(changed);
       logger.debug({ changed, dropped }, 'files changed');
+      // Before the watch sessions hear of it: they then join this render instead of starting one.
+      runner.filesChanged(changed);
       hub.emit(changed);
     },
   });
@@ -80,6 +82,8 @@ export async function runDaemon(opts: {
     },
   };
 
+  const runner = new CommandRunner(executor, cache, watcher, (deps, policy) => remoteInputs.stillValid(deps, policy));
+
   let stopping = false;
   let idleTimer: NodeJS.Timeout | null = null;
   let resolveStopped!: () => void;
@@ -94,7 +98,7 @@ export async function runDaemon(opts: {
     logger,
     inFlight: new InFlight(),
     metrics: new Metrics(),
-    runner: new CommandRunner(executor, cache, watcher, (deps, policy) => remoteInputs.stillValid(deps, policy)),
+    runner,
     hub,
     pool,
     cache,

@@ -9,6 +9,7 @@ import { commandOfMethod, findMethod, mainStageOf, ParamsError, type CommandPara
 import type { Executor, OutputSink } from './command-runner.js';
 import { runCommand } from './commands/run.js';
 import { installTestHook, type TestHook } from './commands/test-hook.js';
+import { renderOnlyOnce } from './commands/engine.js';
 import { RemoteInputs } from './remote-inputs/remote-fetcher.js';
 
 // Watch and the main stages (httpd, cluster, pack) are imported when used: their libraries
@@ -85,6 +86,10 @@ export async function runOneshotRequest(
       const run = await MAIN_STAGES[stage]();
       return (await run(new CommandRunner(executor, null, null), command, params, sink, ctl.signal)).exitCode;
     }
+    // One command of one input, then exit: the daemon's caches for a next request would only cost
+    // this one. With several inputs (`show a.jsonnet b.jsonnet`) the later ones reuse the libraries
+    // the first evaluated, as in the daemon.
+    if (params.args.length <= 1) renderOnlyOnce();
     const outcome = await executor.execute(command, params, ctl.signal);
     sink.write('stdout', outcome.stdout);
     sink.write('stderr', outcome.stderr);

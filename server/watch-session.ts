@@ -13,6 +13,7 @@
  */
 import { resolve } from 'node:path';
 import type { CommandParams } from '../protocol/index.js';
+import { logLine, logStyle } from './commands/output.js';
 import { CommandRunner, writeOutput, type OutputSink } from './command-runner.js';
 import type { CommandName } from './worker/messages.js';
 import { JobCancelledError } from './worker/pool.js';
@@ -98,7 +99,7 @@ export async function runWatch(
         if (deps.length) watched = new Set(deps.map((d) => resolve(d.path)));
       } catch (err) {
         if (err instanceof JobCancelledError) throw err;
-        sink.write('stderr', `ERROR ${(err as Error).message}\n`);
+        sink.write('stderr', logLine(logStyle(params.tty), 'ERROR', (err as Error).message));
       }
       sink.write('stderr', `--- kubecfg show --watch: watching ${watched.size} files; Ctrl-C to stop ---\n`);
       // The watcher starts watching new paths asynchronously, so an edit made just after the

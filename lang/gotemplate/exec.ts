@@ -29,7 +29,7 @@ import type {
 } from './parse/node.js';
 import { nodeString } from './parse/node.js';
 import { errorLocation } from './parse/parse.js';
-import { byteLength, type GoObject, goFloat, hasKey, isTrue, kindOf, typeName } from './value.js';
+import { byteLength, type GoObject, goFloat, hasKey, isTrue, kindOf, sliceMethod, typeName } from './value.js';
 
 /** What exec needs from the template set. */
 export interface ExecHost {
@@ -447,6 +447,10 @@ export class State {
         if (hasArgs) this.errorf(`${fieldName} has arguments but cannot be invoked as function`);
         return v;
       }
+    }
+    if (kind === 'slice') {
+      const method = sliceMethod(receiver as object, fieldName);
+      if (method) return this.callMethod(fieldName, method, args, final);
     }
     this.errorf(`can't evaluate field ${fieldName} in type ${typ}`);
   }

@@ -121,6 +121,24 @@ export function tagType<T extends object>(arr: T, goType: string): T {
   return arr;
 }
 
+const sliceMethods = new WeakMap<object, Record<string, (...a: unknown[]) => unknown>>();
+
+/**
+ * Gives a slice the methods of a named slice type (Helm's `chartutil.VersionSet` is a `[]string`
+ * with `Has`): templates range over it, take its len and index it like any slice, and
+ * `.APIVersions.Has "x"` finds the method, as Go finds methods of named types.
+ */
+export function withMethods<T extends unknown[]>(arr: T, methods: Record<string, (...a: unknown[]) => unknown>): T {
+  sliceMethods.set(arr, methods);
+  return arr;
+}
+
+/** The method `name` of a slice given methods by withMethods, if any. */
+export function sliceMethod(arr: object, name: string): ((...a: unknown[]) => unknown) | undefined {
+  const methods = sliceMethods.get(arr);
+  return methods && hasKey(methods, name) ? methods[name] : undefined;
+}
+
 /** Go's isTrue: the second result is false when the value has no truth (never for our kinds). */
 export function isTrue(v: unknown): boolean {
   switch (kindOf(v)) {

@@ -398,3 +398,23 @@ test('Capabilities as kubecfg builds them with Helm 3.18.5: KubeVersion v1.20.0,
     },
   ]);
 });
+
+// Helm 3.18.5's DefaultVersionSet (client-go v0.33.3's scheme): alpha and beta group versions are
+// there, kinds are not, and apiextensions comes last.
+test('default Capabilities.APIVersions is Helm 3.18.5 DefaultVersionSet', () => {
+  const chart = loadChart(
+    tree({
+      'c/Chart.yaml': 'apiVersion: v2\nname: c\nversion: 0.1.0\n',
+      'c/templates/t.yaml':
+        'psp: {{ .Capabilities.APIVersions.Has "policy/v1beta1" }}\n' +
+        'hpa: {{ .Capabilities.APIVersions.Has "autoscaling/v2beta2" }}\n' +
+        'kind: {{ .Capabilities.APIVersions.Has "policy/v1/PodDisruptionBudget" }}\n' +
+        'count: {{ len .Capabilities.APIVersions }}\n' +
+        'first: {{ first .Capabilities.APIVersions }}\n' +
+        'last: {{ last .Capabilities.APIVersions }}\n',
+    }),
+  );
+  assert.deepEqual(renderChart(chart, { releaseName: 'r', namespace: 'n', values: {} })['c/templates/t.yaml'], [
+    { psp: true, hpa: true, kind: false, count: 57, first: 'v1', last: 'apiextensions.k8s.io/v1' },
+  ]);
+});

@@ -14,7 +14,7 @@ import { jsonObject } from '../common/json.js';
 import { compileGoRegexp, type GoRegexp } from '../go/regexp/go-regexp.js';
 import { GoYamlError, goYamlToJson, unmarshalYaml, unmarshalYamlStream, type GoValue } from '../go/yaml-v2.js';
 import { helmErrorMessage, profiles, seededRandom, TemplateError, TemplateSet } from '../gotemplate/index.js';
-import { GoObject, isMap, mapSet } from '../gotemplate/value.js';
+import { GoObject, isMap, mapSet, tagType, withMethods } from '../gotemplate/value.js';
 import { type Chart, type ChartFile } from './chart.js';
 import { ChartError } from './chart-error.js';
 import { processDependencies, coalesceChartValues, type Values } from './values.js';
@@ -28,7 +28,7 @@ export interface RenderOptions {
   values?: Values;
   /** Capabilities.KubeVersion (default v1.20.0). */
   kubeVersion?: string;
-  /** Capabilities.APIVersions (default: the core Kubernetes groups). */
+  /** Capabilities.APIVersions (default: Helm's DefaultVersionSet, DEFAULT_API_VERSIONS). */
   apiVersions?: string[];
   /** Output cap per template (default 4 MiB). */
   maxOutputBytes?: number;
@@ -36,24 +36,70 @@ export interface RenderOptions {
   seed?: number;
 }
 
+/**
+ * Helm 3.18.5's chartutil.DefaultVersionSet: every group version client-go v0.33.3's
+ * kubernetes/scheme registers (alpha and beta included), in the order the scheme first saw them
+ * (`v1` from its init, then its AddToScheme list), then apiextensions v1beta1 and v1, which
+ * chartutil adds. `Has` is what charts use; the order shows only when a template ranges over it.
+ */
 export const DEFAULT_API_VERSIONS = [
   'v1',
   'admissionregistration.k8s.io/v1',
-  'apiextensions.k8s.io/v1',
+  'admissionregistration.k8s.io/v1alpha1',
+  'admissionregistration.k8s.io/v1beta1',
+  'internal.apiserver.k8s.io/v1alpha1',
   'apps/v1',
+  'apps/v1beta1',
+  'apps/v1beta2',
+  'authentication.k8s.io/v1',
+  'authentication.k8s.io/v1alpha1',
+  'authentication.k8s.io/v1beta1',
+  'authorization.k8s.io/v1',
+  'authorization.k8s.io/v1beta1',
   'autoscaling/v1',
   'autoscaling/v2',
+  'autoscaling/v2beta1',
+  'autoscaling/v2beta2',
   'batch/v1',
+  'batch/v1beta1',
   'certificates.k8s.io/v1',
+  'certificates.k8s.io/v1beta1',
+  'certificates.k8s.io/v1alpha1',
+  'coordination.k8s.io/v1alpha2',
+  'coordination.k8s.io/v1beta1',
   'coordination.k8s.io/v1',
   'discovery.k8s.io/v1',
+  'discovery.k8s.io/v1beta1',
   'events.k8s.io/v1',
+  'events.k8s.io/v1beta1',
+  'extensions/v1beta1',
+  'flowcontrol.apiserver.k8s.io/v1',
+  'flowcontrol.apiserver.k8s.io/v1beta1',
+  'flowcontrol.apiserver.k8s.io/v1beta2',
+  'flowcontrol.apiserver.k8s.io/v1beta3',
   'networking.k8s.io/v1',
+  'networking.k8s.io/v1alpha1',
+  'networking.k8s.io/v1beta1',
   'node.k8s.io/v1',
+  'node.k8s.io/v1alpha1',
+  'node.k8s.io/v1beta1',
   'policy/v1',
+  'policy/v1beta1',
   'rbac.authorization.k8s.io/v1',
+  'rbac.authorization.k8s.io/v1beta1',
+  'rbac.authorization.k8s.io/v1alpha1',
+  'resource.k8s.io/v1beta2',
+  'resource.k8s.io/v1beta1',
+  'resource.k8s.io/v1alpha3',
+  'scheduling.k8s.io/v1alpha1',
+  'scheduling.k8s.io/v1beta1',
   'scheduling.k8s.io/v1',
+  'storage.k8s.io/v1beta1',
   'storage.k8s.io/v1',
+  'storage.k8s.io/v1alpha1',
+  'storagemigration.k8s.io/v1alpha1',
+  'apiextensions.k8s.io/v1beta1',
+  'apiextensions.k8s.io/v1',
 ];
 
 /** chartutil.KubeVersion: fields Version/Major/Minor/GitVersion; prints as its Version. */
@@ -119,23 +165,10 @@ class HelmBuildInfo extends GoObject {
   }
 }
 
-class VersionSet extends GoObject {
-  constructor(private readonly versions: string[]) {
-    super();
-  }
-  goType(): string {
-    return 'chartutil.VersionSet';
-  }
-  format(): string {
-    return '[' + this.versions.join(' ') + ']';
-  }
-  toJSONValue(): unknown {
-    return this.versions;
-  }
-  field(name: string): unknown {
-    if (name === 'Has') return (v: unknown) => this.versions.includes(String(v));
-    return undefined;
-  }
+/** chartutil.VersionSet: a []string with `Has`, so templates can range over it, len and index it. */
+function versionSet(versions: readonly string[]): string[] {
+  const list = [...versions];
+  return tagType(withMethods(list, { Has: (v: unknown) => list.includes(String(v)) }), 'chartutil.VersionSet');
 }
 
 const text = new TextDecoder();
@@ -300,7 +333,7 @@ export function renderTemplates(chart0: Chart, opts: RenderOptions): Map<string,
   ]);
   const capabilities = {
     KubeVersion: new KubeVersion(opts.kubeVersion ?? 'v1.20.0'),
-    APIVersions: new VersionSet(opts.apiVersions ?? DEFAULT_API_VERSIONS),
+    APIVersions: versionSet(opts.apiVersions ?? DEFAULT_API_VERSIONS),
     HelmVersion: new HelmBuildInfo(),
   };
   const items: Renderable[] = [];

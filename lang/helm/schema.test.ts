@@ -48,22 +48,22 @@ test('schema: valid values render', () => {
 });
 
 // Lines come in the validator's order (properties by name).
-test('schema: each violation is a line with the path of the bad value', () => {
+test('schema: each violation is a line with the JSON pointer of the bad value (santhosh-tekuri/jsonschema v6)', () => {
   const msg = schemaError(chart(schema), { replicas: 0, image: { tag: 5 }, ports: [80, 70000] });
   assert.equal(
     msg,
     HEAD +
       'c:\n' +
-      '- image.tag: expected string, but got number\n' +
-      '- ports.1: must be <= 65535 but found 70000\n' +
-      '- replicas: must be >= 1 but found 0\n',
+      "- at '/image/tag': got number, want string\n" +
+      "- at '/ports/1': maximum: got 70,000, want 65,535\n" +
+      "- at '/replicas': minimum: got 0, want 1\n",
   );
 });
 
-test('schema: a missing required value is reported at (root)', () => {
+test("schema: a missing required value is reported at ''", () => {
   const files = chart(schema);
   const msg = schemaError(files, { image: null });
-  assert.equal(msg, HEAD + "c:\n- (root): missing properties: 'image'\n");
+  assert.equal(msg, HEAD + "c:\n- at '': missing property 'image'\n");
 });
 
 test('schema: the subchart is checked against its own values, under its name', () => {
@@ -77,7 +77,9 @@ test('schema: the subchart is checked against its own values, under its name', (
   const msg = schemaError(files, { replicas: 0, sub: { level: 'trace' } });
   assert.equal(
     msg,
-    HEAD + 'c:\n- replicas: must be >= 1 but found 0\n' + 'sub:\n- level: value must be one of "debug", "info"\n',
+    HEAD +
+      "c:\n- at '/replicas': minimum: got 0, want 1\n" +
+      "sub:\n- at '/level': value must be one of 'debug', 'info'\n",
   );
 });
 
@@ -126,7 +128,7 @@ test('schema: a legacy or unknown $schema is validated as draft 2020-12', () => 
     const s = JSON.stringify({ $schema: uri, ...JSON.parse(schema) });
     assert.equal(render(chart(s)).get('c/templates/t.yaml'), 'r: 1\n', uri);
     const msg = schemaError(chart(s), { replicas: 0 });
-    assert.equal(msg, `${HEAD}c:\n- replicas: must be >= 1 but found 0\n`, uri);
+    assert.equal(msg, `${HEAD}c:\n- at '/replicas': minimum: got 0, want 1\n`, uri);
   }
 });
 
@@ -135,5 +137,28 @@ test('schema: draft 2020-12 keywords apply under the legacy $schema', () => {
     $schema: 'http://json-schema.org/schema#',
     properties: { ports: { prefixItems: [{ const: 80 }] } },
   });
-  assert.match(schemaError(chart(s), { ports: [81] }), /c:\n- ports\.0: /);
+  assert.match(schemaError(chart(s), { ports: [81] }), /c:\n- at '\/ports\/0': /);
+});
+
+// Several errors of one value are grouped under it; large numbers are printed as the library's
+// English printer does (thousands separators; `× 10ⁿ` where fmt would use an exponent).
+test('schema: errors of one value are grouped, numbers localised (Helm 3.18 output)', () => {
+  const s = JSON.stringify({
+    properties: {
+      image: { properties: { tag: { type: 'string' }, pull: { enum: ['Always', 'Never'] } } },
+      ports: { items: { maximum: 65535 } },
+    },
+  });
+  const msg = schemaError(chart(s), { image: { tag: 5, pull: 'x' }, ports: [80, 70000, 1.5e22] });
+  assert.equal(
+    msg,
+    HEAD +
+      'c:\n' +
+      "- at '/image': validation failed\n" +
+      "  - at '/image/pull': value must be one of 'Always', 'Never'\n" +
+      "  - at '/image/tag': got number, want string\n" +
+      "- at '/ports': validation failed\n" +
+      "  - at '/ports/1': maximum: got 70,000, want 65,535\n" +
+      "  - at '/ports/2': maximum: got 1.5\u202f×\u202f10²², want 65,535\n",
+  );
 });

@@ -4,10 +4,10 @@
  * against its own values, every subchart against the values under its name,
  * and all failures are reported together as
  * `values don't meet the specifications of the schema(s) in the following chart(s):`
- * then, per failing chart, `<chart>:` and one `- <field>: <why>` line per
- * violation, the field written as gojsonschema does (`(root)`, `a.b.0`).
- * The reasons are the validator's (santhosh-tekuri wording, see
- * lang/jsonschema), not gojsonschema's.
+ * then, per failing chart, `<chart>:` and the error tree of
+ * santhosh-tekuri/jsonschema v6 (`- at '/a/b/0': got number, want string`,
+ * several errors of one value grouped under `- at '/a': validation failed`),
+ * as Helm 3.18 prints it (lang/jsonschema/validate-v6.ts).
  * `$schema`: Helm 3.18's validator (santhosh-tekuri/jsonschema v6) takes
  * `http(s)://json-schema.org/schema#` as its latest draft (2020-12) and would
  * download any other metaschema; nothing is downloaded here, so an unknown
@@ -22,8 +22,8 @@ import {
   compileSchema,
   SchemaCompileError,
   ValidationDepthError,
-  Validator,
-  type SchemaViolation,
+  ValidatorV6,
+  v6ErrorLines,
 } from '../jsonschema/index.js';
 import { GoFloat, GoObject, isMap } from '../gotemplate/value.js';
 import type { Chart } from './chart.js';
@@ -46,27 +46,6 @@ function valuesToJson(v: unknown): JsonValue {
   return null;
 }
 
-/** gojsonschema's field name for an instance location (JSON pointer). */
-function fieldOf(instanceLocation: string): string {
-  if (instanceLocation === '') return '(root)';
-  return instanceLocation
-    .slice(1)
-    .split('/')
-    .map((t) => t.replaceAll('~1', '/').replaceAll('~0', '~'))
-    .join('.');
-}
-
-function leaves(v: SchemaViolation, out: SchemaViolation[]): SchemaViolation[] {
-  // Iterative: violation trees can be as deep as the (bounded) validation.
-  const stack = [v];
-  while (stack.length > 0) {
-    const n = stack.pop()!;
-    if (n.causes.length === 0) out.push(n);
-    else for (let i = n.causes.length - 1; i >= 0; i--) stack.push(n.causes[i]!);
-  }
-  return out;
-}
-
 /** The `- field: why` lines for one schema, or '' when the values satisfy it. */
 function validateOne(schemaBytes: Uint8Array, values: Values): string {
   let schema: JsonValue;
@@ -76,18 +55,10 @@ function validateOne(schemaBytes: Uint8Array, values: Values): string {
     return `- values.schema.json: invalid JSON: ${(e as Error).message}\n`;
   }
   try {
-    const violation = new Validator(compileSchema(schema, { unknownSchemaDraft: 2020 })).validateRoot(
+    const causes = new ValidatorV6(compileSchema(schema, { unknownSchemaDraft: 2020 })).validateRoot(
       valuesToJson(values),
     );
-    if (!violation) return '';
-    const seen = new Set<string>();
-    let out = '';
-    for (const leaf of leaves(violation, [])) {
-      const line = `- ${fieldOf(leaf.instanceLocation)}: ${leaf.message}\n`;
-      if (!seen.has(line)) out += line;
-      seen.add(line);
-    }
-    return out;
+    return causes ? `${v6ErrorLines(causes)}\n` : '';
   } catch (e) {
     if (e instanceof SchemaCompileError) return `- values.schema.json: schema does not compile: ${e.message}\n`;
     if (e instanceof ValidationDepthError) return `- values.schema.json: ${e.message}\n`;

@@ -1105,9 +1105,12 @@ export class Evaluator implements ValidationHost {
    * the values, so no JsonValue tree is built and sorted again (kube-lib, manifest
    * benches: the tree was a tenth of the peak heap and of the allocations).
    */
-  manifestText(v: Value, multiline: boolean, indent: string): string {
+  manifestText(v: Value, multiline: boolean, indent: string, trailer = ''): string {
     const sink = new TextSink();
     this.manifestInto(v, multiline, indent, sink);
+    // Inside the sink's one join: `text + '\n'` after it would be a cons string of the whole
+    // output, flattened (copied, 2 bytes per character once any is non-Latin-1) by its first reader.
+    if (trailer !== '') sink.write(trailer);
     return sink.text();
   }
 

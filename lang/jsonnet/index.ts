@@ -128,7 +128,7 @@ export function evaluateToString(
           return j.map((d) => `---\n${serializeJson(d)}\n`).join('') + '...\n';
         }
         default:
-          return ev.manifestText(v, true, '') + '\n';
+          return ev.manifestText(v, true, '', '\n');
       }
     }),
   );

@@ -1,9 +1,9 @@
 /**
  * A JSON Schema validator (drafts 4, 6, 7, 2019-09, 2020-12) with the
- * messages of santhosh-tekuri/jsonschema v5, pure and bounded: `$ref` only
+ * messages of santhosh-tekuri/jsonschema v5 (Validator) and v6 (ValidatorV6), pure and bounded: `$ref` only
  * inside the document, compile and validation depth capped, so hostile
  * schemas (10k-deep or cyclic `$ref`) give errors, never stack overflows.
- * Used by kubecfg's validateJSONSchema native and by Helm's values.schema.json.
+ * v5 is kubecfg's validateJSONSchema native; v6 is Helm 3.18's values.schema.json check.
  */
 
 export {
@@ -21,3 +21,5 @@ export {
   violationText,
   type SchemaViolation,
 } from './validate.js';
+export { ValidatorV6, type V6Violation } from './validate-v6.js';
+export { v6ErrorLines } from './v6-text.js';

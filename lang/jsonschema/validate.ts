@@ -9,13 +9,20 @@
  */
 
 import type { JsonValue } from '../common/json.js';
-import { compareCodepoints } from '../common/json.js';
-import { compileGoRegexp } from '../go/regexp/go-regexp.js';
-import { wellFormed } from '../common/well-formed.js';
 import type { CompiledSchema } from './compile-schema.js';
 import { draftKnows, jsonTypeName, schemaUrl } from './compile-schema.js';
 import { compareDecimal, isMultipleOf } from './decimal.js';
 import { goFloat, goSharpV, pointerToken, quoteSingle } from './go-text.js';
+import {
+  firstDuplicate,
+  hasOwn as has,
+  isObject,
+  jsonEquals,
+  numericBounds,
+  patternMatches as matches,
+  sortedKeys,
+  type JsonObject,
+} from './json-values.js';
 
 export const MAX_VALIDATE_DEPTH = 500;
 
@@ -27,49 +34,6 @@ export interface SchemaViolation {
   instanceLocation: string;
   message: string;
   causes: SchemaViolation[];
-}
-
-type JsonObject = { [key: string]: JsonValue };
-
-function isObject(v: JsonValue | undefined): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function has(o: JsonObject, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(o, key);
-}
-
-function sortedKeys(o: JsonObject): string[] {
-  return Object.keys(o).sort(compareCodepoints);
-}
-
-/** The library's equals(): numbers by value, objects by members, arrays in order. */
-function jsonEquals(a: JsonValue, b: JsonValue): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEquals(x, b[i]!));
-  if (isObject(a) && isObject(b)) {
-    const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((k) => has(b, k) && jsonEquals(a[k]!, b[k]!));
-  }
-  return false;
-}
-
-/** A stable text key for uniqueItems: equal JSON values, equal keys. */
-function canonicalKey(v: JsonValue): string {
-  if (Array.isArray(v)) return '[' + v.map(canonicalKey).join(',') + ']';
-  if (isObject(v))
-    return (
-      '{' +
-      sortedKeys(v)
-        .map((k) => JSON.stringify(k) + ':' + canonicalKey(v[k]!))
-        .join(',') +
-      '}'
-    );
-  return JSON.stringify(v);
-}
-
-function matches(pattern: string, subject: string): boolean {
-  return compileGoRegexp(pattern).test(wellFormed(subject));
 }
 
 /** The first leaf of the tree, as the library's Error() picks it. */
@@ -280,18 +244,9 @@ export class Validator {
     if (typeof s.maxItems === 'number' && v.length > s.maxItems) {
       errors.push(violation('maxItems', `maximum ${s.maxItems} items required, but found ${v.length} items`));
     }
-    if (s.uniqueItems === true) {
-      const seen = new Map<string, number>();
-      for (const [i, item] of v.entries()) {
-        const key = canonicalKey(item);
-        const j = seen.get(key);
-        if (j !== undefined) {
-          errors.push(violation('uniqueItems', `items at index ${j} and ${i} are equal`));
-          break;
-        }
-        seen.set(key, i);
-      }
-    }
+    const duplicate = s.uniqueItems === true ? firstDuplicate(v) : undefined;
+    if (duplicate)
+      errors.push(violation('uniqueItems', `items at index ${duplicate[0]} and ${duplicate[1]} are equal`));
     const version = this.schema.version;
     let prefix: number;
     let rest: string | undefined;
@@ -410,13 +365,7 @@ function numberKeywords(
   violation: (keyword: string, message: string) => SchemaViolation,
   errors: SchemaViolation[],
 ): void {
-  let minimum = typeof s.minimum === 'number' ? s.minimum : undefined;
-  let maximum = typeof s.maximum === 'number' ? s.maximum : undefined;
-  let exclusiveMinimum = typeof s.exclusiveMinimum === 'number' ? s.exclusiveMinimum : undefined;
-  let exclusiveMaximum = typeof s.exclusiveMaximum === 'number' ? s.exclusiveMaximum : undefined;
-  // Draft 4: a boolean exclusiveMinimum turns minimum into an exclusive bound.
-  if (version === 4 && s.exclusiveMinimum === true) [minimum, exclusiveMinimum] = [undefined, minimum];
-  if (version === 4 && s.exclusiveMaximum === true) [maximum, exclusiveMaximum] = [undefined, maximum];
+  const { minimum, maximum, exclusiveMinimum, exclusiveMaximum } = numericBounds(s, version);
   const found = goFloat(v);
   if (minimum !== undefined && compareDecimal(v, minimum) < 0) {
     errors.push(violation('minimum', `must be >= ${goFloat(minimum)} but found ${found}`));

@@ -105,6 +105,8 @@ const MAX_DEPTH = 4000;
 export class Evaluator {
   private readonly builtins: Map<string, Value>;
   private depth = 0;
+  /** > 0 while a schema default is evaluated that a config will be unioned into: its instance is rebuilt from the merged config, whose required attributes and checks are checked then */
+  private deferRequired = 0;
   private readonly layouts = new Map<SchemaType, Layout>();
   readonly printed: string[] = [];
 
@@ -765,7 +767,16 @@ export class Evaluator {
       const attr = l.attrs.get(name);
       const body = l.values.get(name);
       if (attr || l.privates.has(name)) {
-        const dv = !hasCfg || op !== 'override' ? this.bodyValue(body ?? [], envOf, file, loc) : UNDEFINED;
+        // A default the config is unioned into is rebuilt from the merged config, which is checked
+        // then: its own required attributes wait for the values the config states.
+        const rebuilt = hasCfg && op === 'union' && cv !== UNDEFINED;
+        if (rebuilt) this.deferRequired++;
+        let dv: Value;
+        try {
+          dv = !hasCfg || op !== 'override' ? this.bodyValue(body ?? [], envOf, file, loc) : UNDEFINED;
+        } finally {
+          if (rebuilt) this.deferRequired--;
+        }
         if (!hasCfg) v = dv;
         else if (op === 'override') v = cv!;
         else if (op === 'insert') v = this.concat(dv, cv!, file, loc);
@@ -773,7 +784,7 @@ export class Evaluator {
         const [efile, eloc] = where(name);
         const a = attr?.attr;
         if (a?.type) v = this.convert(v, a.type, envOf(attr!.owner), `${s.name}.${name}`, eloc, efile);
-        if (a && !a.optional && (v === null || v === UNDEFINED))
+        if (a && !a.optional && this.deferRequired === 0 && (v === null || v === UNDEFINED))
           this.fail(
             'EvaluationError',
             `attribute '${name}' of ${s.name} is required and can't be None or Undefined`,
@@ -798,7 +809,8 @@ export class Evaluator {
     }
     for (const name of l.privates) inst.map.set(name, get(name));
     for (const name of config.map.keys()) if (!inst.map.has(name)) inst.map.set(name, get(name));
-    for (const { item, owner } of l.checks) {
+    // a default about to be rebuilt with the config unioned into it is checked as rebuilt
+    for (const { item, owner } of this.deferRequired === 0 ? l.checks : []) {
       const env = envOf(owner);
       if (item.guard && !truthy(this.eval(item.guard, env))) continue;
       if (truthy(this.eval(item.test, env))) continue;

@@ -4,6 +4,7 @@
  * text, as ytt's OpenAPI output does not carry it); anything else is named
  * back so the converter can warn about it.
  */
+import { evaluateKcl, memoryHost, toPlain as kclPlain } from '../kcl/index.js';
 import { kclString } from './kcl-write.js';
 
 /** The keyword arguments of a `#@schema/validation` annotation, as written (`min_len=1, one_of=["a", "b"]`). */
@@ -59,4 +60,24 @@ export function checksOf(
     if (k === 'not_null' && v === 'True') checks.push(`${attr} != None, ${kclString(`${path} must not be null`)}`);
   }
   return { checks, uncarried, demands };
+}
+
+/**
+ * Whether a default satisfies the checks written for it: KCL runs a check at
+ * every instantiation, ytt validated the final values once, so a default that
+ * fails its own check has to become an absent value (docs/myks.md).
+ */
+export function defaultSatisfies(literal: string, text: string): boolean {
+  const { checks } = checksOf('_v', '', text);
+  if (checks.length === 0) return true;
+  const conds = checks.map((c) => c.slice(0, c.lastIndexOf(', "')));
+  try {
+    const r = evaluateKcl(memoryHost({ '/c/main.k': `_v = ${literal}\nok = [${conds.join(', ')}]\n` }), {
+      paths: ['/c/main.k'],
+    });
+    const ok = kclPlain(r.value.map.get('ok') ?? null) as unknown[];
+    return ok.every((x) => x === true);
+  } catch {
+    return false;
+  }
 }

@@ -5,28 +5,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checksOf, validationKwargs } from './checks.js';
-import { migrate, type MigrateHost } from './migrate.js';
+import { migrate } from './migrate.js';
+import { repo } from '../../test/support/myks-repo.js';
 import { singular } from './proto-schema.js';
 import { isIdent, toIdent, toSchemaName } from './kcl-write.js';
-
-function repo(files: Record<string, string>): MigrateHost {
-  const dirs = new Map<string, Map<string, boolean>>();
-  for (const p of Object.keys(files)) {
-    const parts = p.split('/');
-    for (let i = 0; i < parts.length; i++) {
-      const d = parts.slice(0, i).join('/');
-      if (!dirs.has(d)) dirs.set(d, new Map());
-      dirs.get(d)!.set(parts[i]!, i < parts.length - 1);
-    }
-  }
-  return {
-    read: (p) => files[p],
-    list: (d) => {
-      const e = dirs.get(d);
-      return e && [...e].map(([name, dir]) => ({ name, dir }));
-    },
-  };
-}
 
 const ROOT = `#@data/values
 ---
@@ -278,13 +260,14 @@ application:
     /schema Web\(myks\.App\):\n {4}proto: str = "web"\n {4}application: Application = Application \{\}\n/,
   );
   assert.match(proto, /\n {4}# the port the container listens on\n {4}port: int = 80\n/);
-  assert.match(proto, /\n {4}image\?: str\n/, 'demanded without a satisfying default: optional, no default');
-  assert.match(proto, /\n {4}tags: \[str\] = \[\]\n/, 'a schema array defaults to []');
-  assert.match(proto, /\n {4}replicas: int = 3\n/, '#@schema/default wins over the written value');
   assert.match(
     proto,
-    /len\(image\) >= 1 if image != Undefined and image != None, "application\.image must not be empty"/,
+    /\n {4}image: str\n/,
+    'demanded without a satisfying default, stated by every declaration: required',
   );
+  assert.match(proto, /\n {4}tags: \[str\] = \[\]\n/, 'a schema array defaults to []');
+  assert.match(proto, /\n {4}replicas: int = 3\n/, '#@schema/default wins over the written value');
+  assert.match(proto, /\n {8}len\(image\) >= 1, "application\.image must not be empty"\n/);
   assert.match(proto, /workers >= 1, "application\.workers must be at least 1"\n {8}workers <= 5, /);
   assert.ok(r.warnings.some((w) => w.includes('at application.shards is not carried over')));
   // the declaring level states the value: the application file carries it
@@ -318,14 +301,16 @@ application:
   );
   const proto = file(r, 'prototypes/web/proto.k');
   for (const want of [
-    /\nschema Application:\n {4}\[\.\.\.str\]: any\n {4}tls: Tls = Tls \{\}\n {4}server: Server = Server \{\}\n {4}clients: \[Client\] = \[\]\n {4}config: \[str\] = \[\]\n/,
-    /\nschema Tls:\n {4}\[\.\.\.str\]: any\n {4}enabled: bool = False\n/,
-    /\nschema Server:\n {4}\[\.\.\.str\]: any\n {4}tls: ServerTls = ServerTls \{\}\n/,
-    /\nschema ServerTls:\n {4}\[\.\.\.str\]: any\n {4}cert: str = ""\n/,
-    /\nschema Client:\n {4}\[\.\.\.str\]: any\n {4}host: str = ""\n {4}port: int = 5001\n {4}routes: \[Route\] = \[\]\n\n {4}check:\n {8}len\(routes\) >= 1, "application\.clients\.routes must not be empty"\n/,
-    /\nschema Route:\n {4}\[\.\.\.str\]: any\n {4}path: str = "\/"\n/,
+    /\nschema Application:\n {4}tls: Tls = Tls \{\}\n {4}server: Server = Server \{\}\n {4}clients: \[Client\] = \[\]\n {4}config: \[str\] = \[\]\n/,
+    /\nschema Tls:\n {4}enabled: bool = False\n/,
+    /\nschema Server:\n {4}tls: ServerTls = ServerTls \{\}\n/,
+    /\nschema ServerTls:\n {4}cert: str = ""\n/,
+    // every element the sources state sets host: required, its example dropped; port keeps its default
+    /\nschema Client:\n {4}host: str\n {4}port: int = 5001\n {4}routes: \[Route\] = \[\]\n\n {4}check:\n {8}len\(routes\) >= 1, "application\.clients\.routes must not be empty"\n/,
+    /\nschema Route:\n {4}path: str\n/,
   ])
     assert.match(proto, want);
+  assert.doesNotMatch(proto, /\[\.\.\.str\]/, 'a scope the ytt schema governs is closed');
 });
 
 test('element schema names: the array in the singular', () => {

@@ -16,16 +16,17 @@ import {
   exprLines,
   fromPlain,
   fromYtt,
-  isIdent,
   isMap,
   keyRef,
   kclString,
   toIdent,
   toSchemaName,
   type Entry,
-  type Value,
 } from './kcl-write.js';
-import { protoFile } from './proto-schema.js';
+import { blockLines, foldEntries, mergeByKey, type AppBlock } from './app-blocks.js';
+import { arrayReports } from './array-reports.js';
+import { levelDirs } from './level-dirs.js';
+import { protoFile, type ProtoEnv } from './proto-schema.js';
 import { readSource, type SourceValues } from './sources.js';
 import { untranslate } from './translate.js';
 
@@ -104,10 +105,8 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
   walk('envs');
   const leaves = levels.filter((l) => children.get(l)!.length === 0);
   const parentOf = (l: string): string | undefined => (l === 'envs' ? undefined : l.slice(0, l.lastIndexOf('/')));
-  for (const l of levels)
-    for (const seg of l.split('/'))
-      if (!isIdent(seg))
-        warnings.push(`${l}: the directory name ${seg} is not a KCL identifier; its package cannot be imported`);
+  const dirs = levelDirs(levels);
+  warnings.push(...dirs.renames);
 
   const library = myksLeafFiles(tree, 'envs').library;
   const legacyEnv = new Map<string, Record<string, unknown>>();
@@ -148,7 +147,8 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
       for (const c of [...s.comments, ...s.trailing])
         if (/app-data|env-data|\.ytt\.yaml|_apps\//.test(c))
           warnings.push(`${p}: a carried comment names a legacy file: ${c.trim()}`);
-      if (!p.startsWith('prototypes/'))
+      // a prototype's, _proto/'s and _apps/' validations become checks in proto.k (or warn there)
+      if (!p.startsWith('prototypes/') && !/(^|\/)_(proto|apps)\//.test(p))
         for (const v of s.validations)
           warnings.push(`${p}: #@schema/validation ${v.text} at ${v.path} is not carried over; restate it by hand`);
     }
@@ -158,6 +158,40 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
   // prototypes
   const protoNames = new Set<string>((host.list('prototypes') ?? []).filter((e) => e.dir).map((e) => e.name));
   for (const l of levels) for (const a of appsOf(l)) protoNames.add(a.proto);
+  // what the environment tree states about a prototype's applications: its elements make fields
+  // required, its schema documents keep the application scope open and add checks
+  const protoEnv = (p: string): ProtoEnv => {
+    const names = new Set(
+      levels.flatMap((l) =>
+        appsOf(l)
+          .filter((a) => a.proto === p)
+          .map((a) => a.name),
+      ),
+    );
+    const stated = levels.flatMap((l) =>
+      [join(l, '_proto', p), ...[...names].map((n) => join(l, '_apps', n))].flatMap((d) => files(d, APP_DATA)),
+    );
+    const envSchemas = levels.flatMap((l) => files(l, ENV_DATA)).map(source);
+    const governs = (s: SourceValues): boolean =>
+      s.isSchema && [...s.byPath.keys()].some((k) => k.startsWith('application.'));
+    // each application's declaring level carries what the levels above said about it
+    const declarations = levels.flatMap((l) => {
+      const parent = parentOf(l);
+      const known = new Set(parent ? appsOf(parent).map((a) => a.name) : []);
+      return appsOf(l)
+        .filter((a) => a.proto === p && !known.has(a.name))
+        .map((a) =>
+          levelsOf(l)
+            .flatMap((x) => [...files(join(x, '_proto', p), APP_DATA), ...files(join(x, '_apps', a.name), APP_DATA)])
+            .map(source),
+        );
+    });
+    return {
+      stated: stated.map(source),
+      governing: [...stated.map(source), ...envSchemas].filter(governs),
+      declarations,
+    };
+  };
   const protoIdent = new Map<string, string>();
   const out = new Map<string, string>();
   for (const p of [...protoNames].sort()) {
@@ -168,7 +202,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     const srcs = schemaFirst(files(join('prototypes', p), APP_DATA).map(source));
     out.set(
       `prototypes/${id}/proto.k`,
-      protoFile(p, srcs, mergeEntries(srcs.map((s) => s.value?.map ?? [])), warnings),
+      protoFile(p, srcs, mergeEntries(srcs.map((s) => s.value?.map ?? [])), warnings, protoEnv(p)),
     );
   }
   const protoAlias = (p: string): string => {
@@ -182,8 +216,8 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
   };
 
   // levels
-  const appFiles = new Map<string, { imports: Set<string>; blocks: string[][] }>();
-  const appsK = new Map<string, Map<string, { line: string; imp: string }>>();
+  const appFiles = new Map<string, { imports: Set<string>; blocks: AppBlock[] }>();
+  const appsK = new Map<string, Map<string, { line: string; imp: string; schema: string }>>();
   const levelOrder = new Map<string, string[]>();
   const computedAt = new Map<string, string[]>(); // level → computed env paths of its files
   for (const l of levels) {
@@ -215,18 +249,22 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
         continue;
       }
       if (entries.length === 0) continue;
-      const body = declared
-        ? [
-            `    ${keyRef(a.name)} = ${protoAlias(a.proto)}.${toSchemaName(a.proto)} {`,
-            ...entryLines(entries, 2),
-            '    }',
-          ]
-        : entryLines([{ key: a.name, value: { map: entries }, comments: [], blankBefore: false }], 1);
+      const body: AppBlock = {
+        name: a.name,
+        ...(declared ? { schema: `${protoAlias(a.proto)}.${toSchemaName(a.proto)}` } : {}),
+        entries,
+      };
       const f = { imports: new Set(['import myks', ...(declared ? [protoImport(a.proto)] : [])]), blocks: [body] };
       appFiles.set(join(l, `app-${a.name}.k`), f);
     }
-    appsK.set(l, new Map(inAppsK.map((n, i) => [n, { line: applines[i]!, imp: [...appImports][0]! }])));
-    for (const n of inAppsK) appsK.get(l)!.get(n)!.imp = protoImport(levelApps.find((a) => a.name === n)!.proto);
+    appsK.set(l, new Map(inAppsK.map((n, i) => [n, { line: applines[i]!, imp: [...appImports][0]!, schema: '' }])));
+    for (const n of inAppsK) {
+      const proto = levelApps.find((a) => a.name === n)!.proto;
+      Object.assign(appsK.get(l)!.get(n)!, {
+        imp: protoImport(proto),
+        schema: `${protoAlias(proto)}.${toSchemaName(proto)}`,
+      });
+    }
     levelOrder.set(
       l,
       levelApps.map((a) => a.name),
@@ -234,7 +272,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
 
     // env.k
     const lines: string[] = ['import myks'];
-    if (parent) lines.push(`import ${parent.split('/').join('.')} as parent`);
+    if (parent) lines.push(`import ${dirs.pkg(parent)} as parent`);
     lines.push('');
     const parts: string[][] = [];
     const bound = new Set<string>();
@@ -286,7 +324,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     'kcl.mod',
     `[package]\nname = ${JSON.stringify(toIdent(repoName))}\nedition = "v0.11.0"\nversion = "0.0.1"\n\n[dependencies]\nmyks = "0.1.0"\n`,
   );
-  const leafAlias = (l: string): string => toIdent(l.split('/').slice(1).join('_') || 'root');
+  const leafAlias = (l: string): string => toIdent(dirs.kclPath(l).split('/').slice(1).join('_') || 'root');
   const leafId = (l: string): string => {
     const id = (resolveLevel(l).environment as { id?: string } | undefined)?.id;
     return id || l.split('/').slice(1).join('/');
@@ -295,7 +333,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     'main.k',
     [
       '"""The entry point myks evaluates: every environment of the tree."""',
-      ...leaves.map((l) => `import ${l.split('/').join('.')} as ${leafAlias(l)}`),
+      ...leaves.map((l) => `import ${dirs.pkg(l)} as ${leafAlias(l)}`),
       '',
       'environments = {',
       ...leaves.map((l) => `    ${kclString(leafId(l))} = ${leafAlias(l)}.env`),
@@ -336,9 +374,13 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     for (const [p, f] of appFiles)
       all.set(
         p,
-        [...[...f.imports].sort(), '', ...f.blocks.flatMap((b) => ['_apps: myks.Apps {', ...b, '}', ''])].join('\n'),
+        [
+          ...[...f.imports].sort(),
+          '',
+          ...f.blocks.flatMap((b) => ['_apps: myks.Apps {', ...blockLines(b), '}', '']),
+        ].join('\n'),
       );
-    return all;
+    return new Map([...all].map(([p, t]) => [dirs.rename(p), t]));
   };
 
   // prove every leaf, freezing what the plain conversion does not reproduce
@@ -348,7 +390,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     const mem: Record<string, string> = {};
     for (const [p, t] of all) mem[`/repo/${p}`] = t;
     mem['/repo/__verify__.k'] =
-      `import ${l.split('/').join('.')} as leaf\nimport myks\n\nenv = leaf.env\napps = {n: myks.app_values(leaf.env, n) for n in leaf.env.applications}\n`;
+      `import ${dirs.pkg(l)} as leaf\nimport myks\n\nenv = leaf.env\napps = {n: myks.app_values(leaf.env, n) for n in leaf.env.applications}\n`;
     const r = evaluateKcl(memoryHost(mem), { paths: ['/repo/__verify__.k'] });
     return kclPlain(r.value) as { env: Record<string, unknown>; apps: Record<string, Record<string, unknown>> };
   };
@@ -399,20 +441,24 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
       // frozen values join the declaration this level states (the later block wins)
       const decl = appsK.get(l)!.get(a.name);
       if (decl) {
-        f.blocks.unshift([decl.line]);
+        f.blocks.unshift({ name: a.name, schema: decl.schema, entries: [] });
         f.imports.add(decl.imp);
         appsK.get(l)!.delete(a.name);
       }
-      const todo = ds.some((d) => isComputed(d.path, appComputed));
-      const skewedApp = ds.filter((d) => !isComputed(d.path, appComputed)).map((d) => d.path.join('.'));
+      const todo = ds.filter((d) => isComputed(d.path, appComputed));
+      const skew = ds.filter((d) => !isComputed(d.path, appComputed));
+      const skewedApp = skew.map((d) => d.path.join('.'));
       if (skewedApp.length > 0)
         warnings.push(
           `${p}: ytt merged ${skewedApp.join(', ')} of ${a.name} differently (array append, merge order); frozen at the leaf`,
         );
-      f.blocks.push([
-        `    ${todo ? TODO : SKEW}`,
-        ...entryLines([{ key: a.name, value: { map: freezeEntries(ds) }, comments: [], blankBefore: false }], 1),
-      ]);
+      // what has nothing left to do goes into the declaration or override the level states anyway
+      if (skew.length > 0) {
+        let own = f.blocks.find((b) => b.note === undefined);
+        if (!own) f.blocks.unshift((own = { name: a.name, entries: [] }));
+        own.entries = foldEntries(own.entries, freezeEntries(skew, SKEW));
+      }
+      if (todo.length > 0) f.blocks.push({ name: a.name, entries: freezeEntries(todo), note: TODO });
       appFiles.set(p, f);
     }
     let final: ReturnType<typeof evaluateLeaf>;
@@ -441,6 +487,27 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
         differences.push({ env: leafId(l), app: a.name, path: d.path.join('.'), legacy: d.legacy, kcl: d.kcl });
     }
   }
+  warnings.push(
+    ...arrayReports(
+      leaves.flatMap((l) => [
+        {
+          what: `environment ${leafId(l)}`,
+          levels: levelsOf(l).map((x) => ({ level: x, files: files(x, ENV_DATA).map(source) })),
+          resolved: resolveLevel(l),
+        },
+        ...appsOf(l).map((a) => ({
+          what: `${leafId(l)} application ${a.name}`,
+          levels: [join('prototypes', a.proto), ...levelsOf(l)].map((x) => ({
+            level: x,
+            files: (x.startsWith('prototypes/')
+              ? files(x, APP_DATA)
+              : [...files(join(x, '_proto', a.proto), APP_DATA), ...files(join(x, '_apps', a.name), APP_DATA)]
+            ).map(source),
+          })),
+        })),
+      ]),
+    ),
+  );
   if (
     levels.some((l) =>
       Object.keys((resolveLevel(l).environment ?? {}) as object).some((k) => k !== 'id' && k !== 'applications'),
@@ -527,12 +594,18 @@ function isComputed(path: string[], computed: readonly string[]): boolean {
 }
 
 /** Each frozen path as one (dotted) entry stating the legacy value. */
-function freezeEntries(ds: readonly Diff[]): Entry[] {
+function freezeEntries(ds: readonly Diff[], note?: string): Entry[] {
   return ds.map((d) => {
-    let value: Value = fromPlain(d.legacy);
-    for (let i = d.path.length - 1; i > 0; i--)
-      value = { map: [{ key: d.path[i]!, value, comments: [], blankBefore: false }] };
-    return { key: d.path[0]!, value, comments: [], blankBefore: false };
+    const leaf: Entry = {
+      key: d.path.at(-1)!,
+      value: fromPlain(d.legacy),
+      comments: note ? [note] : [],
+      blankBefore: false,
+    };
+    let e = leaf;
+    for (let i = d.path.length - 2; i >= 0; i--)
+      e = { key: d.path[i]!, value: { map: [e] }, comments: [], blankBefore: false };
+    return e;
   });
 }
 
@@ -560,20 +633,11 @@ function envEntry(e: Entry, path: string, warnings: string[]): Entry[] {
 
 /** Entries of several files stating values for one scope, later files winning key by key. */
 function mergeEntries(lists: readonly Entry[][]): Entry[] {
-  const out: Entry[] = [];
-  for (const list of lists)
-    for (const e of list) {
-      const i = out.findIndex((x) => x.key === e.key);
-      if (i < 0) out.push(e);
-      else {
-        const prev = out[i]!;
-        out[i] =
-          isMap(prev.value) && isMap(e.value)
-            ? { ...prev, value: { map: mergeEntries([prev.value.map, e.value.map]) } }
-            : { ...e, comments: e.comments.length > 0 ? e.comments : prev.comments };
-      }
-    }
-  return out;
+  return lists.reduce<Entry[]>(
+    (out, list) =>
+      mergeByKey(out, list, (prev, e) => ({ ...e, comments: e.comments.length > 0 ? e.comments : prev.comments })),
+    [],
+  );
 }
 
 /** A leaf with nothing frozen gets no patch.k (the spec writes it only when needed), and its env.k no `| _patch`. */

@@ -105,7 +105,8 @@ function split(t: TemplateFile, out: SourceValues): SourceValues {
     if (self.container === 'array') {
       const items: Item[] = [];
       for (const k of kids) {
-        if (k.code) {
+        // an element with a computed field cannot be stated without it: the array is computed
+        if (k.code || hasCodeBelow(t, k)) {
           out.computed.push(nodePath(t, self));
           return undefined;
         }

@@ -8,6 +8,7 @@ import type { JsonValue } from '../../lang/common/json.js';
 import { marshal } from '../../lang/go/encoding-json.js';
 import { guardDepth, RenderError } from '../errors.js';
 import { TextMemo } from './text-memo.js';
+import { nativeGoJson } from './native-json.js';
 
 function unsupportedValue(n: number, path: string): never {
   throw new RenderError(
@@ -23,12 +24,20 @@ function unsupportedValue(n: number, path: string): never {
  * null gives the compact form of json.Marshal.
  */
 export function goMarshalIndent(value: JsonValue, indent: string | null): string {
-  return marshal(value, { indent: indent ?? undefined, escapeHtml: true, unsupported: unsupportedValue });
+  return (
+    nativeGoJson(value, indent) ??
+    marshal(value, { indent: indent ?? undefined, escapeHtml: true, unsupported: unsupportedValue })
+  );
 }
 
-const indentedJson = (obj: JsonValue): string => guardDepth(() => goMarshalIndent(obj, '  '));
+const indentedJson = (obj: JsonValue): string =>
+  guardDepth(() => marshal(obj, { indent: '  ', escapeHtml: true, unsupported: unsupportedValue }));
 
-/** Objects printed before, by content (text-memo.ts), as for the YAML output. */
+/**
+ * Objects printed before, by content (text-memo.ts), for the objects V8's JSON.stringify cannot
+ * print as Go does (native-json.ts): for the others, formatting natively costs less than the
+ * memo's key alone, and keeps no text alive between renders.
+ */
 const jsonDocuments = new TextMemo(8 * 1024 * 1024);
 
 /**
@@ -40,7 +49,7 @@ export function formatJsonObjects(objects: JsonValue[]): string {
   let out = '';
   objects.forEach((obj, i) => {
     if (i > 0) out += '---\n';
-    out += jsonDocuments.text(obj, indentedJson) + '\n';
+    out += (nativeGoJson(obj, '  ') ?? jsonDocuments.text(obj, indentedJson)) + '\n';
   });
   return out;
 }

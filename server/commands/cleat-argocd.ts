@@ -47,7 +47,7 @@ export function runCleatArgocdGenerate(params: CommandParams, _ctx: RunContext):
     program = openProgram(flags, params, recorder, argocdCheckoutRoot(params.cwd, params.env));
     files = inputFiles(program, params, flags.list('input'));
   } catch (err) {
-    return failed(err, recorder);
+    return failed(err, recorder, params);
   }
   const cacheable = program.pathsAreReal && !program.loader.uncacheable;
   if (!Array.isArray(files)) {
@@ -74,7 +74,7 @@ export function runCleatArgocdParameters(params: CommandParams, _ctx: RunContext
   try {
     program = openProgram(flags, params, recorder, argocdCheckoutRoot(params.cwd, params.env));
   } catch (err) {
-    return failed(err, recorder);
+    return failed(err, recorder, params);
   }
   const cacheable = program.pathsAreReal && !program.loader.uncacheable;
   const result = argocdParameterAnnouncements(program.source, program.loader);

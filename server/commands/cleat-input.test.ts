@@ -46,7 +46,7 @@ describe('.cleat inputs of show', () => {
     const r = show(['app.cleat'], {});
     assert.equal(r.exitCode, 1);
     assert.equal(r.stdout, '');
-    assert.equal(r.stderr, 'ERROR app.cleat: cleat is an alpha feature; turn it on with --features=cleat\n');
+    assert.equal(r.stderr, 'app.cleat: cleat is an alpha feature; turn it on with --features=cleat\n');
   });
 
   it('with the gate: the documents as objects, next to a YAML input', () => {
@@ -106,6 +106,6 @@ metadata:
   it("Cleat diagnostics are the input's error", () => {
     const r = show(['bad.cleat'], { features: ['cleat'] });
     assert.equal(r.exitCode, 1);
-    assert.match(r.stderr, /^ERROR error reading bad\.cleat: bad\.cleat:2:\d+: CLEAT_TYPE_MISMATCH: /);
+    assert.match(r.stderr, /^error reading bad\.cleat: bad\.cleat:2:\d+: CLEAT_TYPE_MISMATCH: /);
   });
 });

@@ -24,7 +24,7 @@ import {
   type InputSources,
 } from '../../lang/cleat/index.js';
 import { decodeFailure } from '../../lang/cleat/decode.js';
-import type { CommandParams } from '../../protocol/index.js';
+import { logLine, logStyle, type CommandParams } from '../../protocol/index.js';
 import type { CommandOutcome } from '../worker/messages.js';
 import {
   CleatFileError,
@@ -80,9 +80,15 @@ export function diagnosticsText(diagnostics: readonly Diagnostic[]): string {
 }
 
 /** Not cached: a missing directory or a refused path is not among the recorded deps. */
-export function failed(err: unknown, deps: DependencyRecorder): CommandOutcome {
+export function failed(err: unknown, deps: DependencyRecorder, params: CommandParams): CommandOutcome {
   const message = err instanceof CleatFileError ? err.message : describeError(err);
-  return { exitCode: 1, stdout: '', stderr: `ERROR ${message}\n`, deps: deps.deps(), cacheable: false };
+  return {
+    exitCode: 1,
+    stdout: '',
+    stderr: logLine(logStyle(params.tty), 'ERROR', message),
+    deps: deps.deps(),
+    cacheable: false,
+  };
 }
 
 export function runCleatCheck(params: CommandParams, _ctx: RunContext): CommandOutcome {
@@ -91,7 +97,7 @@ export function runCleatCheck(params: CommandParams, _ctx: RunContext): CommandO
   try {
     program = openProgram(new Flags('cleat-check', params), params, recorder);
   } catch (err) {
-    return failed(err, recorder);
+    return failed(err, recorder, params);
   }
   const result = check(program.source, program.loader);
   return {
@@ -144,7 +150,7 @@ export function runCleatExport(params: CommandParams, _ctx: RunContext): Command
     program = openProgram(flags, params, recorder);
     files = inputFiles(program, params, flags.list('input'));
   } catch (err) {
-    return failed(err, recorder);
+    return failed(err, recorder, params);
   }
   const cacheable = program.pathsAreReal && !program.loader.uncacheable;
   if (!Array.isArray(files)) {
@@ -170,14 +176,14 @@ export function runCleatGen(params: CommandParams, _ctx: RunContext): CommandOut
   try {
     text = new TextDecoder('utf-8').decode(recorder.readFile(resolve(params.cwd, arg)));
   } catch (err) {
-    return failed(err, recorder);
+    return failed(err, recorder, params);
   }
   const result = generateSchemaTypes(text, dataFormat(arg));
   if (!result.ok) {
     return {
       exitCode: 1,
       stdout: '',
-      stderr: `ERROR ${arg}: ${result.message}\n`,
+      stderr: logLine(logStyle(params.tty), 'ERROR', `${arg}: ${result.message}`),
       deps: recorder.deps(),
       cacheable: true,
     };

@@ -17,7 +17,7 @@ import { InputFailure } from './input-files.js';
 import { checkRepeatRead } from './repeat-read.js';
 import { gatesFor } from './features.js';
 import { Flags } from './flags.js';
-import { colorEnabled, CommandOutput, traceTo } from './output.js';
+import { CommandOutput, logStyle, traceTo } from './output.js';
 import type { RunContext } from './run-context.js';
 
 export function renderClusterObjects(
@@ -27,7 +27,7 @@ export function renderClusterObjects(
 ): CommandOutcome {
   const flags = new Flags(command, params);
   const recorder = new DependencyRecorder();
-  const out = new CommandOutput(colorEnabled(params.tty));
+  const out = new CommandOutput(logStyle(params.tty));
   let exitCode = 0;
   try {
     const gates = gatesFor(flags, ctx.rc);

@@ -29,7 +29,7 @@ import type { CommandParams } from '../../protocol/index.js';
 import type { ClusterCommandName } from '../worker/messages.js';
 import { Flags } from './flags.js';
 import { diffSummaryJson, updateSummaryJson } from './cluster-summary.js';
-import { colorEnabled } from './output.js';
+import { colorEnabled, logLine, logStyle } from './output.js';
 
 /** kubecfg's ErrDiffFound text, logged when a diff found differences (exit code 10). */
 const DIFFERENCES_FOUND = 'Differences found.';
@@ -77,11 +77,6 @@ export function connectionFlags(flags: Flags): ConnectionFlags {
   };
 }
 
-function logLine(color: boolean, level: 'INFO' | 'ERROR' | 'WARNING', message: string): string {
-  const code = level === 'ERROR' ? 31 : level === 'WARNING' ? 33 : 34;
-  return `${color ? `\u001b[${code}m${level}\u001b[0m` : level} ${message.trimEnd()}\n`;
-}
-
 function objectsOf(json: string): JsonObject[] {
   const value: unknown = JSON.parse(json);
   if (!Array.isArray(value) || !value.every((o) => isJsonObject(o as never)))
@@ -98,13 +93,13 @@ export async function runClusterStage(
   signal: AbortSignal,
 ): Promise<number> {
   const flags = new Flags(command, params);
-  const color = colorEnabled(params.tty);
-  const log = (line: string): void => out.write('stderr', logLine(color, 'INFO', line));
+  const style = logStyle(params.tty);
+  const log = (line: string): void => out.write('stderr', logLine(style, 'INFO', line));
   // kube/ words a problem as "Error in <desc>: why": that line is an error, the others progress.
   const validationLog = (line: string): void =>
-    out.write('stderr', logLine(color, line.startsWith('Error in ') ? 'ERROR' : 'INFO', line));
+    out.write('stderr', logLine(style, line.startsWith('Error in ') ? 'ERROR' : 'INFO', line));
   const fail = (message: string): number => {
-    out.write('stderr', logLine(color, 'ERROR', message));
+    out.write('stderr', logLine(style, 'ERROR', message));
     return 1;
   };
   let session: ClusterSession | undefined;
@@ -132,7 +127,7 @@ export async function runClusterStage(
           parallelism: flags.int('parallelism'),
         });
         if (json) out.write('stdout', diffSummaryJson(result));
-        if (result.differencesFound) out.write('stderr', logLine(color, 'ERROR', DIFFERENCES_FOUND));
+        if (result.differencesFound) out.write('stderr', logLine(style, 'ERROR', DIFFERENCES_FOUND));
         return result.exitCode;
       }
       case 'validate': {

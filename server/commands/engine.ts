@@ -71,6 +71,18 @@ export function moduleReuseStats(): ReturnType<typeof moduleReuse.stats> {
 }
 
 /**
+ * A process that renders one command and exits (server/oneshot-run.ts, neither `--watch` nor a
+ * serving stage) has no next request: the caches above would only cost it a sha256 of every
+ * file and imported module, the reuse graph's bookkeeping, and their memory. Set before the render.
+ */
+let renderingOnce = false;
+
+export function renderOnlyOnce(): void {
+  renderingOnce = true;
+  useSharedContentCache(undefined);
+}
+
+/**
  * Cached module values count against the worker's heap limit (1 GiB by default): past half of
  * it they are dropped before the next request, so a cache never makes a render run out of memory.
  */
@@ -174,8 +186,7 @@ export function createEngine(
     tlas: varsFrom(flags, 'tla'),
     natives: nativesFor(flags),
     shouldStop,
-    parseCache,
-    reuse: moduleReuse,
+    ...(renderingOnce ? {} : { parseCache, reuse: moduleReuse }),
     memoryLimit: renderMemoryLimit(),
     ...(maxStack ? { maxStack } : {}),
     ...(trace ? { trace } : {}),
@@ -186,6 +197,7 @@ export function createEngine(
     if (remote) file = remote.foundAt;
     const bytes = remote ? remote.contents : recorder.readFile(resolve(cwd, file));
     const text = new TextDecoder('utf-8').decode(bytes);
+    if (renderingOnce) return parseModule(new SourceFile(file, text));
     const key = `${file}\u0000${digestOf(bytes)}`;
     const cached = parseCache.get(key);
     if (cached) return cached;

@@ -22,7 +22,7 @@ import { withHint } from '../../render/predefine.js';
 import { readableYakl } from './yakl-eval.js';
 import { importOf, isYaklFile } from './yakl-overlay.js';
 import { isRemoteLocation } from '../remote-inputs/remote-location.js';
-import { colorEnabled, CommandOutput, traceTo } from './output.js';
+import { CommandOutput, logStyle, traceTo } from './output.js';
 import type { RunContext } from './run-context.js';
 import { locationLine, traceEvalValue } from './trace-location.js';
 
@@ -31,7 +31,7 @@ const EXPR_FIELD = '__kubecfg_eval_expr__';
 export function runEval(params: CommandParams, ctx: RunContext): CommandOutcome {
   const flags = new Flags('eval', params);
   const recorder = new DependencyRecorder();
-  const out = new CommandOutput(colorEnabled(params.tty));
+  const out = new CommandOutput(logStyle(params.tty));
   let exitCode = 0;
   let keepStdout = false;
   try {

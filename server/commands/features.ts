@@ -11,7 +11,7 @@ import type { CommandParams } from '../../protocol/index.js';
 import type { CommandOutcome } from './outcome.js';
 import { describeError } from './errors.js';
 import { Flags } from './flags.js';
-import { colorEnabled, CommandOutput } from './output.js';
+import { CommandOutput, logStyle } from './output.js';
 import { RC_SOURCE } from './rc.js';
 import type { RcFeatures, RunContext } from './run-context.js';
 
@@ -26,7 +26,7 @@ export function gatesFor(flags: Flags, rc?: RcFeatures): Gates {
 
 export function runFeatures(params: CommandParams, ctx: RunContext): CommandOutcome {
   const flags = new Flags('features', params);
-  const out = new CommandOutput(colorEnabled(params.tty));
+  const out = new CommandOutput(logStyle(params.tty));
   let exitCode = 0;
   try {
     const gates = gatesFor(flags, ctx.rc);

@@ -12,7 +12,7 @@ import { DependencyRecorder } from '../../cache/index.js';
 import { formatJsonnet, type FormatOptions } from '../../lang/jsonnet/fmt/index.js';
 import { formatYakl } from '../../lang/yakl/index.js';
 import { gatesFor } from './features.js';
-import type { CommandParams } from '../../protocol/index.js';
+import { logLine, logStyle, type CommandParams } from '../../protocol/index.js';
 import type { CommandOutcome } from '../worker/messages.js';
 import { describeError } from './errors.js';
 import { replaceUserFile, umaskOf } from './user-files.js';
@@ -63,7 +63,13 @@ export function runFmt(params: CommandParams, _ctx: RunContext): CommandOutcome 
   try {
     options = formatOptionsFrom(flags);
   } catch (err) {
-    return { exitCode: 1, stdout: '', stderr: `ERROR ${describeError(err)}\n`, deps: [], cacheable: false };
+    return {
+      exitCode: 1,
+      stdout: '',
+      stderr: logLine(logStyle(params.tty), 'ERROR', describeError(err)),
+      deps: [],
+      cacheable: false,
+    };
   }
   return formatFiles(flags, params, (name, text) => formatJsonnet(name, text, options));
 }
@@ -74,7 +80,13 @@ export function runYaklfmt(params: CommandParams, ctx: RunContext): CommandOutco
     const gates = gatesFor(flags, ctx.rc);
     for (const arg of params.args) gates.require('yakl', arg);
   } catch (err) {
-    return { exitCode: 1, stdout: '', stderr: `ERROR ${describeError(err)}\n`, deps: [], cacheable: true };
+    return {
+      exitCode: 1,
+      stdout: '',
+      stderr: logLine(logStyle(params.tty), 'ERROR', describeError(err)),
+      deps: [],
+      cacheable: true,
+    };
   }
   return formatFiles(flags, params, formatYakl);
 }

@@ -41,8 +41,8 @@ function hookModule(engine: Engine, file: string, gates: Gates): Module {
 export function runHttpdHook(params: CommandParams, ctx: RunContext): CommandOutcome {
   const flags = new Flags('httpd', params);
   const recorder = new DependencyRecorder();
-  // Plain text: the daemon's log lines carry the colour, and a 500 body must not.
-  const out = new CommandOutput(false);
+  // The bare message: kubecfg's 500 body is the error's text, and the daemon's log line adds the level.
+  const out = new CommandOutput('bare');
   let exitCode = 0;
   try {
     const gates = gatesFor(flags, ctx.rc);

@@ -14,7 +14,7 @@ import type { CommandParams } from '../../protocol/index.js';
 import type { CommandOutcome } from '../worker/messages.js';
 import { describeError } from './errors.js';
 import { Flags } from './flags.js';
-import { colorEnabled, CommandOutput } from './output.js';
+import { CommandOutput, logStyle } from './output.js';
 import type { RunContext } from './run-context.js';
 
 const parsed = new ByteBoundedCache<Module>({ name: 'kcl-parsed-files', maxBytes: 64 * 1024 * 1024 });
@@ -57,7 +57,7 @@ function recorderHost(recorder: DependencyRecorder): KclHost {
 export function runKclRun(params: CommandParams, _ctx: RunContext): CommandOutcome {
   const flags = new Flags('kcl-run', params);
   const recorder = new DependencyRecorder();
-  const out = new CommandOutput(colorEnabled(params.tty));
+  const out = new CommandOutput(logStyle(params.tty));
   let exitCode = 0;
   try {
     out.stdout(

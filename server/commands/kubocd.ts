@@ -44,7 +44,7 @@ import { replaceUserFile, umaskOf } from './user-files.js';
 import { Flags } from './flags.js';
 import { KubocdFetchError } from '../remote-inputs/kubocd-fetch.js';
 import { readKubocdPackageArchive } from './kubocd-package-archive.js';
-import { colorEnabled, CommandOutput } from './output.js';
+import { CommandOutput, logStyle } from './output.js';
 import type { RunContext } from './run-context.js';
 
 /** A problem with the command's inputs (missing flag, unreadable chart): the message names the file. */
@@ -165,7 +165,7 @@ function printFiles(out: CommandOutput, files: readonly OutputFile[]): void {
 export function runKubocdRender(params: CommandParams, _ctx: RunContext): CommandOutcome {
   const flags = new Flags('kubocd-render', params);
   const recorder = new DependencyRecorder();
-  const out = new CommandOutput(colorEnabled(params.tty));
+  const out = new CommandOutput(logStyle(params.tty));
   const releaseArg = params.args[0] ?? '';
   const outDir = flags.str('out') === '' ? undefined : flags.path(flags.str('out'));
   let exitCode = 0;
@@ -204,7 +204,7 @@ export function runKubocdRender(params: CommandParams, _ctx: RunContext): Comman
 export function runKubocdDumpPackage(params: CommandParams, _ctx: RunContext): CommandOutcome {
   const flags = new Flags('kubocd-dump-package', params);
   const recorder = new DependencyRecorder();
-  const out = new CommandOutput(colorEnabled(params.tty));
+  const out = new CommandOutput(logStyle(params.tty));
   const file = params.args[0] ?? '';
   let exitCode = 0;
   try {

@@ -14,7 +14,7 @@ import { CacheFileError, DependencyRecorder } from '../../cache/index.js';
 import { MigrateError, migrate, type MigrateHost } from '../../lang/myks/index.js';
 import { YttError } from '../../lang/ytt/index.js';
 import { KclError } from '../../lang/kcl/index.js';
-import type { CommandParams } from '../../protocol/index.js';
+import { logLine, logStyle, type CommandParams } from '../../protocol/index.js';
 import type { CommandOutcome } from '../worker/messages.js';
 import { describeError } from './errors.js';
 import { Flags } from './flags.js';
@@ -56,7 +56,7 @@ export function runMyksMigrate(params: CommandParams, _ctx: RunContext): Command
   const fail = (msg: string): CommandOutcome => ({
     exitCode: 1,
     stdout,
-    stderr: stderr + `ERROR ${msg}\n`,
+    stderr: stderr + logLine(logStyle(params.tty), 'ERROR', msg),
     deps: recorder.deps(),
     cacheable: false,
   });

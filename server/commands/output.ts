@@ -5,16 +5,10 @@
  * log lines, stdout for diff hunks).
  */
 import type { FileDep } from '../../cache/index.js';
-import type { CommandParams, TtyInfo } from '../../protocol/index.js';
+import { logLine, type CommandParams, type LogLevel, type LogStyle, type TtyInfo } from '../../protocol/index.js';
 import type { CommandOutcome } from '../worker/messages.js';
 
-export function colorEnabled(tty: TtyInfo, stream: 'stdout' | 'stderr' = 'stderr'): boolean {
-  if (tty.color === 'never') return false;
-  if (tty.color === 'always') return true;
-  if (tty.forceColor !== null && tty.forceColor !== '') return tty.forceColor !== '0' && tty.forceColor !== 'false';
-  if (tty.noColor) return false;
-  return stream === 'stdout' ? tty.stdoutIsTTY : tty.stderrIsTTY;
-}
+export { colorEnabled, logLine, logStyle, type LogLevel, type LogStyle } from '../../protocol/index.js';
 
 /** Progress lines (pack pushes): `--progress` / `--progress=false` when given, else when stderr is a terminal. */
 export function progressEnabled(flags: CommandParams['flags'], tty: TtyInfo): boolean {
@@ -35,17 +29,15 @@ export class CommandOutput {
   private readonly out: string[] = [];
   private readonly err: string[] = [];
 
-  constructor(private readonly color: boolean) {}
+  constructor(private readonly style: LogStyle) {}
 
   stdout(text: string): void {
     this.out.push(text);
   }
 
-  /** One kubecfg-style log line: `ERROR message` (red level word when colored). */
-  log(level: 'ERROR' | 'WARNING' | 'INFO', message: string): void {
-    const code = level === 'ERROR' ? 31 : level === 'WARNING' ? 33 : 34;
-    const word = this.color ? `\u001b[${code}m${level}\u001b[0m` : level;
-    this.err.push(`${word} ${message.trimEnd()}\n`);
+  /** One kubecfg-style log line (see logLine). */
+  log(level: LogLevel, message: string): void {
+    this.err.push(logLine(this.style, level, message));
   }
 
   /** Raw stderr text (e.g. a Jsonnet error already formatted like the jsonnet command's). */

@@ -41,7 +41,7 @@ import { replaceUserFile, umaskOf } from './user-files.js';
 import { describeError } from './errors.js';
 import { gatesFor } from './features.js';
 import { Flags } from './flags.js';
-import { colorEnabled, CommandOutput, progressEnabled, sizeText, traceTo } from './output.js';
+import { CommandOutput, logLine, logStyle, progressEnabled, sizeText, traceTo, type LogLevel } from './output.js';
 import { collectPackClosure, PackError } from './pack-closure.js';
 import type { RunContext } from './run-context.js';
 
@@ -90,7 +90,7 @@ function toBundleJson(value: JsonValue): BundleJson {
 export function planPack(params: CommandParams, ctx: RunContext): CommandOutcome {
   const flags = new Flags('pack', params);
   const recorder = new DependencyRecorder();
-  const out = new CommandOutput(colorEnabled(params.tty));
+  const out = new CommandOutput(logStyle(params.tty));
   let exitCode = 0;
   const [refArg = '', entryArg = ''] = params.args;
   try {
@@ -186,11 +186,8 @@ export async function finishPack(
   out: PackOutput,
   signal: AbortSignal,
 ): Promise<number> {
-  const color = colorEnabled(params.tty);
-  const log = (level: 'INFO' | 'ERROR', message: string): void => {
-    const code = level === 'ERROR' ? 31 : 34;
-    out.write('stderr', `${color ? `\u001b[${code}m${level}\u001b[0m` : level} ${message}\n`);
-  };
+  const style = logStyle(params.tty);
+  const log = (level: LogLevel, message: string): void => out.write('stderr', logLine(style, level, message));
   // Ours: what is being pushed, on stderr, for a person watching (--progress, or stderr a terminal).
   const progress = (line: string): void => {
     if (progressEnabled(params.flags, params.tty)) out.write('stderr', `kubecfg: pack: ${line}\n`);

@@ -88,7 +88,7 @@ describe('commands in-process', () => {
   });
 
   const failures: [string, () => ReturnType<typeof run>, RegExp][] = [
-    ['a syntax error', () => run('show', ['bad.jsonnet']), /^ERROR error reading bad\.jsonnet: bad\.jsonnet:1:\d+/],
+    ['a syntax error', () => run('show', ['bad.jsonnet']), /^error reading bad\.jsonnet: bad\.jsonnet:1:\d+/],
     [
       'a missing import',
       () => run('show', ['app/main.jsonnet'], { 'ext-str': ['v=1'] }),

@@ -13,7 +13,7 @@ import { DependencyRecorder } from '../../cache/index.js';
 import type { CommandParams } from '../../protocol/index.js';
 import type { CommandName, CommandOutcome } from '../worker/messages.js';
 import { describeError } from './errors.js';
-import { colorEnabled, CommandOutput } from './output.js';
+import { CommandOutput, logStyle } from './output.js';
 import { applyRcFile, type RcSettings } from './rc.js';
 import type { RunContext } from './run-context.js';
 import { testHookFor } from './test-hook.js';
@@ -34,7 +34,7 @@ export function runCommand(command: CommandName, params: CommandParams, ctx: Run
   try {
     rc = applyRcFile(command, params, recorder, ctx.shouldStop);
   } catch (err) {
-    const out = new CommandOutput(colorEnabled(params.tty));
+    const out = new CommandOutput(logStyle(params.tty));
     out.log('ERROR', describeError(err));
     return { exitCode: 1, stdout: '', stderr: out.stderrText(), deps: recorder.deps(), cacheable: true };
   }
@@ -51,13 +51,13 @@ export function runCommand(command: CommandName, params: CommandParams, ctx: Run
     );
   } catch (err) {
     if (!isRemoteFlagError(err)) throw err;
-    const out = new CommandOutput(colorEnabled(params.tty));
+    const out = new CommandOutput(logStyle(params.tty));
     out.log('ERROR', err.message);
     return { exitCode: 1, stdout: '', stderr: out.stderrText(), deps: recorder.deps(), cacheable: false };
   }
   const outcome = withRemoteSession(session, () => RENDERS[command](rc.params, { ...ctx, rc: rcFeatures }));
   const warn = (message: string): string => {
-    const out = new CommandOutput(colorEnabled(params.tty));
+    const out = new CommandOutput(logStyle(params.tty));
     out.log('WARNING', message);
     return out.stderrText();
   };

@@ -22,13 +22,13 @@ import { InputFailure } from './input-files.js';
 import { exportObjects } from './export-dir.js';
 import { gatesFor } from './features.js';
 import { Flags } from './flags.js';
-import { colorEnabled, CommandOutput, traceTo } from './output.js';
+import { CommandOutput, logStyle, traceTo } from './output.js';
 import type { RunContext } from './run-context.js';
 
 export function runShow(params: CommandParams, ctx: RunContext): CommandOutcome {
   const flags = new Flags('show', params);
   const recorder = new DependencyRecorder();
-  const out = new CommandOutput(colorEnabled(params.tty));
+  const out = new CommandOutput(logStyle(params.tty));
   let exitCode = 0;
   let cacheable = true;
   try {

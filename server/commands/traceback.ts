@@ -29,7 +29,7 @@ import { createEngine } from './engine.js';
 import { describeError } from './errors.js';
 import { gatesFor } from './features.js';
 import { Flags } from './flags.js';
-import { colorEnabled, CommandOutput, traceTo } from './output.js';
+import { CommandOutput, logStyle, traceTo } from './output.js';
 import type { RunContext } from './run-context.js';
 import { locationLine, tracedModule } from './trace-location.js';
 
@@ -41,16 +41,10 @@ function gitRootOf(recorder: DependencyRecorder, file: string): string | undefin
   }
 }
 
-/** logrus's text layout as kubecfg prints it: the level padded to five columns. */
-function infoLine(color: boolean, message: string): string {
-  return `${color ? '\u001b[34mINFO\u001b[0m' : 'INFO'}  ${message}\n`;
-}
-
 export function runTraceback(params: CommandParams, ctx: RunContext): CommandOutcome {
   const flags = new Flags('traceback', params);
   const recorder = new DependencyRecorder();
-  const color = colorEnabled(params.tty);
-  const out = new CommandOutput(color);
+  const out = new CommandOutput(logStyle(params.tty));
   let exitCode = 0;
   try {
     const gates = gatesFor(flags, ctx.rc);
@@ -64,7 +58,7 @@ export function runTraceback(params: CommandParams, ctx: RunContext): CommandOut
     // kubecfg joins even an absolute annotation to the root; an absolute path is kept as it is here.
     const sourceFile = isAbsolute(target.provenanceFile) ? target.provenanceFile : join(root, target.provenanceFile);
     const tracing = (steps: PathStep[]): void =>
-      out.stderr(infoLine(color, `Tracing file=${goQuote(sourceFile)}, path=${goQuote(formatValuePath(steps))}`));
+      out.log('INFO', `Tracing file=${goQuote(sourceFile)}, path=${goQuote(formatValuePath(steps))}`);
     if (!target.listItem) tracing(targetSteps(target));
     const engine = createEngine(flags, recorder, params.cwd, ctx.shouldStop, undefined, gates, traceTo(out));
     const module = tracedModule(engine, resolve(params.cwd, sourceFile), gates);

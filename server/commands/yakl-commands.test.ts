@@ -57,7 +57,7 @@ describe('yakl in show and eval (in-process)', () => {
     const r = runEval(params(['broken.yakl'], { features: ['eval,yakl'], format: 'jsonnet' }), ctx);
     assert.equal(r.exitCode, 1);
     assert.match(r.stdout, /1 \+/);
-    assert.match(r.stderr, /^ERROR broken\.yakl:2:\d+: /m);
+    assert.match(r.stderr, /^broken\.yakl:2:\d+: /m);
   });
 
   it('eval -o jsonnet needs yakl, and a .yakl file', () => {

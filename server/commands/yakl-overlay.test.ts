@@ -126,7 +126,7 @@ describe('data overlays (--overlay-code-file x.yaml|x.json)', () => {
     const r = show(['base.jsonnet'], { features: ['overlay'], 'overlay-code-file': 'bad.yaml' });
     assert.equal(r.exitCode, 1);
     assert.equal(r.stdout, '');
-    assert.match(r.stderr, /ERROR error reading base\.jsonnet: /);
+    assert.match(r.stderr, /error reading base\.jsonnet: /);
   });
 
   it('--overlay-code NAME=CODE nests the code under +: fields, as kubecfg does', () => {

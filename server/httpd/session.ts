@@ -17,7 +17,7 @@ import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { HEALTH_PATH, METRICS_PATH, type CommandParams, type CommandResult } from '../../protocol/index.js';
 import type { CommandRunner, OutputSink } from '../command-runner.js';
-import { colorEnabled } from '../commands/output.js';
+import { logLine, logStyle, type LogLevel, type LogStyle } from '../commands/output.js';
 import { OptionsError, parseDuration } from '../options.js';
 import { JobCancelledError, WorkerCrashedError } from '../worker/pool.js';
 import { HTTPD_REQUEST_FLAG } from '../commands/httpd-hook.js';
@@ -27,15 +27,9 @@ import { RouteError, routeTable } from './routes.js';
 
 export const HTTPD_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
 
-type Level = 'INFO' | 'WARNING' | 'ERROR';
-
-/** kubecfg's log layout: the level padded to five columns, coloured when the client's stderr is. */
-function logger(sink: OutputSink, color: boolean): (level: Level, message: string) => void {
-  const code = { INFO: 34, WARNING: 33, ERROR: 31 };
-  return (level, message) => {
-    const word = color ? `\u001b[${code[level]}m${level}\u001b[0m` : level;
-    sink.write('stderr', `${word}${' '.repeat(Math.max(1, 6 - level.length))}${message.trimEnd()}\n`);
-  };
+/** kubecfg's log layout (logLine), on the client's stderr. */
+function logger(sink: OutputSink, style: LogStyle): (level: LogLevel, message: string) => void {
+  return (level, message) => sink.write('stderr', logLine(style, level, message));
 }
 
 class UsageError extends Error {}
@@ -76,7 +70,7 @@ export async function runHttpd(
   sink: OutputSink,
   signal: AbortSignal,
 ): Promise<CommandResult> {
-  const log = logger(sink, colorEnabled(params.tty));
+  const log = logger(sink, logStyle(params.tty));
   let routes: Map<string, string>;
   let address: ListenAddress;
   let timeoutMs: number;

@@ -262,7 +262,7 @@ describe('kubocd render --package oci://', { skip: registrySkipReason() }, () =>
         const o = await render(remote, { package: `oci://${reg.host}/${f.reference}` });
         assert.equal(o.exitCode, 1);
         assert.equal(o.stdout, '');
-        assert.match(o.stderr, /^ERROR podinfo-release\.yaml: /);
+        assert.match(o.stderr, /^podinfo-release\.yaml: /);
         assert.match(o.stderr, f.message);
       } finally {
         await remote.close();
@@ -298,6 +298,6 @@ test('an oci:// package with a malformed reference is refused before any fetch',
     { shouldStop: () => false, testHooks: false },
   );
   assert.equal(o.exitCode, 1);
-  assert.match(o.stderr, /^ERROR podinfo-release\.yaml: --package oci:\/\/Bad Host\/x:y: /);
+  assert.match(o.stderr, /^podinfo-release\.yaml: --package oci:\/\/Bad Host\/x:y: /);
   assert.equal(o.remote?.needs.length ?? 0, 0);
 });

@@ -47,7 +47,8 @@ export interface WorkerCacheReport {
 
 export type FromWorker =
   | { type: 'ready'; heapLimitBytes: number; threadId: number }
-  | { type: 'done'; jobId: number; outcome: CommandOutcome; caches: WorkerCacheReport[] }
+  /** stdoutBytes: the outcome's stdout as UTF-8 (then `outcome.stdout` is empty; stdout-bytes.ts). */
+  | { type: 'done'; jobId: number; outcome: CommandOutcome; stdoutBytes?: Uint8Array; caches: WorkerCacheReport[] }
   | { type: 'failed'; jobId: number; message: string; caches: WorkerCacheReport[] }
   /** Sent after the idle collection that follows a job: the retained sizes are known only then. */
   | { type: 'caches'; caches: WorkerCacheReport[] };

@@ -37,6 +37,7 @@ import {
 import type { CommandName, CommandOutcome, FromHost, RenderJob, ToHost, WorkerCacheReport } from './messages.js';
 import type { CommandParams, WorkerStatus } from '../../protocol/index.js';
 import type { RemoteSnapshot } from '../remote-inputs/remote-types.js';
+import { withStdoutBytes } from './stdout-bytes.js';
 
 /**
  * How long a cancelled render may take to notice the flag before its worker is terminated. A render
@@ -88,6 +89,9 @@ interface Slot {
   current: PendingJob | null;
   queue: PendingJob[];
   served: number;
+  /** When the current job was sent, and how long the last one took (performance.now() ms). */
+  sentAt: number;
+  lastRenderMs: number | undefined;
   heapLimitBytes: number;
   /** Set once we decided to end this worker (terminate or crash): ignore its late messages. */
   retired: boolean;
@@ -152,6 +156,8 @@ export class WorkerPool {
       current: null,
       queue: [],
       served: 0,
+      sentAt: 0,
+      lastRenderMs: undefined,
       heapLimitBytes: 0,
       retired: false,
       killTimer: null,
@@ -223,6 +229,7 @@ export class WorkerPool {
     if (!pending || pending.job.jobId !== msg.jobId) return;
     slot.current = null;
     slot.served++;
+    slot.lastRenderMs = performance.now() - slot.sentAt;
     if (pending.cancelled) pending.reject(new JobCancelledError());
     else if (msg.type === 'done') {
       for (const refused of msg.outcome.limitRefusals ?? [])
@@ -230,7 +237,7 @@ export class WorkerPool {
           { worker: slot.index, hostPid: slot.host.pid, job: pending.job.command },
           `render stopped by a limit: ${refused}`,
         );
-      pending.resolve(msg.outcome);
+      pending.resolve(msg.stdoutBytes ? withStdoutBytes<CommandOutcome>(msg.outcome, msg.stdoutBytes) : msg.outcome);
     } else pending.reject(new Error(msg.message));
     this.pump(slot);
   }
@@ -272,6 +279,7 @@ export class WorkerPool {
     const next = slot.queue.shift();
     if (!next) return;
     slot.current = next;
+    slot.sentAt = performance.now();
     this.send(slot, { type: 'run', job: next.job });
   }
 
@@ -341,6 +349,7 @@ export class WorkerPool {
       busy: s.current !== null,
       queued: s.queue.length,
       rendersServed: s.served,
+      ...(s.lastRenderMs !== undefined ? { lastRenderMs: Math.round(s.lastRenderMs) } : {}),
       heapLimitMb: Math.round(s.heapLimitBytes / 1048576),
       rssBytes: (s.host.pid !== undefined ? hostRssBytes(s.host.pid) : null) ?? 0,
       pssBytes: (s.host.pid !== undefined ? processPssBytes(s.host.pid) : null) ?? 0,

@@ -12,10 +12,12 @@ import type { FromWorker, ToWorker, WorkerData } from './messages.js';
 import { takeLimitRefusals } from '../commands/memory-limit.js';
 import { cacheReport, noteRetainedHeap } from './cache-report.js';
 import { IdleCollector } from '../idle-gc.js';
+import { STDOUT_BYTES_MIN } from './stdout-bytes.js';
 
 const data = workerData as WorkerData;
 const cancelFlag = new Int32Array(data.cancelBuffer);
 const port = parentPort!;
+const encoder = new TextEncoder();
 // Before the first job: the port holds messages until a listener is attached.
 await installTestHook(data.testHooks);
 
@@ -41,12 +43,15 @@ port.on('message', (msg: ToWorker) => {
       ...(job.remote ? { remote: job.remote } : {}),
     });
     const refused = takeLimitRefusals();
-    send({
-      type: 'done',
-      jobId: job.jobId,
-      outcome: refused.length ? { ...outcome, limitRefusals: refused } : outcome,
-      caches: cacheReport(),
-    });
+    const done = refused.length ? { ...outcome, limitRefusals: refused } : outcome;
+    if (done.stdout.length >= STDOUT_BYTES_MIN) {
+      // Encoded once here; the buffer moves to the host without a copy (stdout-bytes.ts).
+      const stdoutBytes = encoder.encode(done.stdout);
+      port.postMessage(
+        { type: 'done', jobId: job.jobId, outcome: { ...done, stdout: '' }, stdoutBytes, caches: cacheReport() },
+        [stdoutBytes.buffer],
+      );
+    } else send({ type: 'done', jobId: job.jobId, outcome: done, caches: cacheReport() });
   } catch (err) {
     send({
       type: 'failed',

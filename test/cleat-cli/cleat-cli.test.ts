@@ -113,10 +113,10 @@ describe('Cleat through the CLI', { skip: !BUILT && 'run npm run build first', t
           ['cleat', 'export', 'out-and-back.cleat'],
           /^out-and-back\.cleat:1:20: CLEAT_IMPORT: .*outside the project root/m,
         ],
-        [['cleat', 'export', 'evil.cleat'], /^ERROR evil\.cleat: .*outside the project root/m],
+        [['cleat', 'export', 'evil.cleat'], /^evil\.cleat: .*outside the project root/m],
         [
           ['cleat', 'export', 'main.cleat', '--input', '../secret.yaml'],
-          /^ERROR --input \.\.\/secret\.yaml: outside the project root/m,
+          /^--input \.\.\/secret\.yaml: outside the project root/m,
         ],
       ];
       for (const [args, want] of refused) {

@@ -40,7 +40,7 @@ describe('diff and update output', { skip: !BUILT && 'run npm run build first', 
     writeFileSync(app(), APP('1', NS));
     const r = await run(['update', '-o', 'json', app()]);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stderr, /^INFO Creating configmaps default\.web$/m, 'the progress lines stay on stderr');
+    assert.match(r.stderr, /^Creating configmaps default\.web$/m, 'the progress lines stay on stderr');
     assert.deepEqual(JSON.parse(r.stdout), {
       command: 'update',
       dryRun: false,
@@ -81,7 +81,7 @@ describe('diff and update output', { skip: !BUILT && 'run npm run build first', 
     writeFileSync(app(), APP('2'));
     const plain = await run(['diff', '--diff-strategy=subset', app()]);
     assert.equal(plain.code, 10, plain.stderr);
-    assert.equal(plain.stderr, 'ERROR Differences found.\n');
+    assert.equal(plain.stderr, 'Differences found.\n');
     assert.doesNotMatch(plain.stdout, /\u001b\[/);
     assert.match(plain.stdout, /^- {4}"a": "1"$/m);
 
@@ -92,7 +92,7 @@ describe('diff and update output', { skip: !BUILT && 'run npm run build first', 
       colored.stdout,
       /\n\u001b\[0m\u001b\[31m- {4}"a": "1"\n\u001b\[0m\u001b\[32m\+ {4}"a": "2"\n\u001b\[0m {3}\},/,
     );
-    assert.equal(colored.stderr, '\u001b[31mERROR\u001b[0m Differences found.\n');
+    assert.equal(colored.stderr, '\u001b[31mERROR \u001b[0mDifferences found.\n');
 
     const never = await run(['diff', '--color=never', '--diff-strategy=subset', app()], { FORCE_COLOR: '1' });
     assert.equal(never.stdout, plain.stdout);

@@ -112,20 +112,20 @@ describe('features and .kubecfgrc.jsonnet', { skip: !BUILT && 'run npm run build
       assert.equal(r.code, 1);
       assert.equal(
         r.stderr,
-        'ERROR all evaluated files should resolve to the same .kubecfgrc.jsonnet, found ["testdata/fffbad/two/.kubecfgrc.jsonnet" "testdata/fffbad/.kubecfgrc.jsonnet"] instead\n',
+        'all evaluated files should resolve to the same .kubecfgrc.jsonnet, found ["testdata/fffbad/two/.kubecfgrc.jsonnet" "testdata/fffbad/.kubecfgrc.jsonnet"] instead\n',
       );
     });
 
     it(`${mode.name}: a syntax error in the rc file is located; exit 1`, async () => {
       const r = await run(['features'], join(sb.work, 'broken'));
       assert.equal(r.code, 1);
-      assert.match(r.stderr, /^ERROR .*broken\/\.kubecfgrc\.jsonnet:3:1/m);
+      assert.match(r.stderr, /^.*broken\/\.kubecfgrc\.jsonnet:3:1/m);
     });
 
     it(`${mode.name}: an unknown rc flag names itself and the rc file`, async () => {
       const r = await run(['show', '-e', '{}'], join(sb.work, 'unknown'));
       assert.equal(r.code, 1);
-      assert.match(r.stderr, /^ERROR \.kubecfgrc\.jsonnet: unknown flag "formatt"/);
+      assert.match(r.stderr, /^\.kubecfgrc\.jsonnet: unknown flag "formatt"/);
     });
 
     it(`${mode.name}: the rc file may import inside its tree only`, async () => {

@@ -27,6 +27,6 @@ describe('kubecfg version', { skip: !BUILT && 'run npm run build first', timeout
     );
     const bad = await sb.run(['version', '-o', 'yaml']);
     assert.equal(bad.code, 1);
-    assert.match(bad.stderr, /invalid argument "yaml" for "output" flag: must be one of text, json/);
+    assert.match(bad.stderr, /^invalid argument "yaml" for "-o, --output" flag: must be one of text, json\n$/);
   });
 });

@@ -52,7 +52,7 @@ describe('daemon and --no-daemon agree', { skip: !BUILT && 'run npm run build fi
     assert.equal((await viaEnv).stdout, viaDaemon[0]!.stdout);
     assert.equal(viaDaemon[0]!.code, 0);
     assert.match(viaDaemon[0]!.stdout, /kind: Service/);
-    assert.match(viaDaemon[3]!.stderr, /^ERROR error reading broken\.jsonnet: broken\.jsonnet:1:/);
+    assert.match(viaDaemon[3]!.stderr, /^error reading broken\.jsonnet: broken\.jsonnet:1:/);
     assert.equal(viaDaemon[3]!.code, 1);
   });
 
@@ -128,9 +128,7 @@ describe('daemon and --no-daemon agree', { skip: !BUILT && 'run npm run build fi
       );
       await waitFor('the re-render', () => (out.includes('name: after') ? true : undefined));
       writeFileSync(join(sb.work, `watched-${mode}.json`), '{ broken');
-      await waitFor('the error', () =>
-        /ERROR error reading watched-.*invalid character/.test(err) ? true : undefined,
-      );
+      await waitFor('the error', () => (/error reading watched-.*invalid character/.test(err) ? true : undefined));
       assert.match(err, /re-rendering at/);
       child.kill('SIGINT');
       const r = await done;

@@ -80,14 +80,17 @@ describe('show --watch --export-dir', { skip: !BUILT && 'run npm run build first
         () => writeFileSync(join(sb.work, input), app(['a', 'd'], '3')),
         () => err.includes('d.yaml'),
       );
-      assert.match(err, /ERROR .*export file "d.yaml" exists and was not written by kubecfg/);
+      assert.match(err, /.*export file "d.yaml" exists and was not written by kubecfg/);
       assert.equal(readFileSync(join(out, 'd.yaml'), 'utf8'), 'hand written\n');
       assert.match(readFileSync(join(out, 'a.yaml'), 'utf8'), /v: "2"/, 'a refused render changes nothing');
 
       await editUntil(
         'the next render',
         () => writeFileSync(join(sb.work, input), app(['a'], '4')),
-        () => /v: "4"/.test(readFileSync(join(out, 'a.yaml'), 'utf8')),
+        // a.yaml is written before the stale c.yaml is removed: wait for both.
+        () =>
+          /v: "4"/.test(readFileSync(join(out, 'a.yaml'), 'utf8')) &&
+          same(['.kubecfg-export', 'a.yaml', 'd.yaml', 'notes.txt']),
       );
       assert.deepEqual(files(), ['.kubecfg-export', 'a.yaml', 'd.yaml', 'notes.txt']);
       assert.doesNotMatch(err, /is not empty/);

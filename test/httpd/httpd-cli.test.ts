@@ -35,7 +35,7 @@ describe('kubecfg httpd via the CLI', { skip: !BUILT && 'run npm run build first
       child.stderr!.setEncoding('utf8').on('data', (c: string) => (stderr += c));
       const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
       const port = await waitFor('the listening line', () => {
-        const m = /^INFO  Listening on 127\.0\.0\.1:(\d+)$/m.exec(stderr);
+        const m = /^Listening on 127\.0\.0\.1:(\d+)$/m.exec(stderr);
         return m ? Number(m[1]) : undefined;
       });
       const reply = await httpRequest({ host: '127.0.0.1', port }, { path: '/sync', body: '{"name": "x"}' });
@@ -54,7 +54,7 @@ describe('kubecfg httpd via the CLI', { skip: !BUILT && 'run npm run build first
     assert.equal(r.code, 1);
     assert.match(
       r.stderr,
-      /ERROR obj\.jsonnet: httpd calls the file's top-level function with the request, but the file's value is an object/,
+      /obj\.jsonnet: httpd calls the file's top-level function with the request, but the file's value is an object/,
     );
   });
 });

@@ -171,7 +171,7 @@ class Session {
   }
 
   async port(): Promise<number> {
-    const first = await this.waitLog(/^INFO  Listening on 127\.0\.0\.1:(\d+)\n/);
+    const first = await this.waitLog(/^Listening on 127\.0\.0\.1:(\d+)\n/);
     return Number(first[1]);
   }
 }
@@ -211,7 +211,7 @@ describe('httpd serving sync.jsonnet and fail.jsonnet', () => {
   test('the first log line names the address, then one line per hook', () => {
     assert.match(
       session.log,
-      /^INFO  Listening on 127\.0\.0\.1:\d+\nINFO  POST \/sync calls the top-level function of sync\.jsonnet\n/,
+      /^Listening on 127\.0\.0\.1:\d+\nPOST \/sync calls the top-level function of sync\.jsonnet\n/,
     );
     assert.match(session.log, /POST \/hook calls the top-level function of hook\.yakl/);
   });
@@ -237,7 +237,7 @@ describe('httpd serving sync.jsonnet and fail.jsonnet', () => {
     assert.deepEqual(deployment.spec.selector.matchLabels, { app: 'useless', instance: 'instance1' });
     // std.trace goes to the log the client streams.
     await session.waitLog(/TRACE: sync\.jsonnet:\d+ request: \{/);
-    await session.waitLog(/INFO  POST \/sync 200 \d+ms/);
+    await session.waitLog(/POST \/sync 200 \d+ms/);
   });
 
   test('children observed make the status ready', async () => {
@@ -312,7 +312,7 @@ describe('httpd serving sync.jsonnet and fail.jsonnet', () => {
 
   test('a 500 is logged with the located error', async () => {
     await http(port, 'POST', '/fail', '{"parent": {"metadata": {"name": "logged"}}}');
-    await session.waitLog(/ERROR POST \/fail 500 \d+ms\nRUNTIME ERROR: no children for logged\n\tfail\.jsonnet:2:/);
+    await session.waitLog(/POST \/fail 500 \d+ms\nRUNTIME ERROR: no children for logged\n\tfail\.jsonnet:2:/);
   });
 
   test('50 concurrent requests, half to a failing hook: the other hook keeps serving', async () => {
@@ -366,40 +366,40 @@ describe('httpd start-up errors: nothing is served', () => {
       name: 'a file without a top-level function',
       files: { 'obj.jsonnet': '{ a: 1 }' },
       args: ['obj.jsonnet'],
-      want: /ERROR obj\.jsonnet: httpd calls the file's top-level function with the request, but the file's value is an object/,
+      want: /obj\.jsonnet: httpd calls the file's top-level function with the request, but the file's value is an object/,
     },
     {
       name: 'a function without a request parameter',
       files: { 'f.jsonnet': 'function(req) req' },
       args: ['f.jsonnet'],
-      want: /ERROR f\.jsonnet: the top-level function has no parameter named request \(its parameters: req\)/,
+      want: /f\.jsonnet: the top-level function has no parameter named request \(its parameters: req\)/,
     },
     {
       name: 'a syntax error',
       files: { 'bad.jsonnet': 'function(request) {' },
       args: ['bad.jsonnet'],
-      want: /ERROR bad\.jsonnet:1:\d+/,
+      want: /bad\.jsonnet:1:\d+/,
     },
-    { name: 'a missing file', files: {}, args: ['gone.jsonnet'], want: /ERROR .*gone\.jsonnet/ },
+    { name: 'a missing file', files: {}, args: ['gone.jsonnet'], want: /.*gone\.jsonnet/ },
     {
       name: 'the feature is off',
       files: { 'f.jsonnet': 'function(request) request' },
       args: ['f.jsonnet'],
       flags: { features: [] },
-      want: /ERROR httpd is an alpha feature; turn it on with --features=httpd/,
+      want: /httpd is an alpha feature; turn it on with --features=httpd/,
     },
     {
       name: 'two files on one route',
       files: { 'f.jsonnet': 'function(request) request' },
       args: ['f.jsonnet', './f.jsonnet'],
-      want: /ERROR f\.jsonnet and \.\/f\.jsonnet would both be served at \/f/,
+      want: /f\.jsonnet and \.\/f\.jsonnet would both be served at \/f/,
     },
     {
       name: 'a bad listen address',
       files: { 'f.jsonnet': 'function(request) request' },
       args: ['f.jsonnet'],
       flags: { 'listen-addr': 'localhost' },
-      want: /ERROR invalid listen address "localhost": missing port in address/,
+      want: /invalid listen address "localhost": missing port in address/,
     },
   ];
   for (const c of cases) {

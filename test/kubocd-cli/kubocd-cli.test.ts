@@ -105,7 +105,7 @@ describe('kubocd commands in process', () => {
   test('a module with a remote chart source gets its HelmRelease and a note', () => {
     const o = run('kubocd-render', ['podinfo-release.yaml'], { ...RENDER_FLAGS, package: 'podinfo-package.yaml' });
     assert.equal(o.exitCode, 0);
-    assert.match(o.stderr, /^INFO module main: only local chart sources are read/);
+    assert.match(o.stderr, /^module main: only local chart sources are read/);
     assert.doesNotMatch(o.stdout, /# Source: manifests\//);
   });
 
@@ -123,7 +123,7 @@ describe('kubocd commands in process', () => {
     test(`render fails clearly on ${f.name}`, () => {
       const o = run('kubocd-render', f.args ?? ['podinfo-release.yaml'], f.flags);
       assert.equal(o.exitCode, 1);
-      assert.match(o.stderr, /^ERROR /);
+      assert.notEqual(o.stderr, '');
       assert.match(o.stderr, f.message);
     });
   }

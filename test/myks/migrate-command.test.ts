@@ -106,7 +106,7 @@ describe('myks migrate', () => {
     rmSync(join(dir, 'main.k'));
     const o = run(dir, []);
     assert.equal(o.exitCode, 1);
-    assert.match(o.stderr, /^ERROR refusing to overwrite existing files \(nothing was written\): .*envs\/env\.k/);
+    assert.match(o.stderr, /^refusing to overwrite existing files \(nothing was written\): .*envs\/env\.k/);
     assert.ok(!existsSync(join(dir, 'main.k')));
     assert.equal(readFileSync(join(dir, 'envs/prod/env.k'), 'utf8'), '# mine\n');
     assert.ok(!existsSync(join(dir, 'envs/prod/patch.k')), 'nothing frozen: no patch.k');
@@ -116,7 +116,7 @@ describe('myks migrate', () => {
   test('a directory that is not a myks repository, or invalid legacy data, is a clear error', () => {
     const o = run(tmpdir(), ['no-such-dir-here']);
     assert.equal(o.exitCode, 1);
-    assert.match(o.stderr, /^ERROR .*no-such-dir-here: envs: no such directory/);
+    assert.match(o.stderr, /^.*no-such-dir-here: envs: no such directory/);
     const bad = mkdtempSync(join(tmpdir(), 'kcfg-myks-bad-'));
     try {
       mkdirSync(join(bad, 'envs'));

@@ -54,7 +54,7 @@ describe('kubecfg pack --progress', { skip: skip ?? false, timeout: 120_000 }, (
     assert.match(lines[1]!, /^kubecfg: pack: \[1\/2\] sha256:[0-9a-f]{12} \S+ (B|KiB) already in the registry$/);
     assert.match(lines[2]!, /^kubecfg: pack: \[2\/2\] sha256:[0-9a-f]{12} \S+ (B|KiB) already in the registry$/);
     assert.equal(lines[3], 'kubecfg: pack: manifest pushed');
-    assert.match(lines[4]!, /^INFO Pushed .*p\/app:shown \(sha256:[0-9a-f]{64}\)$/);
+    assert.match(lines[4]!, /^Pushed .*p\/app:shown \(sha256:[0-9a-f]{64}\)$/);
 
     writeFileSync(
       join(sb.work, 'main.jsonnet'),

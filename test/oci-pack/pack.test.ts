@@ -126,7 +126,7 @@ describe('kubecfg pack against a real registry', { skip: skip ?? false, timeout:
       annotation: ['org.example/owner=team=blue', 'x=y'],
     });
     assert.equal(r.exitCode, 0, r.stderr);
-    assert.match(r.stderr, /^INFO Pushed .*apps\/demo:v1 \(sha256:[0-9a-f]{64}\)\n$/);
+    assert.match(r.stderr, /^Pushed .*apps\/demo:v1 \(sha256:[0-9a-f]{64}\)\n$/);
     const bundle = await pullBundle(client, parseReference(ref));
     assert.equal(bundle.manifest.config.mediaType, KUBECFG_BUNDLE_CONFIG);
     assert.equal(bundle.manifest.config.artifactType, KUBECFG_BUNDLE_CONFIG_ARTIFACT_TYPE);

@@ -369,7 +369,7 @@ describe('oci:// imports and resolveImage against a real registry', { skip: regi
 
   const failures: Array<[string, number, RegExp, RegExp]> = [
     ['error', 1, /unable to get digest from the registry: /, /^$/],
-    ['warn', 0, /WARNING unable to get digest from the registry: /, /libs\/missing:nope/],
+    ['warn', 0, /unable to get digest from the registry: /, /libs\/missing:nope/],
     ['ignore', 0, /^$/, /libs\/missing:nope/],
   ];
   for (const [mode, code, stderr, stdout] of failures) {

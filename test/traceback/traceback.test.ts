@@ -89,7 +89,7 @@ test('spec example: replicas: 1 traces to line 21', () => {
   const r = showThenTrace(dir, 12);
   assert.equal(readFileSync(join(dir, 'output.yaml'), 'utf8').split('\n')[11], '  replicas: 1');
   assert.equal(r.exitCode, 0, r.stderr);
-  assert.equal(r.stderr, 'INFO  Tracing file="code.jsonnet", path="$.deployment.spec.replicas"\n');
+  assert.equal(r.stderr, 'Tracing file="code.jsonnet", path="$.deployment.spec.replicas"\n');
   assert.equal(r.stdout, `${dir}/code.jsonnet:21 \n`);
 });
 
@@ -99,7 +99,7 @@ test('spec example: after the overlay, replicas: 3 traces to line 34', () => {
   assert.equal(readFileSync(join(dir, 'code.jsonnet'), 'utf8').split('\n')[33], '      replicas: 3,');
   const r = showThenTrace(dir, 12);
   assert.equal(r.exitCode, 0, r.stderr);
-  assert.equal(r.stderr, 'INFO  Tracing file="code.jsonnet", path="$.deployment.spec.replicas"\n');
+  assert.equal(r.stderr, 'Tracing file="code.jsonnet", path="$.deployment.spec.replicas"\n');
   assert.equal(r.stdout, `${dir}/code.jsonnet:34 \n`);
 });
 
@@ -142,7 +142,7 @@ test('traceback needs the traceback feature', () => {
   writeFileSync(join(dir, 'output.yaml'), 'a: 1\n');
   const r = run('traceback', dir, ['output.yaml:1']);
   assert.equal(r.exitCode, 1);
-  assert.match(r.stderr, /^ERROR traceback is an alpha feature; turn it on with --features=traceback\n$/);
+  assert.match(r.stderr, /^traceback is an alpha feature; turn it on with --features=traceback\n$/);
 });
 
 test('traceback errors name the file and line', () => {
@@ -379,6 +379,6 @@ test('an object from a List is found among the items by its identity', () => {
   assert.ok(x2 > 0, shown.stdout);
   const r = run('traceback', dir, [`out.yaml:${x2}`], { features: ['traceback'] });
   assert.equal(r.exitCode, 0, r.stderr);
-  assert.equal(r.stderr, 'INFO  Tracing file="list.jsonnet", path="$.list.items[1].data.x"\n');
+  assert.equal(r.stderr, 'Tracing file="list.jsonnet", path="$.list.items[1].data.x"\n');
   assert.equal(r.stdout, `${dir}/list.jsonnet:12 \n`);
 });

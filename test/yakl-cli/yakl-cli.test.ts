@@ -103,7 +103,7 @@ describe('.yakl through the CLI', { skip: !BUILT && 'run npm run build first', t
       assert.match(runtime.stderr, /bad\.yakl:6:/);
       const syntax = await run(['--features=yakl', 'show', 'syntax.yakl']);
       assert.equal(syntax.code, 1);
-      assert.match(syntax.stderr, /ERROR error reading syntax\.yakl: syntax\.yakl:4:\d+: /);
+      assert.match(syntax.stderr, /error reading syntax\.yakl: syntax\.yakl:4:\d+: /);
       assert.doesNotMatch(syntax.stderr, /internal error/);
     });
 
