@@ -172,6 +172,23 @@ export default tseslint.config(
       }),
     },
   })),
+  // One YAML-to-value reader (lang/go/yaml-v2): nothing else parses YAML with the `yaml` package, except
+  // YAKL's and ytt's front ends, which compile their languages from its syntax tree (comments, positions),
+  // and tests and benchmarks, which read our output with an independent parser.
+  {
+    files: ['**/*.ts'],
+    ignores: ['lang/go/**', 'lang/yakl/yaml-parse.ts', 'lang/ytt/parse.ts', '**/*.test.ts', 'test/**', 'bench/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "ImportDeclaration[source.value='yaml'] > ImportSpecifier[imported.name=/^(parse|parseDocument|parseAllDocuments|Parser|Composer|Lexer)$/]",
+          message: 'YAML is read by lang/go/yaml-v2 (go-yaml v2 with sigs.k8s.io/yaml): import it from there.',
+        },
+      ],
+    },
+  },
   {
     files: ['lang/**/*.ts', 'render/**/*.ts'],
     ignores: ['**/*.test.ts'],

@@ -15,7 +15,13 @@ import { Script } from 'node:vm';
 
 /** What the bundle exports (server/oneshot-run.ts); the CLI never imports that module's types. */
 export interface Engine {
-  runOneshotRequest(method: string, params: unknown, sink: undefined, testHooks: boolean): Promise<number>;
+  runOneshotRequest(
+    method: string,
+    params: unknown,
+    sink: undefined,
+    testHooks: boolean,
+    testHook?: (...args: never[]) => unknown,
+  ): Promise<number>;
 }
 
 export interface LoadedEngine {

@@ -140,3 +140,22 @@ test('--server alone works without any kubeconfig', () => {
   assert.equal(c.server, 'http://127.0.0.1:1');
   assert.equal(c.namespace, 'default');
 });
+
+test('a kubeconfig is read as client-go reads it (go-yaml v2): anchors and aliases are followed', () => {
+  const text = `
+current-context: prod
+clusters:
+- name: prod
+  cluster: &c {server: 'https://prod.example'}
+- name: copy
+  cluster: *c
+users:
+- name: u
+  user: {token: t}
+contexts:
+- name: prod
+  context: {cluster: copy, user: u}
+`;
+  const c = resolveConnection({}, env({ '/cfg/x': text }, { KUBECONFIG: '/cfg/x' }));
+  assert.equal(c.server, 'https://prod.example');
+});

@@ -11,7 +11,7 @@
  * never the credentials; reading is done through an injected FileReader.
  */
 import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { GoYamlError, yamlToJson } from '../lang/go/yaml-v2.js';
 import { KubeError } from './errors.js';
 
 export interface KubeconfigCluster {
@@ -112,10 +112,11 @@ export function loadKubeconfig(files: readonly string[], explicit: boolean, read
     loaded.push(file);
     let doc: unknown;
     try {
-      doc = parseYaml(text, { maxAliasCount: 0, prettyErrors: false });
+      doc = yamlToJson(text);
     } catch (err) {
-      // Position only: the YAML library's message would quote the (possibly secret) source line.
-      const offset = (err as { pos?: [number, number] }).pos?.[0];
+      if (!(err instanceof GoYamlError)) throw err;
+      // Position only: a message could quote the (possibly secret) source.
+      const offset = err.offset;
       const where = offset !== undefined ? lineColumn(text, offset) : '';
       throw new KubeError('KUBE_CONFIG', `kubeconfig ${file}${where}: not valid YAML`);
     }

@@ -8,6 +8,7 @@
 import { commandOfMethod, findMethod, mainStageOf, ParamsError, type CommandParams } from '../protocol/index.js';
 import type { Executor, OutputSink } from './command-runner.js';
 import { runCommand } from './commands/run.js';
+import { installTestHook, type TestHook } from './commands/test-hook.js';
 import { renderOnlyOnce } from './commands/engine.js';
 import { RemoteInputs } from './remote-inputs/remote-fetcher.js';
 
@@ -35,7 +36,10 @@ export async function runOneshotRequest(
   rawParams: unknown,
   sink: OutputSink = processSink,
   testHooks = false,
+  /** The test hook, when the caller imported it (the bundle, run by node:vm, cannot import). */
+  testHook?: TestHook,
 ): Promise<number> {
+  await installTestHook(testHooks, testHook);
   const descriptor = findMethod(method);
   const command = commandOfMethod(method);
   if (!descriptor || !descriptor.streaming || !command) return fail(sink, `unknown command method "${method}"`);

@@ -1,16 +1,16 @@
 /**
  * Data decoding for inputs and `with { type: ... }` imports: JSON and YAML
- * text → Cleat values. Integers become 64-bit Ints (an out-of-range integer
- * is an error, not a rounded double), other numbers finite Floats (`.inf`,
- * `.nan` are rejected, spec §2), map key order is kept, and YAML aliases are
- * capped (hazard 13). Errors carry the data path and a line:column.
+ * text → Cleat values, both read by go-yaml v2 (lang/go/yaml-v2, strict:
+ * a repeated key is an error; JSON is YAML's flow syntax). Integers become
+ * 64-bit Ints (an out-of-range integer is an error, not a rounded double),
+ * other numbers finite Floats (`.inf`, `.nan` are rejected, spec §2), map key
+ * order is kept, and aliases are expanded under go-yaml's budget (hazard 13).
+ * Errors carry the data path and a line:column.
  */
-import { parseAllDocuments, type Document } from 'yaml';
+import { GoYamlError, jsonKeyString, unmarshalYamlStream, type GoValue } from '../go/yaml-v2.js';
 import { CleatCodes, CleatError } from './diagnostics.js';
 import { joinPath } from './conform.js';
 import { INT_MAX, INT_MIN, ObjectValue, type Value } from './value.js';
-
-const MAX_ALIASES = 50;
 
 export class DecodeError extends Error {
   constructor(
@@ -23,31 +23,23 @@ export class DecodeError extends Error {
   }
 }
 
-/** Parses JSON or YAML text (JSON is read with the strict JSON schema). Several YAML documents give several values. */
+function columnAt(text: string, offset: number): number {
+  return offset - text.lastIndexOf('\n', offset - 1);
+}
+
+/** Parses JSON or YAML text. Several YAML documents give several values (empty ones are skipped). */
 export function decodeDocuments(text: string, format: 'json' | 'yaml'): Value[] {
-  const docs = parseAllDocuments(text, {
-    intAsBigInt: true,
-    uniqueKeys: true,
-    schema: format === 'json' ? 'json' : 'core',
-    prettyErrors: false,
-  }) as Document[] | { errors: unknown[] };
-  if (!Array.isArray(docs)) throw new DecodeError('invalid document', '');
-  const out: Value[] = [];
-  for (const d of docs) {
-    const err = d.errors[0];
-    if (err) {
-      const lp = err.linePos?.[0];
-      throw new DecodeError(`invalid ${format.toUpperCase()}: ${err.message.split('\n')[0]}`, '', lp?.line, lp?.col);
-    }
-    if (d.contents === null && format === 'yaml' && docs.length > 1) continue;
-    let js: unknown;
-    try {
-      js = d.toJS({ mapAsMap: true, maxAliasCount: MAX_ALIASES });
-    } catch (e) {
-      throw new DecodeError(`invalid ${format.toUpperCase()}: ${(e as Error).message}`, '');
-    }
-    out.push(fromParsed(js, ''));
+  let docs: GoValue[];
+  try {
+    docs = unmarshalYamlStream(text, { duplicateKeys: 'strict' });
+  } catch (e) {
+    if (!(e instanceof GoYamlError)) throw e;
+    const message = e.line !== undefined ? e.message.replace(/^yaml: line \d+: /, '') : e.message;
+    const column = e.offset !== undefined ? columnAt(text, e.offset) : undefined;
+    throw new DecodeError(`invalid ${format.toUpperCase()}: ${message}`, '', e.line, column);
   }
+  if (format === 'yaml' && docs.length > 1) docs = docs.filter((d) => d !== null);
+  const out = docs.map((d) => fromGo(d, ''));
   if (format === 'json' && out.length !== 1) throw new DecodeError('invalid JSON: expected exactly one value', '');
   return out;
 }
@@ -60,9 +52,8 @@ export function decodeValue(text: string, format: 'json' | 'yaml'): Value {
   return docs[0]!;
 }
 
-function fromParsed(x: unknown, path: string): Value {
-  if (x === null || x === undefined) return null;
-  if (typeof x === 'boolean' || typeof x === 'string') return x;
+function fromGo(x: GoValue, path: string): Value {
+  if (x === null || typeof x === 'boolean' || typeof x === 'string') return x;
   if (typeof x === 'bigint') {
     if (x > INT_MAX || x < INT_MIN) throw new DecodeError(`integer ${x} does not fit in 64 bits`, path);
     return x;
@@ -71,19 +62,13 @@ function fromParsed(x: unknown, path: string): Value {
     if (!Number.isFinite(x)) throw new DecodeError(`number ${x} is not finite (JSON has no infinity or NaN)`, path);
     return x;
   }
-  if (Array.isArray(x)) return x.map((e, i) => fromParsed(e, joinPath(path, i)));
-  if (x instanceof Map) {
-    const m = new Map<string, Value>();
-    for (const [k, v] of x) {
-      const key = k === null ? 'null' : String(k);
-      m.set(key, fromParsed(v, joinPath(path, key)));
-    }
-    return new ObjectValue(m);
-  }
-  if (x instanceof Date) return x.toISOString();
-  if (x instanceof Uint8Array) throw new DecodeError('binary data is not a JSON value', path);
-  if (x instanceof Set) return [...x].map((e, i) => fromParsed(e, joinPath(path, i)));
-  throw new DecodeError(`unsupported value ${typeof x}`, path);
+  if (Array.isArray(x)) return x.map((e, i) => fromGo(e, joinPath(path, i)));
+  const m = new Map<string, Value>();
+  x.keys.forEach((k, i) => {
+    const key = k === null ? 'null' : typeof k === 'bigint' ? k.toString() : jsonKeyString(k)!;
+    m.set(key, fromGo(x.values[i]!, joinPath(path, key)));
+  });
+  return new ObjectValue(m);
 }
 
 /** DecodeError → CleatError with a prefix saying what was being read. */

@@ -74,6 +74,15 @@ test('decoding: 64-bit ints exact, non-finite floats and huge ints rejected, key
   assert.throws(() => decodeValue('x: .nan', 'yaml'), /not finite/);
   assert.throws(() => decodeValue('{"x": 9223372036854775808}', 'json'), /64 bits/);
   assert.throws(() => decodeValue('{"x": 1, "x": 2}', 'json'), /invalid JSON/);
+  // YAML inputs are read by go-yaml v2's rules (YAML 1.1), as Argo CD and kubectl read them
+  assert.equal(
+    toJsonText(decodeValue('a: yes\nb: 0777\nc: 1_000\nd: "yes"\ne: 1.0', 'yaml'), 0),
+    '{"a":true,"b":511,"c":1000,"d":"yes","e":1}',
+  );
+  assert.throws(
+    () => decodeValue('x: 1\nx: 2', 'yaml'),
+    /invalid YAML: yaml: unmarshal errors:\n {2}line 2: key "x" already set in map/,
+  );
   // Hazard 13: an alias bomb is refused quickly, not expanded.
   const bomb = [
     'a: &a ["x","x","x","x","x","x","x","x","x"]',

@@ -1,6 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { canBackquote, formatFloat, parseFloatOk, parseGoInteger, quote } from './strconv.js';
+import {
+  canBackquote,
+  formatFloat,
+  parseFloatOk,
+  parseGoInteger,
+  quote,
+  strconvParseFloat,
+  strconvParseInt,
+} from './strconv.js';
 import { formatNumber } from './encoding-json.js';
 
 // Expected texts are what Go 1.19's strconv and encoding/json print for the
@@ -613,4 +621,33 @@ test('strconv.ParseInt / ParseUint with base 0', () => {
     assert.equal(parseGoInteger(s, true), signed, `ParseInt(${s})`);
     assert.equal(parseGoInteger(s, false), unsigned, `ParseUint(${s})`);
   }
+});
+
+test('ParseFloat and ParseInt(s, 0, 64): values, underscores and range errors', () => {
+  const floats: [string, number | null][] = [
+    ['1.5', 1.5],
+    ['1_000.5', 1000.5],
+    ['.5e3', 500],
+    ['1e400', null],
+    ['1e-400', 0],
+    ['-Inf', -Infinity],
+    ['0x1p-2', 0.25],
+    ['0x1.8p1', 3],
+    ['0x1p1024', null],
+    ['1__0', null],
+    ['0x10', null],
+  ];
+  for (const [s, want] of floats) assert.equal(strconvParseFloat(s), want, s);
+  const ints: [string, boolean, bigint | null][] = [
+    ['1_000', true, 1000n],
+    ['0x_1F', true, 31n],
+    ['_1', true, null],
+    ['1_', true, null],
+    ['9223372036854775807', true, 9223372036854775807n],
+    ['9223372036854775808', true, null],
+    ['9223372036854775808', false, 9223372036854775808n],
+    ['-1', false, null],
+    ['0777', true, 511n],
+  ];
+  for (const [s, signed, want] of ints) assert.equal(strconvParseInt(s, signed), want, s);
 });

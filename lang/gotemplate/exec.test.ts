@@ -139,6 +139,15 @@ const cases: Case[] = [
     input: '{{99999999999999999999}}',
     err: 'template: t:1: integer overflow: "99999999999999999999"',
   },
+  // ParseFloat's range error makes it no float at all (text/template's NumberNode)
+  { name: 'float overflow', input: '{{1e400}}', err: 'template: t:1: illegal number syntax: "1e400"' },
+  { name: 'underscores and prefixes', input: '{{0x_1F}} {{1_000}} {{0o17}} {{-0b11}}', out: '31 1000 15 -3' },
+  {
+    name: 'uint64 constant overflows int',
+    input: '{{18446744073709551615}}',
+    err: 'template: t:1:2: executing "t" at <18446744073709551615>: 18446744073709551615 overflows int',
+  },
+  { name: 'hex float', input: '{{0x1p-2}} {{0x1.8p1}}', out: '0.25 3' },
   { name: 'unterminated string', input: '{{"abc}}', err: 'template: t:1: unterminated quoted string' },
   // Data numbers.
   { name: 'float64 integral prints like int', input: '{{.f1}} {{.f}} {{.big}}', data, out: '1 1.5 1e+06' },

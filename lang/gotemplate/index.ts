@@ -23,6 +23,7 @@ export const profiles: { builtin: FunctionProfile; sprig: FunctionProfile; helm:
   helm: helmProfile,
 };
 
-export { goYamlTags, helmErrorMessage, readYaml, INCLUDE_RECURSION_MAX } from './helmfuncs/profile.js';
+export { helmErrorMessage, readYaml, INCLUDE_RECURSION_MAX } from './helmfuncs/profile.js';
+export { jsonToGoData } from './sprig/encoding.js';
 export { marshalYaml } from './helmfuncs/yaml-emit.js';
 export { MAX_SEQUENCE_ITEMS } from './sprig/lists.js';

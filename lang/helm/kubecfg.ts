@@ -9,7 +9,7 @@
  * per content hash and results memoised (see cache.ts).
  *
  * Documents are split as kubecfg splits them (apimachinery's YAMLReader, see
- * splitKubecfgDocuments): a document that is only blank lines or comments
+ * parseKubecfgDocuments): a document that is only blank lines or comments
  * stays in the file's list as `null` (show and update skip nulls), while a
  * file that renders to nothing at all gives an empty list.
  * Invariant: the result never aliases a cached value.
@@ -21,63 +21,34 @@ import { isMap } from '../gotemplate/value.js';
 import { type Chart, loadChartArchive } from './chart.js';
 import { ChartError } from './chart-error.js';
 import { chartCache, copyJson, renderCache, sha256Hex } from './cache.js';
-import { parseManifests, type RenderOptions, renderTemplates } from './render.js';
+import { GoYamlError, splitYamlDocuments } from '../go/yaml-v2.js';
+import { parseManifest, type RenderOptions, renderTemplates } from './render.js';
 import { processDependencies, valuesFromJson } from './values.js';
 
 const MANIFEST_EXTENSION = /\.(ya?ml|json)$/;
 
-/** One document of a rendered file: its text and the 0-based line it starts on. */
-interface DocumentChunk {
-  text: string;
-  firstLine: number;
-}
-
 /**
- * Splits a file the way kubecfg's unmarshalYAMLString reads it (apimachinery
- * YAMLReader): line by line, a line starting `---` ends the document being
- * collected when that document is not empty, otherwise it becomes the new
- * document's first line; only spaces or a comment may follow the `---`.
- * Returned chunks are never empty (each holds at least one line).
- */
-function splitKubecfgDocuments(file: string, text: string): DocumentChunk[] {
-  const lines = text.split('\n');
-  // A final newline ends the last line; it does not start another one.
-  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  const chunks: DocumentChunk[] = [];
-  let current: string[] = [];
-  let firstLine = 0;
-  lines.forEach((line, index) => {
-    if (line.startsWith('---')) {
-      const rest = line.slice(3).trim();
-      if (rest !== '' && !rest.startsWith('#'))
-        throw new ChartError(
-          `error parsing ${file} line ${index + 1}: invalid YAML document separator: ${rest}`,
-          'HELM_YAML',
-        );
-      if (current.length > 0) {
-        chunks.push({ text: current.join('\n') + '\n', firstLine });
-        current = [];
-        return;
-      }
-    }
-    if (current.length === 0) firstLine = index;
-    current.push(line);
-  });
-  if (current.length > 0) chunks.push({ text: current.join('\n') + '\n', firstLine });
-  return chunks;
-}
-
-/**
- * kubecfg's list for one file: each document's value, `null` for a document
- * holding no value (blank, comments only, a bare `---`). As Go's yaml.Unmarshal,
- * only the first YAML document of a chunk counts (a `...` marker inside one).
+ * kubecfg's list for one file, split as kubecfg's unmarshalYAMLString reads
+ * it (apimachinery's YAMLReader: a line starting `---` ends a non-empty
+ * document; only spaces or a comment may follow the `---`): each document's
+ * value, `null` for a document holding no value (blank, comments only, a bare
+ * `---`). As Go's yaml.Unmarshal, only the first YAML document of a chunk
+ * counts (a `...` marker inside one).
  */
 export function parseKubecfgDocuments(file: string, text: string): JsonValue[] {
-  return splitKubecfgDocuments(file, text).map((chunk) => {
-    // Blank lines in front keep the parser's line numbers those of the file.
-    const values = parseManifests(file, '\n'.repeat(chunk.firstLine) + chunk.text);
-    return values.length === 0 ? null : values[0]!;
-  });
+  let split;
+  try {
+    split = splitYamlDocuments(text, 'apimachinery');
+  } catch (e) {
+    if (e instanceof GoYamlError)
+      throw new ChartError(
+        `error parsing ${file} line ${e.line}: ${e.message.replace('invalid Yaml', 'invalid YAML')}`,
+        'HELM_YAML',
+      );
+    throw e;
+  }
+  // Blank lines in front keep the parser's line numbers those of the file.
+  return split.docs.map((doc, i) => parseManifest(file, '\n'.repeat(split.firstLines[i]!) + doc));
 }
 
 function collectCrds(chart: Chart, fullPath: string, out: Record<string, JsonValue[]>): void {

@@ -9,18 +9,11 @@
  * Errors read as Helm prints them ("parse error at (...)", "execution error at (...)").
  */
 
-import { parseAllDocuments } from 'yaml';
 import type { JsonValue } from '../common/json.js';
 import { jsonObject } from '../common/json.js';
 import { compileGoRegexp, type GoRegexp } from '../go/regexp/go-regexp.js';
-import {
-  goYamlTags,
-  helmErrorMessage,
-  profiles,
-  seededRandom,
-  TemplateError,
-  TemplateSet,
-} from '../gotemplate/index.js';
+import { GoYamlError, goYamlToJson, unmarshalYaml, unmarshalYamlStream, type GoValue } from '../go/yaml-v2.js';
+import { helmErrorMessage, profiles, seededRandom, TemplateError, TemplateSet } from '../gotemplate/index.js';
 import { GoObject, isMap, mapSet, tagType, withMethods } from '../gotemplate/value.js';
 import { type Chart, type ChartFile } from './chart.js';
 import { ChartError } from './chart-error.js';
@@ -383,46 +376,45 @@ export function renderTemplates(chart0: Chart, opts: RenderOptions): Map<string,
   return out;
 }
 
-function toJson(v: unknown): JsonValue {
-  if (v === null || v === undefined) return null;
-  if (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean') return v;
-  if (typeof v === 'bigint') return Number(v);
-  if (v instanceof Date) return v.toISOString().replace('.000Z', 'Z');
-  if (Array.isArray(v)) return v.map(toJson);
-  if (v instanceof Map) return jsonObject([...v].map(([k, x]) => [String(k), toJson(x)] as const));
-  if (typeof v === 'object') return jsonObject(Object.entries(v).map(([k, x]) => [k, toJson(x)] as const));
-  return null;
+/** A go-yaml failure as Helm's callers word it: `error parsing FILE line N: ...` for a syntax error. */
+function yamlFailure(file: string, e: unknown): unknown {
+  if (!(e instanceof GoYamlError)) return e;
+  if (e.line !== undefined)
+    return new ChartError(
+      `error parsing ${file} line ${e.line}: ${e.message.replace(/^yaml: line \d+: /, '')}`,
+      'HELM_YAML',
+    );
+  return new ChartError(`error parsing ${file}: ${e.message}`, 'HELM_YAML');
+}
+
+function toJson(file: string, v: GoValue): JsonValue {
+  try {
+    return goYamlToJson(v);
+  } catch (e) {
+    throw yamlFailure(file, e);
+  }
 }
 
 /** Parses one rendered file as a YAML stream; empty and null documents are dropped. */
 export function parseManifests(file: string, yamlText: string): JsonValue[] {
-  const docs = parseAllDocuments(yamlText, {
-    version: '1.1',
-    customTags: goYamlTags,
-    prettyErrors: false,
-    uniqueKeys: false,
-  });
-  if (!Array.isArray(docs)) return [];
-  const out: JsonValue[] = [];
-  for (const d of docs) {
-    const err = d.errors[0];
-    if (err) {
-      const line = err.linePos?.[0]?.line;
-      throw new ChartError(
-        `error parsing ${file}${line !== undefined ? ` line ${line}` : ''}: ${err.message.split('\n')[0]}`,
-        'HELM_YAML',
-      );
-    }
-    let v: unknown;
-    try {
-      v = d.toJS({ maxAliasCount: 50, mapAsMap: true });
-    } catch (e) {
-      throw new ChartError(`error parsing ${file}: ${(e as Error).message}`, 'HELM_YAML');
-    }
-    if (v === null || v === undefined) continue;
-    out.push(toJson(v));
+  let docs: GoValue[];
+  try {
+    docs = unmarshalYamlStream(yamlText);
+  } catch (e) {
+    throw yamlFailure(file, e);
   }
-  return out;
+  return docs.filter((d) => d !== null).map((d) => toJson(file, d));
+}
+
+/** yaml.Unmarshal of one document (later documents in the text are not read), as JSON. */
+export function parseManifest(file: string, yamlText: string): JsonValue {
+  let doc: GoValue;
+  try {
+    doc = unmarshalYaml(yamlText);
+  } catch (e) {
+    throw yamlFailure(file, e);
+  }
+  return toJson(file, doc);
 }
 
 /** kubecfg's parseHelmChart: rendered objects per template path (`chart/templates/x.yaml`). */

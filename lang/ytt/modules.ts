@@ -2,7 +2,8 @@
  * ytt's built-in Starlark modules that data-values files load: @ytt:data,
  * @ytt:struct, @ytt:assert, @ytt:yaml, @ytt:json.
  */
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { stringify as stringifyYaml } from 'yaml';
+import { GoMap, GoYamlError, unmarshalYaml, type GoValue } from '../go/yaml-v2.js';
 import { YttError } from './errors.js';
 import { SFloat, YArray, YMap, type YValue } from './nodes.js';
 import { callStarlark, iterate } from './starlark/builtins.js';
@@ -49,6 +50,24 @@ export function fromPlain(v: unknown): unknown {
   if (typeof v === 'number' && !Number.isInteger(v)) return new SFloat(v);
   return v;
 }
+/** What ytt's yaml.decode gives for go-yaml v2's value: ints and floats kept apart, keys of any scalar type. */
+function fromGoYaml(v: GoValue): unknown {
+  if (typeof v === 'bigint') return Number(v);
+  if (typeof v === 'number') return new SFloat(v);
+  if (Array.isArray(v)) return new SList(v.map(fromGoYaml));
+  if (v instanceof GoMap) return new SDict(v.keys.map((k, i) => [fromGoYaml(k), fromGoYaml(v.values[i]!)]));
+  return v;
+}
+
+function decodeYaml(text: string): unknown {
+  try {
+    return fromGoYaml(unmarshalYaml(text));
+  } catch (e) {
+    if (e instanceof GoYamlError) throw new YttError(undefined, `yaml.decode: ${e.message}`);
+    throw e;
+  }
+}
+
 function toPlainJs(v: YValue): unknown {
   if (v instanceof YMap) return Object.fromEntries(v.items.map((i) => [String(i.key), toPlainJs(i.value)]));
   if (v instanceof YArray) return v.items.map((i) => toPlainJs(i.value));
@@ -141,7 +160,7 @@ export function builtinModule(spec: string, dataValues: () => unknown): Map<stri
           'yaml',
           mod('yaml', {
             encode: (a: unknown[]) => stringifyYaml(toPlainJs(toYaml(a[0], where0))),
-            decode: (a: unknown[]) => fromPlain(parseYaml(String(a[0]), { version: '1.1' })),
+            decode: (a: unknown[]) => decodeYaml(String(a[0])),
           }),
         ],
       ]);

@@ -105,9 +105,18 @@ test('parseYaml errors', () => {
     'parseYaml: error converting YAML to JSON: json: unsupported value: +Inf',
   );
   fails(() => call('parseYaml', 'a: [1\nb: 2'), /^parseYaml: error converting YAML to JSON: yaml: line 2: /);
-  fails(() => call('parseYaml', 'a: &a [*a]\n'), "parseYaml: yaml: anchor 'a' value contains itself");
-  fails(() => call('parseYaml', 'a: !!int x\n'), 'parseYaml: cannot decode !!str `x` as a !!int');
-  fails(() => call('parseYaml', '<<: 1\n'), 'parseYaml: yaml: map merge requires map or sequence of maps as the value');
+  fails(
+    () => call('parseYaml', 'a: &a [*a]\n'),
+    "parseYaml: error converting YAML to JSON: yaml: anchor 'a' value contains itself",
+  );
+  fails(
+    () => call('parseYaml', 'a: !!int x\n'),
+    'parseYaml: error converting YAML to JSON: yaml: cannot decode !!str `x` as a !!int',
+  );
+  fails(
+    () => call('parseYaml', '<<: 1\n'),
+    'parseYaml: error converting YAML to JSON: yaml: map merge requires map or sequence of maps as the value',
+  );
 });
 
 test('parseYaml refuses an alias bomb quickly', () => {
@@ -120,7 +129,10 @@ test('parseYaml refuses an alias bomb quickly', () => {
         .join(', ')}]`,
     );
   }
-  fails(() => call('parseYaml', levels.join('\n') + '\n'), 'parseYaml: yaml: document contains excessive aliasing');
+  fails(
+    () => call('parseYaml', levels.join('\n') + '\n'),
+    'parseYaml: error converting YAML to JSON: yaml: document contains excessive aliasing',
+  );
 });
 
 test('manifestJson: MarshalIndent with HTML escaping, plus a newline', () => {

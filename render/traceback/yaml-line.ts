@@ -5,12 +5,21 @@
  * a line holding `key:` names that field; a line starting a sequence item
  * that is a mapping names the item's first key, as yamloc does; a scalar
  * item names the item. Every document of a `---` stream is searched (yamloc
- * reads only the first). Invariants: pure; positions come from the `yaml`
- * package's parse tree, so quoting, flow style and comments cannot shift
+ * reads only the first). Invariants: pure; positions come from go-yaml's node
+ * tree (lang/go/yaml-v2), so quoting, flow style and comments cannot shift
  * lines; errors are TracebackErrors naming the line and why, without quoting
  * the file's text (hazard 26).
  */
-import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node as YamlNode } from 'yaml';
+import {
+  decodeYamlNode,
+  GoMap,
+  GoYamlError,
+  parseYamlNodes,
+  yamlLineAt,
+  type GoValue,
+  type YamlNode,
+  type YamlNodeDocument,
+} from '../../lang/go/yaml-v2.js';
 import type { PathStep } from '../../lang/jsonnet/trace.js';
 import { TracebackError } from './errors.js';
 
@@ -23,37 +32,43 @@ export interface LineTarget {
   stringAt(path: readonly string[]): string | undefined;
 }
 
-/** Yields [step, child] pairs of a collection, with the line each key or item starts on. */
-function lineOf(lc: LineCounter, offset: number): number {
-  return lc.linePos(offset).line;
-}
-
-function find(node: unknown, line: number, lc: LineCounter, steps: PathStep[]): PathStep[] | undefined {
-  if (isMap(node)) {
-    for (const pair of node.items) {
-      const key = pair.key as YamlNode | null;
-      const name = isScalar(key) ? String(key.value) : undefined;
-      if (name === undefined || !key?.range) continue;
-      if (lineOf(lc, key.range[0]) === line) return [...steps, name];
-      const found = find(pair.value, line, lc, [...steps, name]);
+function find(text: string, node: YamlNode | null, line: number, steps: PathStep[]): PathStep[] | undefined {
+  if (node === null) return undefined;
+  if (node.kind === 'map') {
+    for (let i = 0; i < node.children.length; i += 2) {
+      const key = node.children[i]!;
+      if (key.kind !== 'scalar') continue;
+      if (yamlLineAt(text, key.offset) === line) return [...steps, key.value];
+      const found = find(text, node.children[i + 1]!, line, [...steps, key.value]);
       if (found) return found;
     }
     return undefined;
   }
-  if (isSeq(node)) {
-    for (let i = 0; i < node.items.length; i++) {
-      const item = node.items[i] as YamlNode | null;
-      if (isScalar(item) && item.range && lineOf(lc, item.range[0]) === line) return [...steps, i];
-      const found = find(item, line, lc, [...steps, i]);
+  if (node.kind === 'seq') {
+    for (const [i, item] of node.children.entries()) {
+      if (item.kind === 'scalar' && yamlLineAt(text, item.offset) === line) return [...steps, i];
+      const found = find(text, item, line, [...steps, i]);
       if (found) return found;
     }
   }
   return undefined;
 }
 
-function stringGetter(doc: Document.Parsed): (path: readonly string[]) => string | undefined {
+function stringGetter(text: string, doc: YamlNodeDocument): (path: readonly string[]) => string | undefined {
+  let value: GoValue | undefined;
   return (path) => {
-    const v: unknown = doc.getIn(path, false);
+    try {
+      value ??= decodeYamlNode(text, doc.node);
+    } catch {
+      return undefined;
+    }
+    let v: GoValue = value;
+    for (const step of path) {
+      if (!(v instanceof GoMap)) return undefined;
+      const at = v.keys.indexOf(step);
+      if (at < 0) return undefined;
+      v = v.values[at]!;
+    }
     return typeof v === 'string' ? v : undefined;
   };
 }
@@ -62,19 +77,20 @@ function stringGetter(doc: Document.Parsed): (path: readonly string[]) => string
 export function lineToPath(text: string, line: number, fileName: string): LineTarget {
   if (!Number.isInteger(line) || line < 1)
     throw new TracebackError(`${fileName}: line must be a number from 1, got ${line}`);
-  const lc = new LineCounter();
-  const docs = parseAllDocuments(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: false });
-  const list = Array.isArray(docs) ? docs : [docs as unknown as Document.Parsed];
-  for (const [i, doc] of list.entries()) {
-    const err = doc.errors[0];
-    if (err) {
-      const p = lc.linePos(err.pos[0]);
-      throw new TracebackError(`${fileName}:${p.line}:${p.col}: not valid YAML (${err.code})`);
-    }
-    const [start, , end] = doc.range;
-    if (line < lineOf(lc, start) || line > lineOf(lc, Math.max(start, end - 1))) continue;
-    const steps = find(doc.contents, line, lc, []);
-    if (steps) return { documentIndex: i, steps, stringAt: stringGetter(doc) };
+  let docs: YamlNodeDocument[];
+  try {
+    docs = parseYamlNodes(text, false);
+  } catch (e) {
+    if (!(e instanceof GoYamlError)) throw e;
+    const at = e.offset;
+    if (at === undefined) throw new TracebackError(`${fileName}: not valid YAML (${e.kind})`);
+    const column = at - text.lastIndexOf('\n', at - 1);
+    throw new TracebackError(`${fileName}:${yamlLineAt(text, at)}:${column}: not valid YAML`);
+  }
+  for (const [i, doc] of docs.entries()) {
+    if (line < yamlLineAt(text, doc.start) || line > yamlLineAt(text, Math.max(doc.start, doc.end - 1))) continue;
+    const steps = find(text, doc.node, line, []);
+    if (steps) return { documentIndex: i, steps, stringAt: stringGetter(text, doc) };
   }
   throw new TracebackError(`${fileName}:${line}: no field or list item starts on this line`);
 }

@@ -8,7 +8,7 @@
  * the image and the file of the layer it is about.
  */
 import { gunzipSync } from 'node:zlib';
-import { parse as parseYaml } from 'yaml';
+import { yamlToJson } from '../../lang/go/yaml-v2.js';
 import { loadChartArchive, type Chart } from '../../lang/helm/index.js';
 import { readPackageManifest } from '../../lang/kubocd/index.js';
 import { readTar } from '../../oci/tar-reader.js';
@@ -29,7 +29,7 @@ export interface KubocdPackageArchive {
 function statusCharts(text: string, where: string): Map<string, { name: string; version: string }> {
   let doc: unknown;
   try {
-    doc = parseYaml(text, { maxAliasCount: 0, prettyErrors: false });
+    doc = yamlToJson(text);
   } catch {
     throw new KubocdFetchError(`${where}: status.yaml is not valid YAML`);
   }

@@ -16,7 +16,7 @@ import { describeError } from './errors.js';
 import { CommandOutput, logStyle } from './output.js';
 import { applyRcFile, type RcSettings } from './rc.js';
 import type { RunContext } from './run-context.js';
-import { runTestHook, TEST_HOOK_SUFFIX } from './hooks-for-tests.js';
+import { testHookFor } from './test-hook.js';
 import { gatesFor } from './features.js';
 import { Flags } from './flags.js';
 import { RENDERS } from './registry.js';
@@ -27,7 +27,8 @@ export type { RunContext };
 
 export function runCommand(command: CommandName, params: CommandParams, ctx: RunContext): CommandOutcome {
   const first = params.args[0];
-  if (ctx.testHooks && first?.endsWith(TEST_HOOK_SUFFIX)) return runTestHook(first, params.cwd, ctx.shouldStop);
+  const hook = ctx.testHooks ? testHookFor(first) : undefined;
+  if (hook) return hook(first!, params.cwd, ctx.shouldStop);
   const recorder = new DependencyRecorder();
   let rc: RcSettings;
   try {

@@ -7,6 +7,7 @@
 import { getHeapStatistics } from 'node:v8';
 import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { runCommand } from '../commands/run.js';
+import { installTestHook } from '../commands/test-hook.js';
 import type { FromWorker, ToWorker, WorkerData } from './messages.js';
 import { takeLimitRefusals } from '../commands/memory-limit.js';
 import { cacheReport, noteRetainedHeap } from './cache-report.js';
@@ -17,6 +18,8 @@ const data = workerData as WorkerData;
 const cancelFlag = new Int32Array(data.cancelBuffer);
 const port = parentPort!;
 const encoder = new TextEncoder();
+// Before the first job: the port holds messages until a listener is attached.
+await installTestHook(data.testHooks);
 
 function send(msg: FromWorker): void {
   port.postMessage(msg);

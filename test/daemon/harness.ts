@@ -75,6 +75,7 @@ export class Sandbox {
       XDG_RUNTIME_DIR: this.runtimeDir,
       XDG_STATE_HOME: this.stateDir,
       KUBECFG_DAEMON_TEST_HOOKS: '1',
+      KUBECFG_DAEMON_TEST_HOOK_MODULE: fileURLToPath(new URL('../support/daemon-test-hooks.js', import.meta.url)),
       ...extraEnv,
     };
   }
@@ -188,7 +189,7 @@ export async function rpc(socketPath: string, method: string, params: unknown, i
   return JSON.parse(reply.body.trim().split('\n').pop()!);
 }
 
-/** Writes a test-hook input (see server/commands/hooks-for-tests.ts) and returns its name. */
+/** Writes a test-hook input (see test/support/daemon-test-hooks.ts) and returns its name. */
 export function hookFile(sandbox: Sandbox, name: string, content: string): string {
   const file = `${name}.kubecfg-test-hook`;
   rmSync(join(sandbox.work, file), { force: true });

@@ -16,7 +16,7 @@ function isHexDigit(c: string | undefined): boolean {
 }
 
 /** Go strconv's underscoreOK: `_` must sit between digits (or after a base prefix). */
-function underscoreOK(s: string): boolean {
+export function underscoreOK(s: string): boolean {
   let saw = '^';
   let i = 0;
   if (s.length >= 1 && (s[0] === '-' || s[0] === '+')) s = s.slice(1);
@@ -122,4 +122,27 @@ export function parseFloatOk(s: string): boolean {
   if (i !== s.length) return false;
   if (underscores && !underscoreOK(s)) return false;
   return Number.isFinite(Number(s.replace(/_/g, '')));
+}
+
+/** The value of a hex mantissa and binary exponent, rounded once by BigInt → Number (exact unless subnormal). */
+function hexFloatValue(s: string): number {
+  const m = /^([+-]?)0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?[pP]([+-]?\d+)$/.exec(s.replace(/_/g, ''))!;
+  const [, sign, int = '', frac = '', exp] = m;
+  const mant = Number(BigInt('0x' + (int + frac || '0')));
+  const v = mant * 2 ** (Number(exp) - 4 * frac.length);
+  return sign === '-' ? -v : v;
+}
+
+/** strconv.ParseFloat(s, 64): the value, or null where Go returns an error (syntax, or overflow). */
+export function strconvParseFloat(s: string): number | null {
+  if (!parseFloatOk(s)) return null;
+  const body = s.replace(/^[+-]/, '').toLowerCase();
+  const negative = s[0] === '-';
+  if (body === 'inf' || body === 'infinity') return negative ? -Infinity : Infinity;
+  if (body === 'nan') return NaN;
+  if (body.startsWith('0x')) {
+    const v = hexFloatValue(s);
+    return Number.isFinite(v) ? v : null;
+  }
+  return Number(s.replace(/_/g, ''));
 }

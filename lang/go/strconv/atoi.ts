@@ -1,9 +1,11 @@
 /**
  * strconv.ParseInt(s, 0, 64) and ParseUint(s, 0, 64): base prefixes 0x, 0o,
  * 0b and a bare leading 0 (octal), with Go's int64/uint64 ranges checked
- * exactly in BigInt. Underscores are the caller's business (go-yaml strips
- * them before it asks).
+ * exactly in BigInt. parseGoInteger leaves underscores to the caller (go-yaml
+ * strips them before it asks); strconvParseInt takes them as Go's base 0 does.
  */
+
+import { underscoreOK } from './atof.js';
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -31,4 +33,13 @@ export function parseGoInteger(s: string, signed: boolean): bigint | null {
   if (negative) value = -value;
   if (signed ? value < INT64_MIN || value > INT64_MAX : value > UINT64_MAX) return null;
   return value;
+}
+
+/** strconv.ParseInt(s, 0, 64) (signed) or ParseUint(s, 0, 64), underscores allowed between digits as in Go literals. */
+export function strconvParseInt(s: string, signed: boolean): bigint | null {
+  if (s.includes('_')) {
+    if (!underscoreOK(s)) return null;
+    s = s.replace(/_/g, '');
+  }
+  return parseGoInteger(s, signed);
 }

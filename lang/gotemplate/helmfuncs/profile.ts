@@ -3,24 +3,22 @@
  * fromYamlArray, toJson, fromJson, fromJsonArray, toToml, include (Helm's
  * 1000-per-name recursion limit and message), tpl, required, fail (Helm's
  * wrapped messages; see helmErrorMessage), and lookup (always an empty map:
- * there is no cluster). YAML input is read as YAML 1.1 (go-yaml v2) with an
- * explicit alias cap; all numbers from YAML/JSON become float64 as
- * sigs.k8s.io/yaml's JSON round trip makes them.
+ * there is no cluster). YAML input is read by lang/go/yaml-v2 (go-yaml v2
+ * through sigs.k8s.io/yaml); all numbers from YAML/JSON become float64 as
+ * that JSON round trip makes them.
  */
 
-import { parse as parseYaml, type Tags } from 'yaml';
+import { GoYamlError, yamlToJson } from '../../go/yaml-v2.js';
 import { FuncError, TemplateError } from '../errors.js';
 import { type FuncContext, type FuncDef, FunctionProfile, def, pure } from '../function.js';
-import { marshalJson, unmarshalInto } from '../sprig/encoding.js';
+import { jsonToGoData, marshalJson, unmarshalInto } from '../sprig/encoding.js';
 import { sprigFuncs, sprigWithheld, withheldMessages } from '../sprig/profile.js';
-import { goFloat, isMap, kindOf, mapSet } from '../value.js';
+import { isMap, kindOf } from '../value.js';
 import { marshalYaml } from './yaml-emit.js';
 import { marshalToml } from './toml.js';
 
 /** Helm's per-name include depth limit (pkg/engine recursionMaxNums). */
 export const INCLUDE_RECURSION_MAX = 1000;
-/** Alias expansions allowed when reading YAML (hazard 13). */
-const YAML_MAX_ALIAS_COUNT = 50;
 
 const WARN_START = 'HELM_ERR_START';
 const WARN_END = 'HELM_ERR_END';
@@ -29,64 +27,13 @@ function warnWrap(msg: string): string {
   return WARN_START + msg + WARN_END;
 }
 
-/** JS value from the YAML library → Go value after sigs.k8s.io/yaml's JSON round trip. */
-function fromYamlValue(v: unknown): unknown {
-  if (v === null || v === undefined) return null;
-  if (typeof v === 'number') return goFloat(v);
-  if (typeof v === 'bigint') return goFloat(Number(v));
-  if (typeof v === 'string' || typeof v === 'boolean') return v;
-  if (v instanceof Date) return v.toISOString().replace('.000Z', 'Z');
-  if (v instanceof Uint8Array) return Buffer.from(v).toString('base64');
-  if (Array.isArray(v)) return v.map(fromYamlValue);
-  if (v instanceof Map) {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of v) mapSet(out, keyString(k), fromYamlValue(x));
-    return out;
-  }
-  if (v instanceof Set) return [...v].map(fromYamlValue);
-  if (typeof v === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) mapSet(out, k, fromYamlValue(x));
-    return out;
-  }
-  return null;
-}
-
-function keyString(k: unknown): string {
-  if (typeof k === 'string') return k;
-  if (typeof k === 'number' || typeof k === 'boolean' || typeof k === 'bigint') return String(k);
-  if (k === null) return 'null';
-  return JSON.stringify(k);
-}
-
-/**
- * go-yaml v2 keeps timestamp-looking scalars as strings when decoding into
- * interface{}, and has no YAML 1.1 sexagesimal numbers: drop those tags.
- */
-export function goYamlTags(tags: Tags): Tags {
-  return tags.filter((t) => typeof t === 'string' || (t.tag !== 'tag:yaml.org,2002:timestamp' && t.format !== 'TIME'));
-}
-
-/** Parses one YAML document as Helm reads values and fromYaml input. Throws with a go-yaml-like message. */
+/** sigs.k8s.io/yaml.Unmarshal into interface{}, as Helm reads values and fromYaml input; throws with Go's message. */
 export function readYaml(text: string): unknown {
   try {
-    const v = parseYaml(text, {
-      version: '1.1',
-      customTags: goYamlTags,
-      maxAliasCount: YAML_MAX_ALIAS_COUNT,
-      prettyErrors: false,
-      mapAsMap: true,
-      uniqueKeys: false,
-      intAsBigInt: false,
-    });
-    return fromYamlValue(v);
+    return jsonToGoData(yamlToJson(text));
   } catch (e) {
-    const err = e as { message: string; linePos?: [{ line: number }] };
-    const line = err.linePos?.[0]?.line;
-    const msg = String(err.message)
-      .split('\n')[0]!
-      .replace(/ at line \d+, column \d+:?$/, '');
-    throw new Error(`error converting YAML to JSON: yaml: ${line !== undefined ? `line ${line}: ` : ''}${msg}`);
+    if (e instanceof GoYamlError) throw new Error(`error converting YAML to JSON: ${e.message}`);
+    throw e;
   }
 }
 

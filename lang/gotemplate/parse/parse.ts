@@ -7,6 +7,7 @@
  * `define`/`block`), throwing TemplateError('TPL_PARSE') on the first error.
  */
 
+import { strconvParseFloat, strconvParseInt } from '../../go/strconv.js';
 import { TemplateError } from '../errors.js';
 import { byteLength } from '../value.js';
 import { type Item, type ItemType, itemString, lex } from './lex.js';
@@ -471,24 +472,25 @@ class Parser {
       // Complex constants parse in Go but no template data or function we offer accepts them.
       this.errorf(`complex constants are not supported: ${JSON.stringify(text)}`);
     }
-    const i = parseGoInt(text);
-    if (i !== undefined) {
-      if (i >= -(1n << 63n) && i < 1n << 63n) {
-        n.isInt = true;
-        n.int64 = i;
-      }
-      if (i >= 0n && i < 1n << 64n) n.isUint = true;
+    // text/template's NumberNode: ParseUint and ParseInt (base 0), else ParseFloat (an error, overflow included, is no float)
+    const u = strconvParseInt(text, false);
+    const i = strconvParseInt(text, true);
+    if (u !== null) n.isUint = true;
+    if (i !== null) {
+      n.isInt = true;
+      n.int64 = i;
+      if (i === 0n) n.isUint = true;
     }
     if (n.isInt || n.isUint) {
       n.isFloat = true;
-      n.float64 = Number(i);
+      n.float64 = Number(i ?? u);
     } else {
-      const f = parseGoFloat(text);
-      if (f !== undefined) {
+      const f = strconvParseFloat(text);
+      if (f !== null) {
         if (!/[.eEpP]/.test(text)) this.errorf(`integer overflow: ${JSON.stringify(text)}`);
         n.isFloat = true;
         n.float64 = f;
-        if (Number.isInteger(f) && Math.abs(f) < 2 ** 63) {
+        if (Number.isInteger(f) && f >= -(2 ** 63) && f < 2 ** 63) {
           n.isInt = true;
           n.int64 = BigInt(f);
         }
@@ -571,43 +573,6 @@ class Parser {
     });
     return { type: 'template', pos: token.pos, tree: outer, name, pipe };
   }
-}
-
-/** Go's strconv.ParseInt(text, 0, 64) syntax (sign, 0x/0o/0b/0 prefixes, underscores); undefined when not an integer. */
-export function parseGoInt(text: string): bigint | undefined {
-  const m = /^([+-]?)(0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|0[0-7_]*|[1-9][0-9_]*)$/.exec(text);
-  if (!m) return undefined;
-  let body = m[2]!;
-  if (body.includes('_')) {
-    // Underscores only between digits, and only with a base prefix (or a leading 0).
-    if (/__|_$/.test(body) || /^0[xXoObB]_?$/.test(body)) return undefined;
-    body = body.replace(/_/g, '');
-  }
-  let v: bigint;
-  if (/^0[xXoObB]/.test(body)) v = BigInt('0' + body[1]!.toLowerCase() + body.slice(2));
-  else if (body.length > 1 && body[0] === '0') v = BigInt('0o' + body.slice(1));
-  else v = BigInt(body);
-  return m[1] === '-' ? -v : v;
-}
-
-/** Go's strconv.ParseFloat(text, 64) syntax, including hex floats; undefined when invalid. */
-export function parseGoFloat(text: string): number | undefined {
-  let t = text;
-  if (/^[+-]?(inf|infinity|nan)$/i.test(t)) return undefined;
-  if (t.includes('_')) {
-    if (!/^[+-]?0[xX]/.test(t) && !/\d_\d/.test(t)) return undefined;
-    t = t.replace(/_/g, '');
-  }
-  const hex = /^([+-]?)0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?[pP]([+-]?\d+)$/.exec(t);
-  if (hex) {
-    const [, sign, int = '', frac = '', exp] = hex;
-    if (int.length + frac.length === 0) return undefined;
-    const mant = parseInt(int || '0', 16) + (frac ? parseInt(frac, 16) / 16 ** frac.length : 0);
-    const v = mant * 2 ** Number(exp);
-    return sign === '-' ? -v : v;
-  }
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) return undefined;
-  return Number(t);
 }
 
 /**

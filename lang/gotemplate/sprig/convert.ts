@@ -7,7 +7,7 @@
 
 import { formatValue } from '../fmt/print.js';
 import { type FuncDef, pure } from '../function.js';
-import { parseGoFloat, parseGoInt } from '../parse/parse.js';
+import { strconvParseFloat, strconvParseInt } from '../../go/strconv.js';
 import { GoObject, goFloat, kindOf, numberOf, tagType, typeName } from '../value.js';
 
 export function strval(v: unknown): string {
@@ -31,9 +31,8 @@ export function toInt64(v: unknown): number {
       return Number.isFinite(f) ? Math.trunc(f) : 0;
     }
     case 'string': {
-      const i = parseGoInt(trimZeroDecimal(v as string));
-      if (i === undefined || i < -(1n << 63n) || i >= 1n << 63n) return 0;
-      return Number(i);
+      const i = strconvParseInt(trimZeroDecimal(v as string), true);
+      return i === null ? 0 : Number(i);
     }
     case 'bool':
       return v ? 1 : 0;
@@ -48,10 +47,10 @@ export function toFloat64(v: unknown): number {
     case 'float':
       return numberOf(v);
     case 'string': {
-      const f = parseGoFloat(v as string);
-      if (f !== undefined) return f;
-      const i = parseGoInt(v as string);
-      return i === undefined ? 0 : Number(i);
+      const f = strconvParseFloat(v as string);
+      if (f !== null) return f;
+      const i = strconvParseInt(v as string, true);
+      return i === null ? 0 : Number(i);
     }
     case 'bool':
       return v ? 1 : 0;

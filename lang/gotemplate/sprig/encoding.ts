@@ -150,15 +150,16 @@ export function marshalJson(v: unknown, opts: JsonOptions, depth = 0): string {
 
 /** json.Unmarshal into interface{} (numbers as float64), with Go's error messages. */
 function unmarshalJson(text: string): unknown {
-  return toGo(unmarshal(text));
+  return jsonToGoData(unmarshal(text));
 }
 
-function toGo(v: unknown): unknown {
+/** A JSON value as Go holds it after unmarshaling into interface{}: every number a float64. */
+export function jsonToGoData(v: unknown): unknown {
   if (typeof v === 'number') return goFloat(v);
-  if (Array.isArray(v)) return v.map(toGo);
+  if (Array.isArray(v)) return v.map(jsonToGoData);
   if (v !== null && typeof v === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) mapSet(out, k, toGo(x));
+    for (const [k, x] of Object.entries(v)) mapSet(out, k, jsonToGoData(x));
     return out;
   }
   return v;

@@ -107,3 +107,13 @@ test('std.parseYaml rejects an alias bomb quickly and survives deep nesting', ()
   );
   assert.match(errorOf('parseYaml', '['.repeat(100000)), /^failed to parse YAML: /);
 });
+
+test("std.parseYaml: go-yaml's alias budget, not a node count (heavy reuse of a small anchor passes)", () => {
+  const text = `base: &b {x: 1}\nitems:\n${Array.from({ length: 25000 }, () => '- *b').join('\n')}\n`;
+  const value = call('parseYaml', text) as { items: unknown[] };
+  assert.equal(value.items.length, 25000);
+  assert.equal(
+    errorOf('parseYaml', '- '.repeat(600) + 'x'),
+    'failed to parse YAML: error converting YAML to JSON: yaml: exceeded max depth of 500',
+  );
+});

@@ -1,7 +1,9 @@
 /**
- * Test-only render behaviours, reachable only when the daemon was started
- * with KUBECFG_DAEMON_TEST_HOOKS=1 (never in normal use): an input file named
- * `*.kubecfg-test-hook` whose first word picks one. They let the daemon tests
+ * Test-only render behaviours, outside the product: the daemon imports this
+ * module only when started with KUBECFG_DAEMON_TEST_HOOKS=1 and
+ * KUBECFG_DAEMON_TEST_HOOK_MODULE naming it (the test harness sets both; see
+ * server/commands/test-hook.ts). An input file named `*.kubecfg-test-hook`
+ * whose first word picks one. They let the daemon tests
  * exercise cancellation and worker crashes without depending on how fast the
  * Jsonnet engine is:
  *   spin      — busy-loop, polling shouldStop like the evaluator does
@@ -12,9 +14,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { CommandOutcome } from '../worker/messages.js';
-
-export const TEST_HOOK_SUFFIX = '.kubecfg-test-hook';
+import type { CommandOutcome } from '../../server/worker/messages.js';
 
 export function runTestHook(file: string, cwd: string, shouldStop: () => boolean): CommandOutcome {
   const text = readFileSync(resolve(cwd, file), 'utf8').trim();
