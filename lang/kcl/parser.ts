@@ -235,16 +235,7 @@ class Parser {
             message = this.parseExpr();
           }
           this.endSimple();
-          return [
-            {
-              s: 'assert',
-              test,
-              ...(guard ? { guard } : {}),
-              ...(message ? { message } : {}),
-              line: loc.line,
-              col: loc.col,
-            },
-          ];
+          return [assertStmt(test, guard, message, loc)];
         }
         case 'type':
           if (this.peek(1).kind === 'name' && this.isOp('=', 2)) {
@@ -677,14 +668,7 @@ class Parser {
           this.pos++;
           message = this.parseExpr();
         }
-        body.push({
-          s: 'assert',
-          test,
-          ...(guard ? { guard } : {}),
-          ...(message ? { message } : {}),
-          line: loc.line,
-          col: loc.col,
-        });
+        body.push(assertStmt(test, guard, message, loc));
       } else if (t.kind === 'name' && !KEYWORDS.has(t.value) && this.isOp(':', 1) && this.peek(1).line === t.line) {
         this.pos += 2;
         const type = this.parseType();
@@ -1354,6 +1338,18 @@ class Parser {
     if (lit || parts.length === 0) parts.push({ text: lit });
     return parts;
   }
+}
+
+/** An `assert` statement or `check:` item; absent parts stay absent (the printer and evaluator test for them). */
+function assertStmt(test: Expr, guard: Expr | undefined, message: Expr | undefined, loc: Loc): Stmt {
+  return {
+    s: 'assert',
+    test,
+    ...(guard ? { guard } : {}),
+    ...(message ? { message } : {}),
+    line: loc.line,
+    col: loc.col,
+  };
 }
 
 function isConfigTarget(e: Expr): boolean {

@@ -11,28 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { resolveDataValues, toPlain } from '../ytt/index.js';
-import { migrate, type MigrateHost } from './migrate.js';
+import { migrate } from './migrate.js';
+import { repo } from '../../test/support/myks-repo.js';
 import { toKclExpr } from './translate.js';
 import { readProgram, starProgram } from './translate-program.js';
-
-function repo(files: Record<string, string>): MigrateHost {
-  const dirs = new Map<string, Map<string, boolean>>();
-  for (const p of Object.keys(files)) {
-    const parts = p.split('/');
-    for (let i = 0; i < parts.length; i++) {
-      const d = parts.slice(0, i).join('/');
-      if (!dirs.has(d)) dirs.set(d, new Map());
-      dirs.get(d)!.set(parts[i]!, i < parts.length - 1);
-    }
-  }
-  return {
-    read: (p) => files[p],
-    list: (d) => {
-      const e = dirs.get(d);
-      return e && [...e].map(([name, dir]) => ({ name, dir }));
-    },
-  };
-}
 
 const HEAD = `#@data/values
 ---

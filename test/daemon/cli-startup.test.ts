@@ -4,10 +4,11 @@
 // ES module loader nor the builtins of the launcher, --remote and the engine, and it printed the
 // same bytes as without the probe. The commands that do need them still work from the same bundle.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BUILT, Sandbox } from './harness.js';
+import { loadedNativeModules } from '../support/native-modules.js';
 
 const NOT_ON_THE_WARM_PATH = [
   'child_process',
@@ -46,13 +47,7 @@ describe(
       await sb.cleanup();
     });
 
-    const loaded = (out: string): Set<string> =>
-      new Set(
-        readFileSync(out, 'utf8')
-          .split('\n')
-          .filter((l) => l.startsWith('NativeModule '))
-          .map((l) => l.slice('NativeModule '.length)),
-      );
+    const loaded = loadedNativeModules;
 
     it('a warm show prints the same bytes and loads none of the lazy builtins', async () => {
       const plain = await sb.run(['show', file]);

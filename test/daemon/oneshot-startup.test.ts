@@ -3,10 +3,11 @@
 // gzip, child processes, DNS, chokidar's fs/promises). The structural fact is tested, not a
 // time, and the same bytes must come out with and without the probe.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BUILT, Sandbox } from './harness.js';
+import { loadedNativeModules } from '../support/native-modules.js';
 
 const NOT_IN_A_ONE_SHOT_RENDER = [
   'tls',
@@ -41,13 +42,7 @@ describe('one-shot start-up: what a --no-daemon render loads', { skip: !BUILT &&
     await sb.cleanup();
   });
 
-  const loaded = (out: string): Set<string> =>
-    new Set(
-      readFileSync(out, 'utf8')
-        .split('\n')
-        .filter((l) => l.startsWith('NativeModule '))
-        .map((l) => l.slice('NativeModule '.length)),
-    );
+  const loaded = loadedNativeModules;
 
   for (const command of ['jsonnet', 'show']) {
     it(`--no-daemon ${command} prints the same bytes and loads none of the lazy built-ins`, async () => {
