@@ -5,7 +5,6 @@
  * (`--render-memory-mb`), else V8's own heap limit of this process (one-shot runs).
  */
 import { getHeapStatistics } from 'node:v8';
-import { isMainThread, resourceLimits } from 'node:worker_threads';
 
 const MiB = 1024 * 1024;
 
@@ -15,6 +14,18 @@ function fromExecArgv(execArgv: readonly string[]): number | undefined {
     if (m) return Number(m[1]);
   }
   return undefined;
+}
+
+/**
+ * Set by a daemon worker thread's entry (worker-main.ts) from its resourceLimits. Reading
+ * node:worker_threads here instead would load that module into every one-shot process.
+ */
+let inWorker = false;
+let workerHeapLimitMb: number | undefined;
+export function setWorkerHeapLimitMb(mb: number | undefined): void {
+  inWorker = true;
+  workerHeapLimitMb = mb;
+  cached = undefined;
 }
 
 let cached: { bytes: number; name: string; onRefused: (message: string) => void } | undefined;
@@ -33,8 +44,8 @@ const onRefused = (message: string): void => {
 
 export function renderMemoryLimit(): { bytes: number; name: string; onRefused: (message: string) => void } {
   if (cached) return cached;
-  const workerMb = isMainThread ? undefined : resourceLimits.maxOldGenerationSizeMb;
-  const flagMb = isMainThread ? fromExecArgv(process.execArgv) : undefined;
+  const workerMb = inWorker ? workerHeapLimitMb : undefined;
+  const flagMb = inWorker ? undefined : fromExecArgv(process.execArgv);
   if (workerMb) cached = { bytes: workerMb * MiB, name: `the worker heap limit (${workerMb} MiB)`, onRefused };
   else if (flagMb) cached = { bytes: flagMb * MiB, name: `the render heap limit (${flagMb} MiB)`, onRefused };
   else {

@@ -5,11 +5,11 @@
  * evaluator polls `shouldStop`, which reads the cancel flag.
  */
 import { getHeapStatistics } from 'node:v8';
-import { parentPort, threadId, workerData } from 'node:worker_threads';
+import { parentPort, resourceLimits, threadId, workerData } from 'node:worker_threads';
 import { runCommand } from '../commands/run.js';
 import { installTestHook } from '../commands/test-hook.js';
 import type { FromWorker, ToWorker, WorkerData } from './messages.js';
-import { takeLimitRefusals } from '../commands/memory-limit.js';
+import { setWorkerHeapLimitMb, takeLimitRefusals } from '../commands/memory-limit.js';
 import { cacheReport, noteRetainedHeap } from './cache-report.js';
 import { IdleCollector } from '../idle-gc.js';
 import { STDOUT_BYTES_MIN } from './stdout-bytes.js';
@@ -29,6 +29,8 @@ const idle = new IdleCollector(() => {
   noteRetainedHeap();
   send({ type: 'caches', caches: cacheReport() });
 });
+
+setWorkerHeapLimitMb(resourceLimits.maxOldGenerationSizeMb);
 
 port.on('message', (msg: ToWorker) => {
   if (msg.type !== 'run') return;
