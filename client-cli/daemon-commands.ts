@@ -15,6 +15,7 @@ function daemonArgsFrom(flags: Record<string, FlagValue>): string[] {
   for (const name of ['listen', 'idle-timeout', 'workers', 'worker-memory-mb']) {
     if (flags[name] !== undefined) out.push(`--${name}`, String(flags[name]));
   }
+  if (flags['render-on-save'] === false) out.push('--render-on-save=false');
   return out;
 }
 

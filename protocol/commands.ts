@@ -605,6 +605,12 @@ const CATALOG = [
           },
           { name: 'workers', kind: 'int', help: 'Render worker threads (default: number of cores)' },
           {
+            name: 'render-on-save',
+            kind: 'bool',
+            default: true,
+            help: 'Re-render the latest request that read a file when it is saved, before it is asked for again',
+          },
+          {
             name: 'worker-memory-mb',
             kind: 'int',
             default: 1024,

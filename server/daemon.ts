@@ -60,7 +60,7 @@ export async function runDaemon(opts: {
       const dropped = cache.invalidatePaths(changed);
       logger.debug({ changed, dropped }, 'files changed');
       // Before the watch sessions hear of it: they then join this render instead of starting one.
-      runner.filesChanged(changed);
+      if (options.renderOnSave) runner.filesChanged(changed);
       hub.emit(changed);
     },
   });

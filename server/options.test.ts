@@ -33,4 +33,11 @@ describe('daemon options', () => {
     assert.throws(() => parseDaemonOptions(['--workers', '0']), /positive integer/);
     assert.throws(() => parseDaemonOptions(['--bogus']), /unknown daemon option/);
   });
+
+  it('render on save: on by default, --render-on-save=false turns it off', () => {
+    assert.equal(parseDaemonOptions([]).renderOnSave, true);
+    assert.equal(parseDaemonOptions(['--render-on-save']).renderOnSave, true);
+    assert.equal(parseDaemonOptions(['--render-on-save=false']).renderOnSave, false);
+    assert.throws(() => parseDaemonOptions(['--render-on-save=no']), /takes true or false/);
+  });
 });

@@ -11,6 +11,8 @@ export interface DaemonOptions {
   idleTimeoutMs: number;
   workers: number;
   workerMemoryMb: number;
+  /** Re-render a recent request when a file it read is saved (command-runner.ts filesChanged). */
+  renderOnSave: boolean;
 }
 
 export class OptionsError extends Error {}
@@ -77,6 +79,7 @@ export function parseDaemonOptions(argv: readonly string[]): DaemonOptions {
     idleTimeoutMs: DEFAULT_IDLE_TIMEOUT_MS,
     workers: Math.max(1, availableParallelism()),
     workerMemoryMb: 1024,
+    renderOnSave: true,
   };
   for (const { arg, name, value } of optionArgs(argv)) {
     switch (name) {
@@ -95,6 +98,12 @@ export function parseDaemonOptions(argv: readonly string[]): DaemonOptions {
       case '--worker-memory-mb':
         opts.workerMemoryMb = positiveInt('worker-memory-mb', value());
         break;
+      case '--render-on-save': {
+        const v = arg.includes('=') ? value() : 'true';
+        if (v !== 'true' && v !== 'false') throw new OptionsError(`--render-on-save takes true or false, not "${v}"`);
+        opts.renderOnSave = v === 'true';
+        break;
+      }
       default:
         throw new OptionsError(`unknown daemon option ${arg}`);
     }
