@@ -61,3 +61,9 @@ process.on('message', (msg: ToHost) => {
 });
 // The daemon went away (or closed us): nothing left to render for.
 process.on('disconnect', () => process.exit(0));
+// A safety net for when no 'disconnect' comes: full test runs left a host behind now and then,
+// orphaned (re-parented) with its channel gone and its event loop idle. Checked once a second.
+const daemonPid = process.ppid;
+setInterval(() => {
+  if (!process.connected || process.ppid !== daemonPid) process.exit(0);
+}, 1000).unref();
