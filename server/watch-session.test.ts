@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DependencyRecorder, type FileDep } from '../cache/index.js';
 import type { CommandParams } from '../protocol/index.js';
 import type { CommandRunner, OutputSink } from './command-runner.js';
 import { ChangeHub, runWatch } from './watch-session.js';
@@ -16,7 +20,7 @@ const params = {
 type Answer = { stdout: string; cached: boolean; stored: boolean };
 
 /** A runner that answers renderOnce from a script, and a sink that records what the watch printed. */
-function scripted(answers: Answer[]) {
+function scripted(answers: Answer[], deps: FileDep[] = [{ path: '/w/main.jsonnet', exists: true }]) {
   const calls: Answer[] = [];
   const printed: string[] = [];
   const runner = {
@@ -28,7 +32,7 @@ function scripted(answers: Answer[]) {
         output: { exitCode: 0, stdout: a.stdout, stderr: '' },
         cached: a.cached,
         stored: a.stored,
-        deps: [{ path: '/w/main.jsonnet', exists: true }],
+        deps,
       };
     },
   } as unknown as CommandRunner;
@@ -56,13 +60,42 @@ describe('show --watch re-checks once the watcher has settled', () => {
     assert.match(out, /re-rendering at .* \(changed: a file changed while the watch was starting\)/);
   });
 
-  it('an output the cache does not hold is not re-checked (no render loop)', async () => {
-    const s = scripted([{ stdout: 'v1\n', cached: false, stored: false }]);
-    const ac = new AbortController();
-    const done = runWatch(s.runner, new ChangeHub(), 'show', params, s.sink, ac.signal).catch((e: Error) => e);
-    await new Promise((r) => setTimeout(r, 700)); // longer than the settle delay
-    ac.abort();
-    await done;
-    assert.equal(s.calls.length, 1);
+  // --no-daemon has no result cache: its output is re-checked against the files it read instead.
+  it('an output no cache holds is re-checked against the files it read; a dep that never validates gives one re-render, no loop', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kcfg-watch-'));
+    try {
+      const file = join(dir, 'main.jsonnet');
+      writeFileSync(file, '{}\n');
+      await new Promise((r) => setTimeout(r, 20));
+      const recorder = new DependencyRecorder();
+      recorder.readFile(file);
+      const unchanged = scripted([{ stdout: 'v1\n', cached: false, stored: false }], recorder.deps());
+      const ac = new AbortController();
+      const done = runWatch(unchanged.runner, new ChangeHub(), 'show', params, unchanged.sink, ac.signal).catch(
+        (e: Error) => e,
+      );
+      await new Promise((r) => setTimeout(r, 700)); // longer than the settle delay
+      ac.abort();
+      await done;
+      assert.equal(unchanged.calls.length, 1, 'an unchanged file: no re-render');
+
+      const never = scripted(
+        [
+          { stdout: 'v1\n', cached: false, stored: false },
+          { stdout: 'v1\n', cached: false, stored: false },
+        ],
+        [{ path: join(dir, 'gone.jsonnet'), exists: true }],
+      );
+      const ac2 = new AbortController();
+      const done2 = runWatch(never.runner, new ChangeHub(), 'show', params, never.sink, ac2.signal).catch(
+        (e: Error) => e,
+      );
+      await new Promise((r) => setTimeout(r, 1200));
+      ac2.abort();
+      await done2;
+      assert.equal(never.calls.length, 2, 'one re-render for the missed edit, then it waits for a change');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -12,6 +12,7 @@
  * is printed too.
  */
 import { resolve } from 'node:path';
+import { depsStillValid, type FileDep } from '../cache/index.js';
 import type { CommandParams } from '../protocol/index.js';
 import { logLine, logStyle } from './commands/output.js';
 import { CommandRunner, writeOutput, type OutputSink } from './command-runner.js';
@@ -90,11 +91,16 @@ export async function runWatch(
         sink.write('stderr', `--- kubecfg show --watch: re-rendering at ${clock()} (changed: ${what}) ---\n`);
       }
       changed = [];
+      // A dep that can never validate (a /proc file, a FIFO) would make every re-check a miss:
+      // after a re-render for a missed edit, wait for a real change instead of re-checking.
+      const afterMissedEdit = missedEdit;
       missedEdit = false;
       let stored = false;
+      let readDeps: FileDep[] = [];
       try {
         const { output, deps, ...result } = await runner.renderOnce(command, params, signal);
         stored = result.stored;
+        readDeps = deps;
         writeOutput(sink, output);
         if (deps.length) watched = new Set(deps.map((d) => resolve(d.path)));
       } catch (err) {
@@ -105,16 +111,17 @@ export async function runWatch(
       // The watcher starts watching new paths asynchronously, so an edit made just after the
       // render can come before it is watched. Once it has settled, ask the validated result
       // cache once more: a hit means nothing changed (print nothing); a miss is a missed edit.
-      // Only an output the cache holds can be re-checked this way (an uncacheable one is not).
-      if ((await waitForChange(stored ? WATCH_SETTLE_MS : undefined)) === 'settle') {
+      // An output no cache holds (--no-daemon has none) is checked against the files it read.
+      const recheck = stored || readDeps.length > 0;
+      if ((await waitForChange(recheck ? WATCH_SETTLE_MS : undefined)) === 'settle') {
         let fresh = true;
         try {
-          fresh = (await runner.renderOnce(command, params, signal)).cached;
+          fresh = stored ? (await runner.renderOnce(command, params, signal)).cached : await depsStillValid(readDeps);
         } catch (err) {
           if (err instanceof JobCancelledError) throw err;
           fresh = false;
         }
-        if (fresh) await waitForChange();
+        if (fresh || afterMissedEdit) await waitForChange();
         else missedEdit = changed.length === 0;
       }
     }
