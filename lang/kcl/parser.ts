@@ -271,23 +271,10 @@ class Parser {
         this.endSimple();
         return [{ s: 'unify', target: t.value, value, line: loc.line, col: loc.col }];
       }
-      if (!KEYWORDS.has(t.value) && this.peek(1).kind === 'op') {
-        const op = this.peek(1).value;
-        if (op === '=' || AUG_OPS.has(op)) {
-          this.pos += 2;
-          const value = this.parseExpr();
-          this.endSimple();
-          return [
-            {
-              s: 'assign',
-              target: t.value,
-              value,
-              ...(op !== '=' ? { op: op.slice(0, -1) } : {}),
-              line: loc.line,
-              col: loc.col,
-            },
-          ];
-        }
+      if (this.atAssignment()) {
+        const st = this.parseAssignment(loc);
+        this.endSimple();
+        return [st];
       }
     }
     const expr = this.parseExpr();
@@ -674,22 +661,8 @@ class Parser {
         const type = this.parseType();
         this.expectOp('=');
         body.push({ s: 'assign', target: t.value, type, value: this.parseExpr(), line: loc.line, col: loc.col });
-      } else if (
-        t.kind === 'name' &&
-        !KEYWORDS.has(t.value) &&
-        this.peek(1).kind === 'op' &&
-        (this.peek(1).value === '=' || AUG_OPS.has(this.peek(1).value))
-      ) {
-        const op = this.peek(1).value;
-        this.pos += 2;
-        body.push({
-          s: 'assign',
-          target: t.value,
-          value: this.parseExpr(),
-          ...(op !== '=' ? { op: op.slice(0, -1) } : {}),
-          line: loc.line,
-          col: loc.col,
-        });
+      } else if (this.atAssignment()) {
+        body.push(this.parseAssignment(loc));
       } else {
         body.push({ s: 'expr', expr: this.parseExpr(), line: loc.line, col: loc.col });
       }
@@ -699,6 +672,33 @@ class Parser {
       this.skipNL();
     }
     return body;
+  }
+
+  /** `name = value` or `name += value` (any augmented operator) starts here. */
+  private atAssignment(): boolean {
+    const t = this.peek();
+    const next = this.peek(1);
+    return (
+      t.kind === 'name' &&
+      !KEYWORDS.has(t.value) &&
+      next.kind === 'op' &&
+      (next.value === '=' || AUG_OPS.has(next.value))
+    );
+  }
+
+  /** The assignment atAssignment() found; an augmented one keeps its operator without the `=`. */
+  private parseAssignment(loc: Loc): Stmt {
+    const target = this.peek().value;
+    const op = this.peek(1).value;
+    this.pos += 2;
+    return {
+      s: 'assign',
+      target,
+      value: this.parseExpr(),
+      ...(op !== '=' ? { op: op.slice(0, -1) } : {}),
+      line: loc.line,
+      col: loc.col,
+    };
   }
 
   private parseBracedIf(): Stmt {
@@ -738,23 +738,8 @@ class Parser {
       const t = this.peek();
       const loc = this.loc(t);
       if (t.kind === 'name' && t.value === 'if') out.push(this.parseBracedIf());
-      else if (
-        t.kind === 'name' &&
-        !KEYWORDS.has(t.value) &&
-        this.peek(1).kind === 'op' &&
-        (this.peek(1).value === '=' || AUG_OPS.has(this.peek(1).value))
-      ) {
-        const op = this.peek(1).value;
-        this.pos += 2;
-        out.push({
-          s: 'assign',
-          target: t.value,
-          value: this.parseExpr(),
-          ...(op !== '=' ? { op: op.slice(0, -1) } : {}),
-          line: loc.line,
-          col: loc.col,
-        });
-      } else out.push({ s: 'expr', expr: this.parseExpr(), line: loc.line, col: loc.col });
+      else if (this.atAssignment()) out.push(this.parseAssignment(loc));
+      else out.push({ s: 'expr', expr: this.parseExpr(), line: loc.line, col: loc.col });
       if (this.peek().kind !== 'nl') break;
       const save = this.pos;
       this.skipNL();

@@ -135,6 +135,29 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     return (env?.applications ?? []).map((a) => ({ proto: a.proto, name: a.name || a.proto }));
   };
 
+  // What ytt resolves for one application of a leaf: the freeze step and the proof both read it.
+  const legacyApps = new Map<string, Record<string, unknown>>();
+  const resolveApp = (l: string, a: AppRef): Record<string, unknown> => {
+    const key = `${l}\0${a.proto}\0${a.name}`;
+    let v = legacyApps.get(key);
+    if (!v) {
+      const af = myksAppFiles(tree, l, a.proto, a.name);
+      v = normalize(
+        toPlain(
+          resolveDataValues({
+            files: [DATA_SCHEMA_PATH, ...af.envData, ...af.appData],
+            reader: { read },
+            displayName: (f: string) => f,
+            library: af.library,
+            modules: { '@myks:data.lib.yaml': { env_data: resolveLevel(l) } },
+          }).values,
+        ) as Record<string, unknown>,
+      );
+      legacyApps.set(key, v);
+    }
+    return v;
+  };
+
   const sources = new Map<string, SourceValues>();
   const source = (p: string): SourceValues => {
     let s = sources.get(p);
@@ -468,17 +491,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     for (const a of appsOf(l)) {
       const af = myksAppFiles(tree, l, a.proto, a.name);
       const appComputed = af.appData.flatMap((p) => source(p).computed);
-      const legacyApp = normalize(
-        toPlain(
-          resolveDataValues({
-            files: [DATA_SCHEMA_PATH, ...af.envData, ...af.appData],
-            reader: { read },
-            displayName: (f: string) => f,
-            library: af.library,
-            modules: { '@myks:data.lib.yaml': { env_data: resolveLevel(l) } },
-          }).values,
-        ) as Record<string, unknown>,
-      );
+      const legacyApp = resolveApp(l, a);
       const ds = diff(legacyApp, got.apps[a.name] ?? {}).filter((d) => d.missingOrChanged);
       if (ds.length === 0) continue;
       const p = join(l, `app-${a.name}.k`);
@@ -550,18 +563,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     for (const d of diff(legacy, withoutApps(final.env)))
       differences.push({ env: leafId(l), path: d.path.join('.'), legacy: d.legacy, kcl: d.kcl });
     for (const a of appsOf(l)) {
-      const af = myksAppFiles(tree, l, a.proto, a.name);
-      const legacyApp = normalize(
-        toPlain(
-          resolveDataValues({
-            files: [DATA_SCHEMA_PATH, ...af.envData, ...af.appData],
-            reader: { read },
-            displayName: (f: string) => f,
-            library: af.library,
-            modules: { '@myks:data.lib.yaml': { env_data: resolveLevel(l) } },
-          }).values,
-        ) as Record<string, unknown>,
-      );
+      const legacyApp = resolveApp(l, a);
       for (const d of diff(legacyApp, final.apps[a.name] ?? {}))
         differences.push({ env: leafId(l), app: a.name, path: d.path.join('.'), legacy: d.legacy, kcl: d.kcl });
     }

@@ -326,22 +326,12 @@ function apply(left: YValue, right: YValue, defaults: ChildDefaults): boolean {
         const op = whichOp(item.meta);
         switch (op) {
           case 'overlay/merge': {
-            const cd = childDefaults(item.meta, defaults);
             const idxs = arrayIndexes(left, item, defaults);
-            if (!idxs) break;
-            if (idxs.length === 0) {
-              left.items.push(item);
-              break;
-            }
-            for (const i of idxs) {
-              const li = left.items[i]!;
-              let replace = true;
-              if (li.value !== null) replace = apply(li.value, item.value, cd);
-              if (replace) {
-                li.value = item.value;
-                li.meta = { ...li.meta, where: item.meta.where };
-              }
-            }
+            if (idxs)
+              mergeMatched(left.items, item, idxs, childDefaults(item.meta, defaults), (li) => ({
+                ...li.meta,
+                where: item.meta.where,
+              }));
             break;
           }
           case 'overlay/remove': {
@@ -398,24 +388,36 @@ function apply(left: YValue, right: YValue, defaults: ChildDefaults): boolean {
 }
 
 function mergeMapItem(left: YMap, item: YMapItem, defaults: ChildDefaults): void {
-  const cd = childDefaults(item.meta, defaults);
   const idxs = mapIndexes(left, item, defaults);
   if (!idxs) return;
+  mergeMatched(left.items, item, idxs, childDefaults(item.meta, defaults), (li) => ({
+    ...li.meta,
+    where: item.meta.where,
+    comments: item.meta.comments.length ? item.meta.comments : li.meta.comments,
+  }));
+}
+
+/**
+ * ytt's merge of one map or array item: with no match it is appended; each matched item has
+ * the new value merged into it, or, where apply() says replace, takes the new value and the
+ * metadata `replacedMeta` gives.
+ */
+function mergeMatched<I extends YMapItem | YArrayItem>(
+  items: I[],
+  item: I,
+  idxs: readonly number[],
+  cd: ChildDefaults,
+  replacedMeta: (matched: I) => NodeMeta,
+): void {
   if (idxs.length === 0) {
-    left.items.push(item);
+    items.push(item);
     return;
   }
   for (const i of idxs) {
-    const li = left.items[i]!;
-    let replace = true;
-    if (li.value !== null) replace = apply(li.value, item.value, cd);
-    if (replace) {
+    const li = items[i]!;
+    if (li.value === null || apply(li.value, item.value, cd)) {
       li.value = item.value;
-      li.meta = {
-        ...li.meta,
-        where: item.meta.where,
-        comments: item.meta.comments.length ? item.meta.comments : li.meta.comments,
-      };
+      li.meta = replacedMeta(li);
     }
   }
 }

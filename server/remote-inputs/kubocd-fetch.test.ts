@@ -25,17 +25,11 @@ import type { CommandOutcome } from '../commands/outcome.js';
 import { KUBOCD_PACKAGE_CONFIG, KUBOCD_PACKAGE_CONTENT } from './kubocd-fetch.js';
 import { readKubocdPackageArchive } from '../commands/kubocd-package-archive.js';
 import { runCommand } from '../commands/run.js';
+import { NO_TTY } from '../../test/support/command-params.js';
 
 const fixtures = join(repoRoot(import.meta.url), 'test/kubocd/fixtures');
 const enc = new TextEncoder();
-const tty = {
-  stdoutIsTTY: false,
-  stderrIsTTY: false,
-  columns: 80,
-  color: 'never' as const,
-  noColor: true,
-  forceColor: null,
-};
+const tty = NO_TTY;
 
 /** The fixture package with its module switched to the local chart (as kubocd-cli.test.ts does). */
 function localPackage(dir: string): string {

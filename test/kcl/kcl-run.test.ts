@@ -16,17 +16,11 @@ import type { CommandParams, FlagValue } from '../../protocol/index.js';
 import { runCommand } from '../../server/commands/run.js';
 import { BUILT, Sandbox } from '../daemon/harness.js';
 import { repoRoot } from '../support/repo-root.js';
+import { NO_TTY } from '../support/command-params.js';
 
 const testdata = join(repoRoot(import.meta.url), 'lang/kcl/testdata');
 const golden = readFileSync(join(testdata, 'spec-tree.golden.yaml'), 'utf8');
-const tty = {
-  stdoutIsTTY: false,
-  stderrIsTTY: false,
-  columns: 80,
-  color: 'never' as const,
-  noColor: true,
-  forceColor: null,
-};
+const tty = NO_TTY;
 
 describe('kcl run in process', () => {
   let dir: string;

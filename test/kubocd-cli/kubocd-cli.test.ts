@@ -17,16 +17,10 @@ import { runCommand } from '../../server/commands/run.js';
 import type { CommandName } from '../../server/worker/messages.js';
 import { BUILT, Sandbox } from '../daemon/harness.js';
 import { repoRoot } from '../support/repo-root.js';
+import { NO_TTY } from '../support/command-params.js';
 
 const fixtures = join(repoRoot(import.meta.url), 'test/kubocd/fixtures');
-const tty = {
-  stdoutIsTTY: false,
-  stderrIsTTY: false,
-  columns: 80,
-  color: 'never' as const,
-  noColor: true,
-  forceColor: null,
-};
+const tty = NO_TTY;
 
 function setUp(dir: string): void {
   cpSync(fixtures, dir, { recursive: true });

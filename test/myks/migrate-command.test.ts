@@ -24,15 +24,9 @@ import { after, before, describe, test } from 'node:test';
 import type { CommandParams, FlagValue } from '../../protocol/index.js';
 import { runCommand } from '../../server/commands/run.js';
 import { BUILT, Sandbox } from '../daemon/harness.js';
+import { NO_TTY } from '../support/command-params.js';
 
-const tty = {
-  stdoutIsTTY: false,
-  stderrIsTTY: false,
-  columns: 80,
-  color: 'never' as const,
-  noColor: true,
-  forceColor: null,
-};
+const tty = NO_TTY;
 
 const LEGACY: Record<string, string> = {
   'envs/env-data.yaml':

@@ -31,15 +31,9 @@ import { gunzipCapped, gzipDeterministic } from '../../oci/gzip.js';
 import { readTar } from '../../oci/tar-reader.js';
 import { writeTar } from '../../oci/tar-writer.js';
 import { registrySkipReason, startTestRegistry, type TestRegistry } from '../oci/registry-fixture.js';
+import { NO_TTY } from '../support/command-params.js';
 
-const tty = {
-  stdoutIsTTY: false,
-  stderrIsTTY: false,
-  columns: 80,
-  color: 'never' as const,
-  noColor: true,
-  forceColor: null,
-};
+const tty = NO_TTY;
 
 const executor: Executor = {
   execute: async (c, p) => runCommand(c, p, { shouldStop: () => false, testHooks: false }),
