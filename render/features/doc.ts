@@ -27,6 +27,9 @@ export function featuresDoc(): string {
     '`knit` is registered after the eight features of the first feature-gate release, so its',
     '`since` is the next release, v0.41.0; it is listed after them in `kubecfg features`.',
     '',
+    '`kustomize-import` is registered, as kubecfg registers it, but kustomize builds are not part of',
+    'this kubecfg: with the feature on, a `kustomize+https://` import fails and says so (docs/imports.md).',
+    '',
   ];
   return lines.join('\n');
 }

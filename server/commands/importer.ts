@@ -34,6 +34,14 @@
  * (any scheme), then serves the compiled .yakl file (worker cache by content,
  * yakl-compile.ts). Its `foundAt` keeps the scheme, so the engine's import
  * cache never confuses it with `importstr 'LOCATION'`.
+ *
+ * `import 'binary://LOCATION'` (feature binary-import; kubecfg's deprecated
+ * spelling of `importbin`) finds LOCATION the same way and serves its bytes as
+ * the Jsonnet text of an array of numbers, as kubecfg's importer does, so
+ * `import` of it is the byte array `importbin` gives. Like kubecfg, the text is
+ * what every kind of import sees. Its `foundAt` keeps the scheme, as yakl:'s.
+ * `kustomize+https://` (feature kustomize-import) is kubecfg's kustomize build
+ * of a URL; kustomize is not part of this kubecfg, so it fails, saying so.
  */
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { CacheFileError, type DependencyRecorder } from '../../cache/index.js';
@@ -68,6 +76,8 @@ export interface ImporterOptions {
 }
 
 export const YAKL_SCHEME = 'yakl:';
+export const BINARY_SCHEME = 'binary://';
+const KUSTOMIZE_SCHEME = 'kustomize+https://';
 
 type Found = { foundAt: string; contents: Uint8Array };
 
@@ -239,17 +249,34 @@ export function createImporter(opts: ImporterOptions): Importer {
     }
   };
 
+  /** A scheme behind a feature gate: refused, as an import error naming the import, unless the gate is on. */
+  const requireGate = (feature: string, path: string): void => {
+    if (!gates) throw new ImportError(`${path}: ${feature} is an alpha feature; turn it on with --features=${feature}`);
+    try {
+      gates.require(feature, path);
+    } catch (err) {
+      if (err instanceof FeatureError) throw new ImportError(err.message);
+      throw err;
+    }
+  };
+
   return {
     load(importedFrom, path, kind) {
+      if (path.startsWith(BINARY_SCHEME)) {
+        requireGate('binary-import', path);
+        const found = guarded(path, () => locate(importedFrom, path.slice(BINARY_SCHEME.length)));
+        return { foundAt: BINARY_SCHEME + found.foundAt, contents: byteArrayText(found.contents) };
+      }
+      if (path.startsWith(KUSTOMIZE_SCHEME)) {
+        requireGate('kustomize-import', path);
+        throw new ImportError(
+          `couldn't open import ${quoted(path)}: kustomize builds are not part of this kubecfg ` +
+            `(kubecfg runs kustomize on the URL); build it with kustomize and import the YAML with std.parseYaml(importstr ...)`,
+        );
+      }
       if (!path.startsWith(YAKL_SCHEME)) return guarded(path, () => locate(importedFrom, path));
       const location = path.slice(YAKL_SCHEME.length);
-      if (!gates) throw new ImportError(`${path}: yakl is an alpha feature; turn it on with --features=yakl`);
-      try {
-        gates.require('yakl', path);
-      } catch (err) {
-        if (err instanceof FeatureError) throw new ImportError(err.message);
-        throw err;
-      }
+      requireGate('yakl', path);
       if (kind !== 'import') {
         throw new ImportError(
           `${kind} ${JSON.stringify(path)}: the yakl: scheme compiles a file for import; ` +
@@ -261,4 +288,11 @@ export function createImporter(opts: ImporterOptions): Importer {
       return { foundAt: YAKL_SCHEME + found.foundAt, contents: found.contents, module };
     },
   };
+}
+
+/** `[31,139,8,...]`: the bytes as the Jsonnet (and JSON) text of an array of numbers, in ASCII. */
+function byteArrayText(bytes: Uint8Array): Uint8Array {
+  const parts = new Array<string>(bytes.length);
+  for (let i = 0; i < bytes.length; i++) parts[i] = String(bytes[i]);
+  return new TextEncoder().encode(`[${parts.join(',')}]`);
 }

@@ -4,7 +4,8 @@
  * `importstr` and `importbin` paths followed; `.yakl` files (the entry, or
  * `import 'yakl:FILE'`) are compiled only to find their imports and are
  * shipped as source, so the bundle needs the `yakl` feature; `importstr` and
- * `importbin` targets are data, shipped as is and never parsed.
+ * `importbin` targets are data, shipped as is and never parsed, and so are
+ * `binary://` targets, whose bundle then needs the `binary-import` feature.
  *
  * Resolution is the importer's (importer.ts): absolute paths as they are,
  * else relative to the importing file, then each -J directory in order; the
@@ -22,7 +23,7 @@ import { CacheFileError, type DependencyRecorder } from '../../cache/index.js';
 import { SourceFile, formatLocation, type Span } from '../../lang/common/source.js';
 import { parseModule, type ImportRef } from '../../lang/jsonnet/index.js';
 import type { Gates } from '../../render/features/gates.js';
-import { BUILTIN_LIB_URL, YAKL_SCHEME } from './importer.js';
+import { BINARY_SCHEME, BUILTIN_LIB_URL, YAKL_SCHEME } from './importer.js';
 import { compiledYakl } from './yakl-compile.js';
 import { KubecfgError } from '../../lang/common/errors.js';
 
@@ -58,6 +59,8 @@ interface Pending {
   kind: FileKind;
   /** Where it was imported, for messages; absent for the entry. */
   from?: Span;
+  /** The feature its import scheme needs (`binary-import` for `binary://`), which the bundle then records. */
+  feature?: string;
 }
 
 const REMOTE = /^(?:oci|https?):\/\//;
@@ -77,6 +80,10 @@ export function collectPackClosure(opts: PackClosureOptions): PackClosure {
     const contents = files.get(next.path) ?? readOne(next, opts.recorder);
     files.set(next.path, contents);
     kinds.set(next.path, seenKind === undefined ? next.kind : mergeKinds(seenKind, next.kind));
+    if (next.feature !== undefined) {
+      opts.gates.require(next.feature, `pack: ${next.path}`);
+      features.add(next.feature);
+    }
     if (next.kind === 'data') continue;
     if (next.kind === 'yakl') {
       opts.gates.require('yakl', `pack: ${next.path}`);
@@ -138,6 +145,12 @@ function resolveImport(importer: string, ref: ImportRef, opts: PackClosureOption
     path = path.slice(YAKL_SCHEME.length);
     kind = 'yakl';
   }
+  let feature: string | undefined;
+  if (path.startsWith(BINARY_SCHEME)) {
+    path = path.slice(BINARY_SCHEME.length);
+    kind = 'data';
+    feature = 'binary-import';
+  }
   if (REMOTE.test(path)) {
     throw new PackError(
       `${at}${ref.kind} ${JSON.stringify(ref.path)}: a bundle must be self-contained; remote imports cannot be packed`,
@@ -150,7 +163,7 @@ function resolveImport(importer: string, ref: ImportRef, opts: PackClosureOption
     : [join(dirname(importer), local), ...opts.jpath.map((dir) => join(dir, local))];
   for (const candidate of candidates) {
     const abs = resolve(candidate);
-    if (opts.recorder.probe(abs)) return { path: abs, kind, from: ref.span };
+    if (opts.recorder.probe(abs)) return { path: abs, kind, from: ref.span, ...(feature ? { feature } : {}) };
   }
   if (local === 'kubecfg.libsonnet') return undefined;
   throw new PackError(

@@ -86,6 +86,8 @@ function makeWork(): string {
     'vendor/vendored.libsonnet': "{ metadata+: { labels: { vendored: 'yes' } } }\n",
     'yk/entry.jsonnet': "import 'yakl:conf.yakl'\n",
     'yk/conf.yakl': 'name: demo\n',
+    'bin/entry.jsonnet': "{ n: std.length(import 'binary://chart.tgz') }\n",
+    'bin/chart.tgz': new Uint8Array([31, 139, 8, 0]),
     'bad/remote.jsonnet': "{\n  a: import 'oci://example.com/lib:v1/x.libsonnet',\n}\n",
     'bad/missing.jsonnet': "{\n  a: import 'nope.libsonnet',\n}\n",
   });
@@ -179,6 +181,22 @@ describe('kubecfg pack against a real registry', { skip: skip ?? false, timeout:
     const yaklBundle = await pullBundle(client, parseReference(direct));
     assert.equal(yaklBundle.config.entrypoint, 'conf.yakl');
     assert.deepEqual(yaklBundle.features, ['yakl']);
+  });
+
+  test('binary:// targets are shipped as data and the bundle records the binary-import feature', async () => {
+    const ref = `${registry.host}/apps/binary:v1`;
+    const off = await pack(work, [ref, 'bin/entry.jsonnet'], { 'insecure-registry': true });
+    assert.equal(off.exitCode, 1);
+    assert.match(off.stderr, /binary-import is an alpha feature/);
+    const r = await pack(work, [ref, 'bin/entry.jsonnet'], {
+      'insecure-registry': true,
+      features: ['pack', 'binary-import'],
+    });
+    assert.equal(r.exitCode, 0, r.stderr);
+    const bundle = await pullBundle(client, parseReference(ref));
+    assert.deepEqual([...bundle.files.keys()].sort(), ['chart.tgz', 'entry.jsonnet']);
+    assert.deepEqual([...bundle.files.get('chart.tgz')!], [31, 139, 8, 0]);
+    assert.deepEqual(bundle.features, ['binary-import']);
   });
 
   test('--docs-tar-file adds the docs layer', async () => {
