@@ -30,10 +30,16 @@ export class Expr {
 export type Scalar = null | boolean | number | SFloat | string | Expr;
 export type Value = Scalar | { map: Entry[] } | { list: Item[] };
 
+// KCL's keywords and reserved words, and `true`/`false`: a YAML 1.1 boolean key (`n:`, `yes:`) is
+// the string key ytt prints (`false:`), quoted so that it never reads as a boolean (docs/myks.md)
 const KEYWORDS = new Set(
-  'True False None Undefined import as schema mixin protocol rule check assert if elif else for in is and or not lambda all any filter map type'.split(
-    ' ',
-  ),
+  [
+    'True False None Undefined import as schema mixin protocol rule check assert if elif else for in is and or not',
+    'lambda all any filter map type pass return validate flow def del raise except try finally while from with',
+    'yield global nonlocal struct class final true false',
+  ]
+    .join(' ')
+    .split(' '),
 );
 
 export function isIdent(s: string): boolean {

@@ -32,6 +32,7 @@ import { readSource, type SourceValues } from './sources.js';
 import { joinPreludes, libraryOf } from './translate.js';
 import { lambdaFiles, type Lambda } from './translate-library.js';
 import { levelDerivation } from './translate-level.js';
+import { yaml11KeyWarnings } from './yaml11-keys.js';
 
 /** The repository cannot be converted (not a myks repository); says where and why. */
 export class MigrateError extends Error {}
@@ -168,6 +169,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
         notes.push(
           `${p}: ${s.untranslated ?? 'its'} computed value(s) converted as the literal ytt resolved (not translated to KCL)`,
         );
+      if (s.template) warnings.push(...yaml11KeyWarnings(s.template));
       if (s.kind === 'skipped') warnings.push(`${p}: not converted (${s.reason}); its values are frozen at each leaf`);
       for (const c of [...s.comments, ...s.trailing])
         if (/renovate/i.test(c))
