@@ -168,6 +168,21 @@ const BAD: [string, Record<string, string>, RegExp][] = [
   ],
   ['missing file', {}, /file not found/],
   [
+    'a text template printing a non-string (ytt: cannot set non-string value)',
+    { 'v.yaml': '#@data/values\n---\n#@yaml/text-templated-strings\nport: (@= 8080 @)\n' },
+    /v\.yaml:4:\d+: cannot set non-string value \(int\), consider using str\(\.\.\.\)/,
+  ],
+  [
+    'a text template with an unclosed block',
+    { 'v.yaml': '#@data/values\n---\n#@yaml/text-templated-strings\nk: "(@ if True: @)x"\n' },
+    /v\.yaml:\d+:\d+: .*missing 'end'/,
+  ],
+  [
+    'a text template with an unclosed code piece',
+    { 'v.yaml': '#@data/values\n---\n#@yaml/text-templated-strings\nk: "(@= 1"\n' },
+    /v\.yaml:4:\d+: Missing code closing '@\)'/,
+  ],
+  [
     'range without arguments',
     { 'v.yaml': '#@data/values\n---\na: #@ range()\n' },
     /range: got 0 arguments, want at least 1/,
