@@ -14,7 +14,17 @@
  * documents (placement and guards: placed-checks.ts).
  */
 import { defaultSatisfies, checksOf } from './checks.js';
-import { exprLines, isIdent, isList, isMap, kclString, toSchemaName, type Entry, type Value } from './kcl-write.js';
+import {
+  exprLines,
+  isIdent,
+  isList,
+  isMap,
+  kclString,
+  plainKey,
+  toSchemaName,
+  type Entry,
+  type Value,
+} from './kcl-write.js';
 import { placeCheck, type SchemaRecord } from './placed-checks.js';
 import { elementKeys, statedByEvery } from './stated-elements.js';
 import { templateValue, type SourceValues } from './sources.js';
@@ -149,14 +159,14 @@ function genSchema(
     const value: Value = schemaDoc && isList(x.value) && !anns.has('schema/default') ? { list: [] } : x.value;
     const optional = free || value === null;
     let demanded = false;
-    if (!free && schemaDoc && isMap(value) && value.map.length > 0 && value.map.every((e) => isIdent(e.key))) {
+    if (!free && schemaDoc && isMap(value) && value.map.length > 0 && value.map.every(plainKey)) {
       const sub = schemaName(ctx, p, (s) => s);
       lines.push(`    ${x.key}: ${sub} = ${sub} {}`);
       later.push(() => genSchema(ctx, sub, p, [...vpath, x.key], value.map, tp, elementPath ? tp : undefined));
     } else if (!free && schemaDoc && isList(value) && found && found.node.container === 'array') {
       const item = found.src.template!.nodes.find((k) => k.parent === found.node.id && k.kind === 'arrayitem');
       const shape = item ? templateValue(found.src.template!, item) : undefined;
-      if (item && shape && isMap(shape) && shape.map.length > 0 && shape.map.every((e) => isIdent(e.key))) {
+      if (item && shape && isMap(shape) && shape.map.length > 0 && shape.map.every(plainKey)) {
         const el = schemaName(ctx, p, singular);
         lines.push(...exprLines(`    ${x.key}: [${el}] = `, value, 1));
         later.push(() => genSchema(ctx, el, p, [...vpath, x.key, '[]'], shape.map, `${tp}.[0]`, `${tp}.[0]`));
@@ -218,7 +228,7 @@ export function protoFile(
   ctx.records.push(top);
   for (const e of entries) {
     const note = [...(e.blankBefore ? [''] : []), ...e.comments.map((c) => `    ${c}`)];
-    if (e.key === 'application' && isMap(e.value) && e.value.map.every((x) => isIdent(x.key))) {
+    if (e.key === 'application' && isMap(e.value) && e.value.map.every(plainKey)) {
       top.lines.push(...note, '    application: Application = Application {}');
       ctx.taken.add('Application');
       genSchema(ctx, 'Application', ['application'], ['application'], e.value.map, 'application');

@@ -148,6 +148,36 @@ const rows: {
     want: [/\n {4}x\.auth = """Bearer \$\{lib\.sops\("0", "k"\)\}"""\n/],
   },
   {
+    name: 'a text template with an if/else block, a conditional expression',
+    schema: '  url: ""\n',
+    prelude: '#@ tls = True\n#@ host = "example.com"\n',
+    body: '  #@yaml/text-templated-strings\n  url: "(@ if tls: @)https(@ else: @)http(@ end @)://(@= host @)"\n',
+    want: [/\n {4}x\.url = """\$\{\("https" if _tls else "http"\)\}:\/\/\$\{_host\}"""\n/],
+  },
+  {
+    name: 'a text template with a for block and trims, a join over a comprehension',
+    schema: '  list: ""\n',
+    prelude: '#@ hosts = ["a", "b"]\n',
+    body: '  #@yaml/text-templated-strings\n  list: |\n    hosts:\n    (@ for h in hosts: -@)\n    - (@= h @)\n    (@ end @)\n',
+    want: [/\n {4}x\.list = """\\\nhosts:\n\$\{""\.join\(\["- " \+ h \+ "\\n" for h in _hosts\]\)\}\n"""\n/],
+  },
+  {
+    name: 'a text template with nested blocks and elif',
+    schema: '  tags: ""\n',
+    prelude: '#@ regs = ["docker.io", "quay.io", "ghcr.io"]\n',
+    body: "  #@yaml/text-templated-strings\n  tags: \"(@ for r in regs: @)(@ if r == 'docker.io': @)D(@ elif r.startswith('q'): @)Q(@ else: @)[(@= r @)](@ end @)(@ end @)\"\n",
+    want: [
+      /\n {4}x\.tags = """\$\{""\.join\(\[\("D" if r == "docker\.io" else "Q" if r\.startswith\("q"\) else "\[" \+ r \+ "\]"\) for r in _regs\]\)\}"""\n/,
+    ],
+  },
+  {
+    name: 'a templated key, an interpolated key',
+    schema: '  web-port: 0\n  tls: false\n',
+    prelude: '#@ name = "web"\n',
+    body: '  #@yaml/text-templated-strings\n  (@= name @)-port: 8080\n  tls: true\n',
+    want: [/\n {4}x: \{\n {8}"\$\{_name\}-port" = 8080\n {8}tls = True\n {4}\}\n/],
+  },
+  {
     name: 'a local single-return def, as a lambda',
     schema: '  fqdn: ""\n',
     prelude: '#@ def fqdn(n, domain="example.com"):\n#@   return n + "." + domain\n#@ end\n',

@@ -26,9 +26,10 @@ import { Expr, isList, isMap, keyRef, kclString, scalarText, type Entry, type Va
 import type { SourceValues } from './sources.js';
 import { readProgram, type Stmt } from './translate-program.js';
 import { readsOf, toKclExpr } from './translate-expr.js';
+import { templateExpr } from './translate-text.js';
 import { lambdaFiles, withCalls, YttLibrary, type Lambda, type LibraryContext } from './translate-library.js';
 
-export { toKclExpr };
+export { toKclExpr, templateExpr };
 
 const libraries = new WeakMap<object, YttLibrary>();
 
@@ -63,6 +64,8 @@ export function plainOf(v: Value): unknown {
 interface Cand {
   path: (string | number)[];
   expr: string;
+  /** the derivation of the key at `path`, not of its value */
+  key?: boolean;
 }
 
 const TEMPLATED = 'yaml/text-templated-strings';
@@ -236,10 +239,37 @@ export function translate(t: TemplateFile, out: SourceValues, ctx: LibraryContex
       if (code(n)) sites++;
       return;
     }
-    let i = 0;
-    for (const k of kids(n.id)) visit(k, [...path, k.kind === 'arrayitem' ? i++ : String(k.key)]);
+    visitKids(n, path);
   };
-  for (const d of t.nodes.filter((n) => n.kind === 'doc')) for (const k of kids(d.id)) visit(k, [String(k.key)]);
+  // a templated key (`(@= name @)-port:`) is a derivation of its entry's key: the kids of its map
+  // are matched to the resolved entries by position, so every kid must stand for one entry
+  const keyTemplated = (k: TemplateNode): boolean =>
+    k.kind === 'mapitem' && typeof k.key === 'string' && k.key.includes('(@') && templated(k);
+  const visitKids = (n: TemplateNode, path: (string | number)[]): void => {
+    const ks = kids(n.id);
+    let i = 0;
+    const segs: (string | number)[] = ks.map((k) => (k.kind === 'arrayitem' ? i++ : String(k.key)));
+    if (ks.some(keyTemplated)) {
+      const holder = path.length === 0 ? { value: out.value ?? null } : find(out.value ?? { map: [] }, path);
+      const m = holder?.value;
+      if (!m || !isMap(m) || m.map.length !== ks.length || ks.some((k) => blocked.has(k.id))) {
+        sites += ks.filter(keyTemplated).length;
+        return;
+      }
+      m.map.forEach((e, j) => (segs[j] = e.key));
+      ks.forEach((k, j) => {
+        if (!keyTemplated(k)) return;
+        sites++;
+        const e = templateExpr(String(k.key), sc, new Set());
+        if (e !== undefined) cands.push({ path: [...path, segs[j]!], expr: e, key: true });
+      });
+    }
+    ks.forEach((k, j) => visit(k, [...path, segs[j]!]));
+  };
+  const docs = t.nodes.filter((n) => n.kind === 'doc');
+  for (const d of docs)
+    if (docs.length === 1) visitKids(d, []);
+    else for (const k of kids(d.id)) visit(k, [String(k.key)]);
   if (cands.length === 0 || !out.value) {
     out.untranslated = sites;
     return;
@@ -276,6 +306,12 @@ export function translate(t: TemplateFile, out: SourceValues, ctx: LibraryContex
   const used: string[] = [];
   cands.forEach((c, i) => {
     const holder = find(out.value!, c.path);
+    if (c.key) {
+      if (!holder || !(`v${i}` in results) || results[`v${i}`] !== c.path[c.path.length - 1]) return;
+      (holder as Entry).keyExpr = c.expr;
+      used.push(c.expr);
+      return;
+    }
     // a map stays literal: written as a union it merges as ytt's overlay did
     if (!holder || isMap(holder.value) || !(`v${i}` in results)) return;
     if (canon(results[`v${i}`]) !== canon(plainOf(holder.value))) return;
@@ -391,43 +427,6 @@ function withComments(t: TemplateFile, d: Extract<Stmt, { k: 'assign' }>, kcl: s
     out.push(l);
   });
   return out.join('\n');
-}
-
-/**
- * `a (@= x @) b` → `"a ${x} b"`; a `"""` string when it spans lines (`"""\` first) or when an
- * interpolated expression holds a string literal (kcl reads `"${f("x")}"` as two strings).
- * Undefined for any other template code.
- */
-export function templateExpr(
-  s: string,
-  sc: ReadonlyMap<string, string>,
-  bound: ReadonlySet<string>,
-): string | undefined {
-  const parts: (string | { e: string })[] = [];
-  let at = 0;
-  for (const m of s.matchAll(/\(@([\s\S]*?)@\)/g)) {
-    const code = /^=\s*([\s\S]*?)\s*$/.exec(m[1]!);
-    if (!code) return undefined;
-    const e = toKclExpr(code[1]!, sc, bound);
-    if (e === undefined || e.includes('\n')) return undefined;
-    parts.push(s.slice(at, m.index), { e });
-    at = m.index! + m[0].length;
-  }
-  parts.push(s.slice(at));
-  const multi = s.includes('\n');
-  const triple = multi || parts.some((p) => typeof p !== 'string' && p.e.includes('"'));
-  const lit = (x: string): string =>
-    triple
-      ? x
-          .replace(/\\/g, '\\\\')
-          .replace(/"(?="")/g, '\\"')
-          .replace(/\$/g, '\\$')
-      : kclString(x).slice(1, -1);
-  let out = parts.map((p) => (typeof p === 'string' ? lit(p) : '${' + p.e + '}')).join('');
-  // a quote next to the closing `"""` would end the string early
-  if (triple && out.endsWith('"') && !out.endsWith('\\"')) out = `${out.slice(0, -1)}\\"`;
-  if (!triple) return `"${out}"`;
-  return multi ? `"""\\\n${out}"""` : `"""${out}"""`;
 }
 
 /** The literals ytt resolved, back in place of the derivations (a level whose files bind one name twice). */
