@@ -116,6 +116,34 @@ const rows: {
     want: [/\n {4}x\.mirrors = \["mirror\." \+ r for r in _regs if r != "quay\.io"\]\n/],
   },
   {
+    name: 'nested for/end loops over a sequence item, one comprehension with a clause per loop',
+    schema: '  pairs: [""]\n',
+    prelude: '#@ envs = ["dev", "prod"]\n#@ regions = ["eu", "us", "ap"]\n',
+    body: '  pairs:\n  #@ for e in envs:\n  #@ for r in regions:\n  #@ if r != "ap" or e == "prod":\n  #@ if r != "us":\n  - #@ e + "-" + r\n  #@ end\n  #@ end\n  #@ end\n  #@ end\n',
+    want: [
+      /\n {4}x\.pairs = \[e \+ "-" \+ r for e in _envs for r in _regions if \(r != "ap" or e == "prod"\) and \(r != "us"\)\]\n/,
+    ],
+  },
+  {
+    name: 'a for/end loop yielding several items, one more clause over them',
+    schema: '  ports:\n  - name: ""\n    port: 0\n',
+    prelude: '#@ bases = [8000, 9000]\n',
+    body: '  ports:\n  #@ for b in bases:\n  - name: #@ "http-" + str(b)\n    port: #@ b\n  - name: #@ "https-" + str(b)\n    port: #@ b + 443\n  #@ end\n',
+    want: [
+      /\n {4}x\.ports = \[item for b in _bases for item in \[\{name = "http-" \+ str\(b\), port = b\}, \{name = "https-" \+ str\(b\), port = b \+ 443\}\]\]\n/,
+    ],
+  },
+  {
+    name: 'nested loops appending to a list, one comprehension joined to its binding',
+    schema: '  hosts: [""]\n',
+    prelude:
+      '#@ hosts = ["lb"]\n#@ for e in ["dev", "prod"]:\n#@   for n in range(2):\n#@     if n > 0 or e == "prod":\n#@       hosts.append(e + str(n))\n#@     end\n#@   end\n#@ end\n',
+    body: '  hosts: #@ hosts\n',
+    want: [
+      /\n_hosts = \["lb"\] \+ \[e \+ str\(n\) for e in \["dev", "prod"\] for n in range\(2\) if n > 0 or e == "prod"\]\n/,
+    ],
+  },
+  {
     name: 'a for/end loop joined to the items stated around it',
     schema: '  ports:\n  - name: ""\n    port: 0\n',
     prelude: '#@ extra = [8080, 8443]\n',
@@ -276,16 +304,16 @@ test('a library name two files bind, or one file binds twice, is not translated'
 
 test('what KCL does not reproduce, or has no translation, stays the literal ytt resolved', () => {
   const { r, env } = level(
-    '  a: ""\n  b: 0\n  c: ""\n  d: [""]\n',
+    '  a: ""\n  b: 0\n  c: ""\n  d:\n    p: 0\n    q: 0\n',
     '#@ domain = "example.com"\n#@ n = 7\n',
     // % formatting evaluates differently (or not at all) in KCL; a keyword argument has no
     // translation; a loop with two items per iteration is not a comprehension
-    '  a: #@ "%s!" % domain\n  b: #@ n // 2\n  c: #@ domain.replace("example", "x", count=1)\n  d:\n  #@ for z in ["p", "q"]:\n  - #@ z\n  - #@ z + "2"\n  #@ end\n',
+    '  a: #@ "%s!" % domain\n  b: #@ n // 2\n  c: #@ domain.replace("example", "x", count=1)\n  d:\n    #@ for z in ["p", "q"]:\n    #@yaml/text-templated-strings\n    (@= z @): 1\n    #@ end\n',
   );
   assert.match(env, /\n {8}a = "example\.com!"\n/);
   assert.match(env, /\n {8}b = _n \/\/ 2\n/);
   assert.match(env, /\n {8}c = "x\.com"\n/);
-  assert.match(env, /\n {8}d = \["p", "p2", "q", "q2"\]\n/);
+  assert.match(env, /\n {8}d: \{p = 1, q = 1\}\n/);
   assert.doesNotMatch(env, /_domain/, 'a prelude variable nothing translated reads is pruned');
   assert.deepEqual(r.notes, [
     'envs/env-data.yaml: 3 computed value(s) converted as the literal ytt resolved (not translated to KCL)',

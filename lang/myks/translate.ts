@@ -24,7 +24,7 @@ import { evaluateKcl, memoryHost, toPlain as kclPlain } from '../kcl/index.js';
 import type { TemplateFile, TemplateNode } from '../ytt/index.js';
 import { Expr, isList, isMap, keyRef, kclString, scalarText, type Entry, type Value } from './kcl-write.js';
 import type { SourceValues } from './sources.js';
-import { readProgram, type Stmt } from './translate-program.js';
+import { clauseVars, readProgram, type Clause, type Stmt } from './translate-program.js';
 import { readsOf, toKclExpr } from './translate-expr.js';
 import { templateExpr } from './translate-text.js';
 import { lambdaFiles, withCalls, YttLibrary, type Lambda, type LibraryContext } from './translate-library.js';
@@ -91,7 +91,7 @@ export function translate(t: TemplateFile, out: SourceValues, ctx: LibraryContex
       }
     if (s.k === 'assign' || s.k === 'def') counts.set(s.name, (counts.get(s.name) ?? 0) + 1);
     if (s.k === 'other') s.names.forEach((n) => poisoned.add(n));
-    if (s.k === 'loop' || s.k === 'append') poisoned.add(s.v);
+    if (s.k === 'loop' || s.k === 'append') clauseVars(s.clauses).forEach((v) => poisoned.add(v));
   }
   for (const [n, c] of counts) if (c > 1) poisoned.add(n);
   // `_level`, `_apps`... are the converter's own names in the files the prelude joins
@@ -133,12 +133,11 @@ export function translate(t: TemplateFile, out: SourceValues, ctx: LibraryContex
       const app = a.k === 'append' ? a.appends.find((x) => x.target === d.name) : undefined;
       if (a.k !== 'append' || !app) continue;
       if (j < at || !orderFree(t, stmts, at, j, d.name)) return undefined;
-      const iter = toKclExpr(a.iter, sc);
-      const item = toKclExpr(app.expr, sc, new Set([a.v]));
-      const cond = a.cond === undefined ? '' : toKclExpr(a.cond, sc, new Set([a.v]));
-      if (iter === undefined || item === undefined || cond === undefined) return undefined;
+      const cl = clausesText(a.clauses, sc, new Set());
+      const item = cl && toKclExpr(app.expr, sc, cl.bound);
+      if (cl === undefined || item === undefined) return undefined;
       const base: string = /^(\[[\s\S]*\]|[\w.]+)$/.test(text) && balanced(text) ? text : `(${text})`;
-      text = `${base} + [${item} for ${a.v} in ${iter}${cond === '' ? '' : ` if ${cond}`}]`;
+      text = `${base} + [${item}${cl.text}]`;
     }
     return text;
   };
@@ -156,15 +155,20 @@ export function translate(t: TemplateFile, out: SourceValues, ctx: LibraryContex
 
   // candidate derivations
   const kids = (id: number): TemplateNode[] => t.nodes.filter((n) => n.parent === id);
-  const loopOf = new Map<number, Extract<Stmt, { k: 'loop' }>>();
+  const loopOf = new Map<number, Extract<Stmt, { k: 'loop' }> & { tops: number[] }>();
+  /** the items after the first of a loop yielding several */
+  const yielded = new Set<number>();
   const blocked = new Set<number>();
   for (const s of stmts) {
     if (s.k === 'other') s.nodes.forEach((n) => blocked.add(n));
     if (s.k !== 'loop') continue;
     const inLoop = new Set(s.nodes);
     const tops = s.nodes.filter((n) => !inLoop.has(t.nodes[n]!.parent));
-    if (tops.length === 1 && t.nodes[tops[0]!]!.kind === 'arrayitem') loopOf.set(tops[0]!, s);
-    else s.nodes.forEach((n) => blocked.add(n));
+    // the items one iteration yields: sequence items of one array
+    if (tops.every((n) => t.nodes[n]!.kind === 'arrayitem' && t.nodes[n]!.parent === t.nodes[tops[0]!]!.parent)) {
+      loopOf.set(tops[0]!, { ...s, tops });
+      tops.slice(1).forEach((n) => yielded.add(n));
+    } else s.nodes.forEach((n) => blocked.add(n));
   }
   const templated = (n: TemplateNode): boolean => {
     for (let c: TemplateNode | undefined = n; c; c = t.nodes[c.parent])
@@ -202,14 +206,20 @@ export function translate(t: TemplateFile, out: SourceValues, ctx: LibraryContex
       run = [];
     };
     for (const k of kids(a.id)) {
+      if (yielded.has(k.id)) continue;
       const loop = loopOf.get(k.id);
       if (loop) {
-        const iter = toKclExpr(loop.iter, sc, bound);
-        const item = itemExpr(k, new Set([...bound, loop.v]));
-        const cond = loop.cond === undefined ? '' : toKclExpr(loop.cond, sc, new Set([...bound, loop.v]));
-        if (iter === undefined || item === undefined || cond === undefined) return undefined;
+        const cl = clausesText(loop.clauses, sc, bound);
+        if (cl === undefined) return undefined;
+        const items = loop.tops.map((n) => itemExpr(t.nodes[n]!, cl.bound));
+        if (items.some((x) => x === undefined)) return undefined;
         flush();
-        segs.push(`[${item} for ${loop.v} in ${iter}${cond === '' ? '' : ` if ${cond}`}]`);
+        if (items.length === 1) segs.push(`[${items[0]}${cl.text}]`);
+        else {
+          // several items per iteration: one more clause over them
+          const it = fresh([...cl.bound, ...(items.join(' ').match(/\w+/g) ?? [])]);
+          segs.push(`[${it}${cl.text} for ${it} in [${items.join(', ')}]]`);
+        }
       } else {
         const v = itemExpr(k, bound);
         if (v === undefined) return undefined;
@@ -384,9 +394,9 @@ function orderFree(t: TemplateFile, stmts: readonly Stmt[], from: number, to: nu
         : s.k === 'other'
           ? s.text
           : s.k === 'append'
-            ? [s.iter, s.cond ?? '', ...s.appends.flatMap((a) => [a.target, a.expr])].join('\n')
+            ? [...clauseTexts(s.clauses), ...s.appends.flatMap((a) => [a.target, a.expr])].join('\n')
             : s.k === 'loop'
-              ? s.iter
+              ? clauseTexts(s.clauses).join('\n')
               : '';
     if (mentions(text, name)) return false;
   }
@@ -497,3 +507,43 @@ function prefixed(s: SourceValues, prefix: string): SourceValues {
     value: s.value && (walk(s.value) as { map: Entry[] }),
   };
 }
+
+/** ` for a in _xs if c for b in _ys`: the comprehension clauses of a loop (consecutive `if`s joined by `and`). */
+function clausesText(
+  cs: readonly Clause[],
+  sc: ReadonlyMap<string, string>,
+  bound: ReadonlySet<string>,
+): { text: string; bound: Set<string> } | undefined {
+  const b = new Set(bound);
+  let text = '';
+  let conds: string[] = [];
+  const flush = (): void => {
+    if (conds.length > 0) text += ` if ${conds.length === 1 ? conds[0] : conds.map((c) => `(${c})`).join(' and ')}`;
+    conds = [];
+  };
+  for (const c of cs) {
+    if ('v' in c) {
+      flush();
+      const it = toKclExpr(c.iter, sc, b);
+      if (it === undefined) return undefined;
+      b.add(c.v);
+      text += ` for ${c.v} in ${it}`;
+    } else {
+      const e = toKclExpr(c.cond, sc, b);
+      if (e === undefined) return undefined;
+      conds.push(e);
+    }
+  }
+  flush();
+  return { text, bound: b };
+}
+
+/** `item`, or `item2`, ...: a comprehension variable none of `taken` is. */
+function fresh(taken: readonly string[]): string {
+  const t = new Set(taken);
+  let n = 'item';
+  for (let i = 2; t.has(n); i++) n = `item${i}`;
+  return n;
+}
+
+const clauseTexts = (cs: readonly Clause[]): string[] => cs.map((c) => ('v' in c ? c.iter : c.cond));
