@@ -79,7 +79,35 @@ interface AppRef {
 
 const join = (...p: string[]): string => p.filter((x) => x !== '').join('/');
 
+/**
+ * A map-valued derivation is written as an override (`labels = _labels`) where ytt merged the map
+ * it computed into what the levels above stated: where a leaf shows that the merge mattered (its
+ * value is frozen there as merged differently), the conversion is run again with that derivation
+ * kept as the literal, which merges as ytt did (docs/myks.md).
+ */
 export function migrate(host: MigrateHost, repoName: string): MigrateResult {
+  const drop = new Set<string>();
+  for (;;) {
+    const { mapSkews, ...r } = migrateOnce(host, repoName, drop);
+    const more = [...mapSkews].filter((k) => !drop.has(k));
+    if (more.length === 0) return r;
+    more.forEach((k) => drop.add(k));
+  }
+}
+
+function migrateOnce(
+  host: MigrateHost,
+  repoName: string,
+  dropMaps: ReadonlySet<string>,
+): MigrateResult & { mapSkews: Set<string> } {
+  const mapSkews = new Set<string>();
+  /** the map-valued derivations of `srcs` at or above one of `paths`, or all of them */
+  const mapSkew = (srcs: readonly SourceValues[], paths?: readonly (readonly (string | number)[])[]): void => {
+    for (const src of srcs)
+      for (const m of src.mapDerived ?? [])
+        if (!paths || paths.some((p) => p.join('.') === m || p.join('.').startsWith(`${m}.`)))
+          mapSkews.add(`${src.path}\u0000${m}`);
+  };
   const warnings: string[] = [];
   const notes: string[] = [];
   const tree: MyksTree = {
@@ -163,7 +191,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
   const source = (p: string): SourceValues => {
     let s = sources.get(p);
     if (!s) {
-      s = readSource({ read, library }, p);
+      s = readSource({ read, library, dropMaps }, p);
       sources.set(p, s);
       if (s.kind === 'resolved' && s.untranslated !== 0)
         notes.push(
@@ -464,6 +492,11 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     const r = evaluateKcl(memoryHost(mem), { paths: ['/repo/__verify__.k'] });
     return kclPlain(r.value) as { env: Record<string, unknown>; apps: Record<string, Record<string, unknown>> };
   };
+  // every source a leaf reads: where the leaf does not evaluate, its map-valued derivations go first
+  const leafSources = (l: string): SourceValues[] => [
+    ...levelsOf(l).flatMap((x) => files(x, ENV_DATA).map(source)),
+    ...appsOf(l).flatMap((a) => myksAppFiles(tree, l, a.proto, a.name).appData.map(source)),
+  ];
   for (const l of leaves) {
     const legacy = normalize(resolveLevel(l));
     const computed = levelsOf(l).flatMap((x) => computedAt.get(x) ?? []);
@@ -472,6 +505,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
       got = evaluateLeaf(l);
     } catch (err) {
       differences.push({ env: leafId(l), path: '', legacy: null, kcl: `does not evaluate: ${(err as Error).message}` });
+      mapSkew(leafSources(l));
       continue;
     }
     const envDiffs = diff(legacy, withoutApps(got.env));
@@ -479,6 +513,10 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     if (frozen.length > 0) out.set(join(l, 'patch.k'), patchFile(frozen, computed));
     else dropEmptyPatch(out, l);
     const skewed = frozen.filter((d) => !isComputed(d.path, computed)).map((d) => d.path.join('.'));
+    mapSkew(
+      levelsOf(l).flatMap((x) => files(x, ENV_DATA).map(source)),
+      frozen.filter((d) => !isComputed(d.path, computed)).map((d) => d.path),
+    );
     if (skewed.length > 0)
       warnings.push(
         `${join(l, 'patch.k')}: ytt merged ${skewed.join(', ')} differently (array append, merge order); frozen at the leaf`,
@@ -488,6 +526,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
       got = evaluateLeaf(l);
     } catch (err) {
       differences.push({ env: leafId(l), path: '', legacy: null, kcl: `does not evaluate: ${(err as Error).message}` });
+      mapSkew(leafSources(l));
       continue;
     }
     for (const a of appsOf(l)) {
@@ -507,6 +546,10 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
       }
       const computed = ds.filter((d) => isComputed(d.path, appComputed));
       const skew = ds.filter((d) => !isComputed(d.path, appComputed));
+      mapSkew(
+        af.appData.map(source),
+        skew.map((d) => d.path),
+      );
       const skewedApp = skew.map((d) => d.path.join('.'));
       if (skewedApp.length > 0)
         warnings.push(
@@ -560,6 +603,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
       final = evaluateLeaf(l);
     } catch (err) {
       differences.push({ env: leafId(l), path: '', legacy: null, kcl: `does not evaluate: ${(err as Error).message}` });
+      mapSkew(leafSources(l));
       continue;
     }
     for (const d of diff(legacy, withoutApps(final.env)))
@@ -609,7 +653,14 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
   warnings.push(
     'mapping key order: KCL prints mapping keys sorted while ytt kept file order; a template dumping a whole subtree renders its keys in another order',
   );
-  return { files: render(), warnings: [...new Set(warnings)], notes, differences, leaves: leaves.map(leafId) };
+  return {
+    files: render(),
+    warnings: [...new Set(warnings)],
+    notes,
+    differences,
+    leaves: leaves.map(leafId),
+    mapSkews,
+  };
 }
 
 /** Within one directory ytt merges the schema documents before the data values: a schema's defaults never win over a value file that sorts before it. */

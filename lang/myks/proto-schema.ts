@@ -15,6 +15,7 @@
  */
 import { defaultSatisfies, checksOf } from './checks.js';
 import {
+  Expr,
   exprLines,
   isIdent,
   isList,
@@ -35,6 +36,8 @@ export function singular(name: string): string {
   if (/[^s]s$/.test(name)) return name.slice(0, -1);
   return `${name}Item`;
 }
+
+const unwrapMap = (v: Value): Value => (v instanceof Expr && isMap(v.literal) ? v.literal : v);
 
 function scalarType(v: Value): string {
   // a translated derivation (kcl-write's Expr) has the type of the value ytt resolved
@@ -156,7 +159,9 @@ function genSchema(
         `${found!.src.path}: #@schema/validation ${c.uncarried.join(', ')} at ${p.join('.')} is not carried over; restate it by hand`,
       );
     // a schema array declares its item's type and defaults to [] (unless #@schema/default says otherwise)
-    const value: Value = schemaDoc && isList(x.value) && !anns.has('schema/default') ? { list: [] } : x.value;
+    // a map-valued derivation the ytt schema describes is a schema of its own, stated as its literal
+    const given = schemaDoc ? unwrapMap(x.value) : x.value;
+    const value: Value = schemaDoc && isList(given) && !anns.has('schema/default') ? { list: [] } : given;
     const optional = free || value === null;
     let demanded = false;
     if (!free && schemaDoc && isMap(value) && value.map.length > 0 && value.map.every(plainKey)) {
@@ -226,7 +231,8 @@ export function protoFile(
   const head = ['import myks', '', `schema ${name}(myks.App):`, `    proto: str = ${kclString(proto)}`];
   const top: SchemaRecord = { name, path: '', lines: [], attrs: new Set(ENGINE_SCOPES), checks: [], open: false };
   ctx.records.push(top);
-  for (const e of entries) {
+  for (const given of entries) {
+    const e = given.key === 'application' ? { ...given, value: unwrapMap(given.value) } : given;
     const note = [...(e.blankBefore ? [''] : []), ...e.comments.map((c) => `    ${c}`)];
     if (e.key === 'application' && isMap(e.value) && e.value.map.every(plainKey)) {
       top.lines.push(...note, '    application: Application = Application {}');

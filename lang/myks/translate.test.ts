@@ -206,6 +206,13 @@ const rows: {
     want: [/\n {4}x: \{\n {8}"\$\{_name\}-port" = 8080\n {8}tls = True\n {4}\}\n/],
   },
   {
+    name: 'a map-valued derivation, as an override',
+    schema: '  labels:\n    app: ""\n    tier: ""\n',
+    prelude: '#@ name = "web"\n',
+    body: '  labels: #@ {"app": name, "tier": name + "-tier"}\n',
+    want: [/\n {4}x\.labels = \{"app": _name, "tier": _name \+ "-tier"\}\n/],
+  },
+  {
     name: 'a local single-return def, as a lambda',
     schema: '  fqdn: ""\n',
     prelude: '#@ def fqdn(n, domain="example.com"):\n#@   return n + "." + domain\n#@ end\n',
@@ -562,4 +569,22 @@ test('a _level derivation calling a library lambda: the leaf file imports the li
   assert.match(app, /^import lib\nimport myks\n/);
   assert.match(app, /\n {8}token = lib\.sops\(_level\.environment\.id, "api"\)\n/);
   assert.match(r.files.get('lib/secrets.k')!, /\nsops = lambda env, key \{\n/);
+});
+
+test('a map-valued derivation ytt merged into what a level above stated stays the literal (a union, merging as ytt did)', () => {
+  const r = migrate(
+    repo({
+      'envs/env-data.00-schema.yaml':
+        '#@data/values-schema\n---\n#@overlay/match missing_ok=True\nx:\n  labels:\n    app: ""\n    team: ""\n  other:\n    a: ""\n',
+      'envs/env-data.yaml': `${HEAD}x:\n  labels:\n    team: core\n`,
+      'envs/prod/env-data.yaml':
+        '#@ name = "web"\n#@data/values\n---\nenvironment:\n  id: prod\nx:\n  labels: #@ {"app": name}\n  other: #@ {"a": name}\n',
+    }),
+    'repo',
+  );
+  assert.deepEqual(r.differences, []);
+  const env = r.files.get('envs/prod/env.k')!;
+  assert.match(env, /\n {4}x: \{\n {8}labels\.app = "web"\n {8}other = \{"a": _name\}\n {4}\}\n/, env);
+  assert.equal(r.files.get('envs/prod/patch.k'), undefined, 'nothing frozen: the literal merges as ytt did');
+  assert.ok(!r.warnings.some((w) => w.includes('differently')), r.warnings.join('\n'));
 });

@@ -322,9 +322,13 @@ export function translate(t: TemplateFile, out: SourceValues, ctx: LibraryContex
       used.push(c.expr);
       return;
     }
-    // a map stays literal: written as a union it merges as ytt's overlay did
-    if (!holder || isMap(holder.value) || !(`v${i}` in results)) return;
+    if (!holder || !(`v${i}` in results)) return;
+    // a map is written as an override; migrate keeps the literal (a union, merging as ytt's
+    // overlay did) where a leaf shows the merge mattered
+    const dotted = c.path.join('.');
+    if (isMap(holder.value) && ctx.dropMaps?.has(`${t.path}\u0000${dotted}`)) return;
     if (canon(results[`v${i}`]) !== canon(plainOf(holder.value))) return;
+    if (isMap(holder.value)) (out.mapDerived ??= []).push(dotted);
     holder.value = new Expr(c.expr, holder.value);
     used.push(c.expr);
   });
