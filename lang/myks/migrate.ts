@@ -64,6 +64,8 @@ export interface MigrateResult {
 }
 
 const ENV_DATA = /^env-data.*\.yaml$/;
+/** the scopes of an application's data values: its own and the engine's */
+const APP_SCOPES = new Set(['application', 'argocd', 'helm', 'kbld', 'render', 'yttPkg']);
 const APP_DATA = /^app-data.*\.yaml$/;
 const TODO = '# TODO(myks migrate): frozen from the legacy-resolved output; replace with a KCL derivation.';
 const ORDER = '\u0000order';
@@ -207,12 +209,28 @@ function migrateOnce(
           warnings.push(`${p}: a carried comment names a legacy file: ${c.trim()}`);
       // a prototype's, _proto/'s and _apps/' validations become checks in proto.k (or warn there)
       if (!p.startsWith('prototypes/') && !/(^|\/)_(proto|apps)\//.test(p))
-        for (const v of s.validations)
-          warnings.push(`${p}: #@schema/validation ${v.text} at ${v.path} is not carried over; restate it by hand`);
+        for (const v of s.validations) {
+          const why = envValidationGap(p, v.path);
+          if (why !== undefined)
+            warnings.push(
+              `${p}: #@schema/validation ${v.text} at ${v.path} is not carried over${why}; restate it by hand`,
+            );
+        }
     }
     return s;
   };
 
+  // An env-data schema document's validation of an application's values (`application.*`, an engine
+  // scope) reaches every application its level reaches: from a level every leaf is under, it is a
+  // check of every prototype's schemas (proto-schema.ts); undefined when it is carried so.
+  const reachesAll = (level: string): boolean => leaves.every((x) => x === level || x.startsWith(`${level}/`));
+  const envValidationGap = (p: string, path: string): string | undefined => {
+    if (!APP_SCOPES.has(path.split('.')[0]!))
+      return ' (an environment value: the KCL tree holds environment data in plain dicts, and a check: block needs the schema that owns the field)';
+    if (!reachesAll(p.slice(0, p.lastIndexOf('/'))))
+      return ' (a level not every environment is under: as a check in proto.k it would apply to the applications of every environment)';
+    return undefined;
+  };
   const lambdas: Lambda[] = []; // the ytt library lambdas the translated derivations call
   const clashNote = (p: string): void => {
     const note = `${p}: its derivations are kept as the literals ytt resolved (another file of the package binds its prelude names differently)`;
@@ -253,6 +271,11 @@ function migrateOnce(
       stated: stated.map(source),
       governing: [...stated.map(source), ...envSchemas].filter(governs),
       declarations,
+      envValidated: levels
+        .filter(reachesAll)
+        .flatMap((l) => files(l, ENV_DATA))
+        .map(source)
+        .filter((s) => s.isSchema),
     };
   };
   const protoIdent = new Map<string, string>();

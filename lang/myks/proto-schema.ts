@@ -62,6 +62,8 @@ export interface ProtoEnv {
   governing: readonly SourceValues[];
   /** per declaration of one of the prototype's applications, the sources its declaring level carries */
   declarations?: readonly (readonly SourceValues[])[];
+  /** env-data schema documents of the levels every environment is under: their validations of an application's scopes become checks */
+  envValidated?: readonly SourceValues[];
 }
 
 interface Ctx {
@@ -252,9 +254,14 @@ export function protoFile(
       s.validations.filter((v) => !ctx.used.has(`${s.path}\u0000${v.path}`)).map((v) => ({ s, v })),
     ),
     ...env.stated.filter((s) => s.isSchema).flatMap((s) => s.validations.map((v) => ({ s, v }))),
+    ...(env.envValidated ?? []).flatMap((s) =>
+      s.validations.filter((v) => ENGINE_SCOPES.includes(v.path.split('.')[0]!)).map((v) => ({ s, v })),
+    ),
   ];
+  const envValidated = new Set(env.envValidated ?? []);
+  const appValues = [...srcs, ...env.stated].map((x) => x.value);
   for (const { s, v } of pending) {
-    const r = placeCheck(ctx.records, s, v);
+    const r = placeCheck(ctx.records, s, v, envValidated.has(s) ? appValues : []);
     if (r.warning) warnings.push(r.warning);
   }
   const out = [...head];
