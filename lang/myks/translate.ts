@@ -22,7 +22,7 @@
  */
 import { evaluateKcl, memoryHost, toPlain as kclPlain } from '../kcl/index.js';
 import type { TemplateFile, TemplateNode } from '../ytt/index.js';
-import { Expr, isList, isMap, keyRef, kclString, scalarText, type Entry, type Value } from './kcl-write.js';
+import { Expr, isList, isMap, keyRef, scalarText, type Entry, type Value } from './kcl-write.js';
 import type { SourceValues } from './sources.js';
 import { clauseVars, readProgram, type Clause, type Stmt } from './translate-program.js';
 import { readsOf, toKclExpr } from './translate-expr.js';
