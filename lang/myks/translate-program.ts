@@ -142,8 +142,9 @@ export function readProgram(program: readonly SourceLine[]): Stmt[] {
  */
 function chain(head: Line, body: Line[]): { clauses: Clause[]; inner: Line[] } | undefined {
   const forHead = /^for\s+([A-Za-z_]\w*)\s+in\s+([\s\S]+):$/.exec(head.text);
-  if (!forHead) return undefined;
-  const clauses: Clause[] = [{ v: forHead[1]!, iter: forHead[2]! }];
+  const ifHead = /^if\s+([\s\S]+):$/.exec(head.text);
+  if (!forHead && !ifHead) return undefined;
+  const clauses: Clause[] = [forHead ? { v: forHead[1]!, iter: forHead[2]! } : { cond: ifHead![1]! }];
   let inner = body;
   for (;;) {
     const first = inner[0];
@@ -176,7 +177,7 @@ function block(head: Line, body: Line[], last: number): Stmt {
   const ch = chain(head, body);
   if (ch && nodes.length > 0 && ch.inner.every((x) => x.node !== undefined))
     return { k: 'loop', clauses: ch.clauses, nodes };
-  if (ch && nodes.length === 0 && ch.inner.length > 0) {
+  if (ch && 'v' in ch.clauses[0]! && nodes.length === 0 && ch.inner.length > 0) {
     const appends = ch.inner.map((c) => {
       const m = /^([A-Za-z_]\w*)\.append\(([\s\S]+)\)$/.exec(c.text);
       return m && depthOf(m[2]!) === 0 ? { target: m[1]!, expr: m[2]! } : undefined;

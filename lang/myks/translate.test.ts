@@ -144,6 +144,15 @@ const rows: {
     ],
   },
   {
+    name: 'an if/end block around sequence items, the items or nothing',
+    schema: '  args: [""]\n',
+    prelude: '#@ debug = True\n#@ trace = False\n#@ mods = ["a", "b"]\n',
+    body: '  args:\n  - --serve\n  #@ if debug:\n  - --debug\n  - --verbose\n  #@ end\n  #@ if trace:\n  - --trace\n  #@ end\n  #@ if debug:\n  #@ for m in mods:\n  - #@ "--mod=" + m\n  #@ end\n  #@ end\n',
+    want: [
+      /\n {4}x\.args = \["--serve"\] \+ \(\["--debug", "--verbose"\] if _debug else \[\]\) \+ \(\["--trace"\] if _trace else \[\]\) \+ \(\["--mod=" \+ m for m in _mods\] if _debug else \[\]\)\n/,
+    ],
+  },
+  {
     name: 'a for/end loop joined to the items stated around it',
     schema: '  ports:\n  - name: ""\n    port: 0\n',
     prelude: '#@ extra = [8080, 8443]\n',

@@ -209,17 +209,26 @@ export function translate(t: TemplateFile, out: SourceValues, ctx: LibraryContex
       if (yielded.has(k.id)) continue;
       const loop = loopOf.get(k.id);
       if (loop) {
-        const cl = clausesText(loop.clauses, sc, bound);
-        if (cl === undefined) return undefined;
+        // an `if` block outside any `for`: the items or nothing
+        const lead = loop.clauses.findIndex((c) => 'v' in c);
+        const guards = (lead < 0 ? loop.clauses : loop.clauses.slice(0, lead)) as { cond: string }[];
+        const conds = guards.map((c) => toKclExpr(c.cond, sc, bound));
+        const cl = clausesText(lead < 0 ? [] : loop.clauses.slice(lead), sc, bound);
+        if (cl === undefined || conds.some((c) => c === undefined)) return undefined;
         const items = loop.tops.map((n) => itemExpr(t.nodes[n]!, cl.bound));
         if (items.some((x) => x === undefined)) return undefined;
         flush();
-        if (items.length === 1) segs.push(`[${items[0]}${cl.text}]`);
+        let seg: string;
+        if (cl.text === '') seg = `[${items.join(', ')}]`;
+        else if (items.length === 1) seg = `[${items[0]}${cl.text}]`;
         else {
           // several items per iteration: one more clause over them
           const it = fresh([...cl.bound, ...(items.join(' ').match(/\w+/g) ?? [])]);
-          segs.push(`[${it}${cl.text} for ${it} in [${items.join(', ')}]]`);
+          seg = `[${it}${cl.text} for ${it} in [${items.join(', ')}]]`;
         }
+        if (conds.length > 0)
+          seg = `(${seg} if ${conds.length === 1 ? conds[0] : conds.map((c) => `(${c})`).join(' and ')} else [])`;
+        segs.push(seg);
       } else {
         const v = itemExpr(k, bound);
         if (v === undefined) return undefined;
