@@ -467,3 +467,36 @@ test('a YAML 1.1 boolean key is the string key ytt prints, quoted, with a warnin
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// spec: "Nothing is left after the split. Every value in the file is computed, so the file is
+// skipped whole." — its level states nothing of it; each value is frozen at the leaf.
+test('a render-context file whose every value is computed leaves nothing at its level; its values are frozen at the leaf with TODO', () => {
+  const r = ok(
+    base({
+      'envs/env-data.zz.yaml':
+        '#@ load("@ytt:data", "data")\n#@data/values\n---\nargocd:\n  namespace: #@ "argo" + "cd-x"\n',
+    }),
+  );
+  assert.doesNotMatch(file(r, 'envs/env.k'), /argocd-x|"argo"/, 'the root level states nothing of the file');
+  assert.match(
+    file(r, 'envs/prod/patch.k'),
+    /# TODO\(myks migrate\)[^\n]*\n(?: {4}[^\n]*\n)* {4}argocd\.namespace = "argocd-x"\n/,
+  );
+});
+
+// spec: "The generated schemas, and the checks in them, follow the order the source states the
+// fields in."
+test('generated schemas and their checks follow the order the source states the fields in', () => {
+  const r = ok(
+    base({
+      'prototypes/web/app-data.yaml':
+        '#@data/values-schema\n---\n#@overlay/match-child-defaults missing_ok=True\napplication:\n  #@schema/validation max_len=9\n  zeta: z\n  #@schema/validation min=1\n  alpha: 1\n  mid:\n    x: ""\n    b: ""\n  #@schema/validation max=5\n  beta: 2\n',
+    }),
+  );
+  const proto = file(r, 'prototypes/web/proto.k');
+  assert.match(
+    proto,
+    /\nschema Application:\n {4}zeta: str = "z"\n {4}alpha: int = 1\n {4}mid: Mid = Mid \{\}\n {4}beta: int = 2\n\n {4}check:\n {8}len\(zeta\) <= 9[^\n]*\n {8}alpha >= 1[^\n]*\n {8}beta <= 5[^\n]*\n\nschema Mid:\n {4}x: str = ""\n {4}b: str = ""\n/,
+    proto,
+  );
+});
