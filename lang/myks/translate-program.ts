@@ -28,7 +28,7 @@ export type Stmt =
       last: number;
     }
   /** `for` (and `if`) blocks around YAML nodes only, outermost first */
-  | { k: 'loop'; clauses: Clause[]; nodes: number[] }
+  | { k: 'loop'; clauses: Clause[]; nodes: number[]; nested?: Extract<Stmt, { k: 'loop' }>[] }
   | { k: 'def'; name: string; params: string; expr: string }
   | { k: 'other'; names: string[]; text: string; nodes: number[]; first: number; last: number };
 
@@ -171,12 +171,39 @@ function chain(head: Line, body: Line[]): { clauses: Clause[]; inner: Line[] } |
   return { clauses, inner };
 }
 
+/** The blocks among YAML nodes, when each is a loop of nodes; undefined otherwise. */
+function nestedLoops(lines: readonly Line[]): Extract<Stmt, { k: 'loop' }>[] | undefined {
+  const out: Extract<Stmt, { k: 'loop' }>[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (l.node !== undefined) continue;
+    if (!OPENS.test(l.text)) return undefined;
+    let depth = 1;
+    let j = i + 1;
+    for (; j < lines.length && depth > 0; j++) {
+      const x = lines[j]!;
+      if (x.node !== undefined) continue;
+      if (/^end$/.test(x.text)) depth--;
+      else if (OPENS.test(x.text)) depth++;
+    }
+    if (depth !== 0) return undefined;
+    const sub = block(l, lines.slice(i + 1, j - 1), l.line);
+    if (sub.k !== 'loop') return undefined;
+    out.push(sub);
+    i = j - 1;
+  }
+  return out;
+}
+
 function block(head: Line, body: Line[], last: number): Stmt {
   const code = body.filter((b) => b.node === undefined);
   const nodes = body.filter((b) => b.node !== undefined).map((b) => b.node!);
   const ch = chain(head, body);
   if (ch && nodes.length > 0 && ch.inner.every((x) => x.node !== undefined))
     return { k: 'loop', clauses: ch.clauses, nodes };
+  // loops inside the items the loop yields (a sequence inside an item, looped over too)
+  const nested = ch && nodes.length > 0 ? nestedLoops(ch.inner) : undefined;
+  if (ch && nested) return { k: 'loop', clauses: ch.clauses, nodes, nested };
   if (ch && 'v' in ch.clauses[0]! && nodes.length === 0 && ch.inner.length > 0) {
     const appends = ch.inner.map((c) => {
       const m = /^([A-Za-z_]\w*)\.append\(([\s\S]+)\)$/.exec(c.text);

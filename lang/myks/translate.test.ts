@@ -125,6 +125,13 @@ const rows: {
     ],
   },
   {
+    name: 'a for/end loop inside the item a for/end loop yields, a comprehension inside a comprehension',
+    schema: '  clusters:\n  - name: ""\n    nodes: [""]\n',
+    prelude: '#@ names = ["a", "b"]\n',
+    body: '  clusters:\n  #@ for c in names:\n  - name: #@ c\n    nodes:\n    #@ for n in range(2):\n    - #@ c + str(n)\n    #@ end\n  #@ end\n',
+    want: [/\n {4}x\.clusters = \[\{name = c, nodes = \[c \+ str\(n\) for n in range\(2\)\]\} for c in _names\]\n/],
+  },
+  {
     name: 'a for/end loop yielding several items, one more clause over them',
     schema: '  ports:\n  - name: ""\n    port: 0\n',
     prelude: '#@ bases = [8000, 9000]\n',

@@ -91,7 +91,8 @@ export function translate(t: TemplateFile, out: SourceValues, ctx: LibraryContex
       }
     if (s.k === 'assign' || s.k === 'def') counts.set(s.name, (counts.get(s.name) ?? 0) + 1);
     if (s.k === 'other') s.names.forEach((n) => poisoned.add(n));
-    if (s.k === 'loop' || s.k === 'append') clauseVars(s.clauses).forEach((v) => poisoned.add(v));
+    if (s.k === 'append') clauseVars(s.clauses).forEach((v) => poisoned.add(v));
+    if (s.k === 'loop') for (const x of withNested(s)) clauseVars(x.clauses).forEach((v) => poisoned.add(v));
   }
   for (const [n, c] of counts) if (c > 1) poisoned.add(n);
   // `_level`, `_apps`... are the converter's own names in the files the prelude joins
@@ -159,7 +160,7 @@ export function translate(t: TemplateFile, out: SourceValues, ctx: LibraryContex
   /** the items after the first of a loop yielding several */
   const yielded = new Set<number>();
   const blocked = new Set<number>();
-  for (const s of stmts) {
+  for (const s of stmts.flatMap((x): Stmt[] => (x.k === 'loop' ? withNested(x) : [x]))) {
     if (s.k === 'other') s.nodes.forEach((n) => blocked.add(n));
     if (s.k !== 'loop') continue;
     const inLoop = new Set(s.nodes);
@@ -560,3 +561,8 @@ function fresh(taken: readonly string[]): string {
 }
 
 const clauseTexts = (cs: readonly Clause[]): string[] => cs.map((c) => ('v' in c ? c.iter : c.cond));
+
+/** A loop and the loops nested in the items it yields, outermost first. */
+function withNested(s: Extract<Stmt, { k: 'loop' }>): Extract<Stmt, { k: 'loop' }>[] {
+  return [s, ...(s.nested ?? []).flatMap(withNested)];
+}
