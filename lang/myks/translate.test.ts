@@ -604,3 +604,29 @@ test('a map-valued derivation ytt merged into what a level above stated stays th
   assert.equal(r.files.get('envs/prod/patch.k'), undefined, 'nothing frozen: the literal merges as ytt did');
   assert.ok(!r.warnings.some((w) => w.includes('differently')), r.warnings.join('\n'));
 });
+
+test("a templated key follows its file's prelude: kept literal with the file's literals, prefixed with an application's helpers", () => {
+  const r = migrate(
+    repo({
+      ...APP,
+      'envs/env-data.00-schema.yaml':
+        '#@data/values-schema\n---\n#@overlay/match missing_ok=True\nx:\n  a: 0\n  b-port: 0\n',
+      'envs/env-data.yaml': `#@ name = "a"\n${HEAD}x:\n  a: #@ len(name)\n`,
+      'envs/env-data.zz.yaml':
+        '#@ name = "b"\n#@data/values\n---\n#@yaml/text-templated-strings\nx:\n  (@= name @)-port: 1\n',
+      'prototypes/web/app-data.yaml':
+        '#@data/values-schema\n---\n#@overlay/match-child-defaults missing_ok=True\napplication:\n  web-port: 0\n',
+      'envs/_apps/web/app-data.yaml':
+        '#@ name = "web"\n#@data/values\n---\n#@yaml/text-templated-strings\napplication:\n  (@= name @)-port: 2\n',
+    }),
+    'repo',
+  );
+  assert.deepEqual(r.differences, []);
+  const env = r.files.get('envs/env.k')!;
+  assert.match(env, /\n {4}x\.a = len\(_name\)\n/);
+  assert.match(env, /\n {4}x: \{"b-port" = 1\}\n|\n {4}x\."b-port" = 1\n|"b-port" = 1/);
+  assert.doesNotMatch(env, /\$\{_name\}/, 'the clashing file keeps its literal key');
+  const app = r.files.get('envs/app-web.k')!;
+  assert.match(app, /\n_web_name = "web"\n/);
+  assert.match(app, /"\$\{_web_name\}-port" = 2/);
+});

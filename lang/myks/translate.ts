@@ -456,7 +456,7 @@ function withComments(t: TemplateFile, d: Extract<Stmt, { k: 'assign' }>, kcl: s
 /** The literals ytt resolved, back in place of the derivations (a level whose files bind one name twice). */
 export function untranslate(v: Value): Value {
   if (v instanceof Expr) return v.literal;
-  if (isMap(v)) return { map: v.map.map((e) => ({ ...e, value: untranslate(e.value) })) };
+  if (isMap(v)) return { map: v.map.map(({ keyExpr: _k, ...e }) => ({ ...e, value: untranslate(e.value) })) };
   if (isList(v)) return { list: v.list.map((i) => ({ ...i, value: untranslate(i.value) })) };
   return v;
 }
@@ -509,7 +509,13 @@ function prefixed(s: SourceValues, prefix: string): SourceValues {
     v instanceof Expr
       ? new Expr(ren(v.text), v.literal)
       : isMap(v)
-        ? { map: v.map.map((e) => ({ ...e, value: walk(e.value) })) }
+        ? {
+            map: v.map.map((e) => ({
+              ...e,
+              ...(e.keyExpr === undefined ? {} : { keyExpr: ren(e.keyExpr) }),
+              value: walk(e.value),
+            })),
+          }
         : isList(v)
           ? { list: v.list.map((i) => ({ ...i, value: walk(i.value) })) }
           : v;
