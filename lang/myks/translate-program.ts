@@ -28,7 +28,14 @@ export type Stmt =
       last: number;
     }
   /** `for` (and `if`) blocks around YAML nodes only, outermost first */
-  | { k: 'loop'; clauses: Clause[]; nodes: number[]; nested?: Extract<Stmt, { k: 'loop' }>[] }
+  | {
+      k: 'loop';
+      clauses: Clause[];
+      nodes: number[];
+      nested?: Extract<Stmt, { k: 'loop' }>[];
+      /** an `if`/`elif`/`else` block around YAML nodes: the nodes of each branch (`cond` undefined: `else`) */
+      branches?: { cond?: string; nodes: number[] }[];
+    }
   | { k: 'def'; name: string; params: string; expr: string }
   | { k: 'other'; names: string[]; text: string; nodes: number[]; first: number; last: number };
 
@@ -171,6 +178,24 @@ function chain(head: Line, body: Line[]): { clauses: Clause[]; inner: Line[] } |
   return { clauses, inner };
 }
 
+/** `if c:` nodes `elif d:` nodes `else:` nodes: the branches, when nothing else is in the block. */
+function ifElse(head: Line, body: readonly Line[]): { cond?: string; nodes: number[] }[] | undefined {
+  const first = /^if\s+([\s\S]+):$/.exec(head.text);
+  if (!first || !body.some((l) => l.node === undefined)) return undefined;
+  const out: { cond?: string; nodes: number[] }[] = [{ cond: first[1]!, nodes: [] }];
+  for (const l of body) {
+    if (l.node !== undefined) {
+      out[out.length - 1]!.nodes.push(l.node);
+      continue;
+    }
+    const elif = /^elif\s+([\s\S]+):$/.exec(l.text);
+    if (elif && out[out.length - 1]!.cond !== undefined) out.push({ cond: elif[1]!, nodes: [] });
+    else if (/^else\s*:$/.test(l.text) && out[out.length - 1]!.cond !== undefined) out.push({ nodes: [] });
+    else return undefined;
+  }
+  return out;
+}
+
 /** The blocks among YAML nodes, when each is a loop of nodes; undefined otherwise. */
 function nestedLoops(lines: readonly Line[]): Extract<Stmt, { k: 'loop' }>[] | undefined {
   const out: Extract<Stmt, { k: 'loop' }>[] = [];
@@ -201,6 +226,8 @@ function block(head: Line, body: Line[], last: number): Stmt {
   const ch = chain(head, body);
   if (ch && nodes.length > 0 && ch.inner.every((x) => x.node !== undefined))
     return { k: 'loop', clauses: ch.clauses, nodes };
+  const branches = ifElse(head, body);
+  if (branches) return { k: 'loop', clauses: [], nodes, branches };
   // loops inside the items the loop yields (a sequence inside an item, looped over too)
   const nested = ch && nodes.length > 0 ? nestedLoops(ch.inner) : undefined;
   if (ch && nested) return { k: 'loop', clauses: ch.clauses, nodes, nested };

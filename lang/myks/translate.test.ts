@@ -160,6 +160,15 @@ const rows: {
     ],
   },
   {
+    name: 'an if/elif/else block around sequence items, a conditional list expression',
+    schema: '  args: [""]\n',
+    prelude: '#@ lvl = "warn"\n#@ json = False\n',
+    body: '  args:\n  - --serve\n  #@ if lvl == "debug":\n  - --debug\n  - --trace\n  #@ elif lvl == "warn":\n  - --quiet\n  #@ else:\n  #@ end\n  #@ if json:\n  - --json\n  #@ else:\n  - --text\n  #@ end\n',
+    want: [
+      /\n {4}x\.args = \["--serve"\] \+ \(\["--debug", "--trace"\] if _lvl == "debug" else \["--quiet"\] if _lvl == "warn" else \[\]\) \+ \(\["--json"\] if _json else \["--text"\]\)\n/,
+    ],
+  },
+  {
     name: 'a for/end loop joined to the items stated around it',
     schema: '  ports:\n  - name: ""\n    port: 0\n',
     prelude: '#@ extra = [8080, 8443]\n',

@@ -209,7 +209,22 @@ export function translate(t: TemplateFile, out: SourceValues, ctx: LibraryContex
     for (const k of kids(a.id)) {
       if (yielded.has(k.id)) continue;
       const loop = loopOf.get(k.id);
-      if (loop) {
+      if (loop?.branches) {
+        // `if`/`elif`/`else` around items: the items of the branch that holds
+        const parts: string[] = [];
+        for (const b of loop.branches) {
+          const own = new Set(b.nodes);
+          const items = loop.tops.filter((n) => own.has(n)).map((n) => itemExpr(t.nodes[n]!, bound));
+          const cond = b.cond === undefined ? '' : toKclExpr(b.cond, sc, bound);
+          if (cond === undefined || items.some((x) => x === undefined)) return undefined;
+          parts.push(`[${items.join(', ')}]`, cond);
+        }
+        if (loop.branches[loop.branches.length - 1]!.cond !== undefined) parts.push('[]', '');
+        let text = parts[parts.length - 2]!;
+        for (let j = parts.length - 4; j >= 0; j -= 2) text = `${parts[j]} if ${parts[j + 1]} else ${text}`;
+        flush();
+        segs.push(`(${text})`);
+      } else if (loop) {
         // an `if` block outside any `for`: the items or nothing
         const lead = loop.clauses.findIndex((c) => 'v' in c);
         const guards = (lead < 0 ? loop.clauses : loop.clauses.slice(0, lead)) as { cond: string }[];
