@@ -277,3 +277,31 @@ test("env-data schema documents: a validation of an application's scopes from a 
   assert.throws(() => run('application.tier = "c"'), /application\.tier must be one of/);
   assert.throws(() => run('helm.namespace = "x"'), /helm\.namespace must be at least 2 long/);
 });
+
+// spec: "An attribute the ytt schema types without allowing null is required (containerPort: int):
+// its default applies wherever no level sets it, and setting it to None fails, as ytt failed. A
+// nullable value, one typed any, and one no schema document describes keep the ? that lets them be None."
+test('a typed attribute is required (None fails); nullable, any and undescribed ones keep their ?', () => {
+  const { proto } = convert({
+    'prototypes/web/app-data.yaml':
+      SCHEMA +
+      'application:\n  containerPort: 80\n  #@schema/nullable\n  tag: ""\n  #@schema/type any=True\n  extra:\n    k: v\n',
+  });
+  const app = schemaBlock(proto, 'Application');
+  assert.match(app, /\n {4}containerPort: int = 80\n/);
+  assert.match(app, /\n {4}tag\?: any = None\n/);
+  assert.match(app, /\n {4}extra\?: any = \{k = "v"\}\n/);
+  const run = (body: string) =>
+    evaluateKcl(
+      memoryHost({
+        '/r/kcl.mod': '[package]\nname = "r"\n',
+        '/r/prototypes/web/proto.k': proto,
+        '/r/main.k': `import prototypes.web\n\nx = web.Web {${body}}\n`,
+      }),
+      { paths: ['/r/main.k'] },
+    );
+  run('application.tag = None');
+  run('application.extra = None');
+  run('');
+  assert.throws(() => run('application.containerPort = None'), /containerPort/);
+});
