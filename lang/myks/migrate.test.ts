@@ -426,6 +426,23 @@ test('a repository without envs/ is refused with a clear error', () => {
   assert.throws(() => migrate(repo({ 'README.md': '' }), 'x'), /envs: no such directory/);
 });
 
+test("an application ytt rejects (a key its schema does not declare) is refused with ytt's message, not judged as the tree's", () => {
+  assert.throws(
+    () =>
+      migrate(
+        repo(
+          base({
+            'prototypes/web/app-data.yaml':
+              '#@data/values-schema\n---\n#@overlay/match-child-defaults missing_ok=True\napplication:\n  extra:\n    a: 1\n',
+            'envs/_apps/web/app-data.yaml': '#@data/values\n---\napplication:\n  extra:\n    tier: x\n',
+          }),
+        ),
+        'repo',
+      ),
+    /envs\/_apps\/web\/app-data\.yaml:5:\n {10}Expected number of matched nodes to be 1, but was 0/,
+  );
+});
+
 // YAML 1.1 keys: ytt reads `n:`/`yes:`/`on:` as booleans and prints them `false:`/`true:` (its own
 // view: --data-values-inspect, a plain template); KCL keys are strings, so the tree states the key
 // ytt printed, quoted, and the user is told the letter is gone on both sides.

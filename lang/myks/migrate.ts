@@ -522,6 +522,8 @@ function migrateOnce(
   ];
   for (const l of leaves) {
     const legacy = normalize(resolveLevel(l));
+    // a legacy application ytt rejects is refused with ytt's message, before the tree is judged
+    for (const a of appsOf(l)) resolveApp(l, a);
     const computed = levelsOf(l).flatMap((x) => computedAt.get(x) ?? []);
     let got: ReturnType<typeof evaluateLeaf>;
     try {
