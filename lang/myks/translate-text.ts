@@ -5,8 +5,9 @@
  * `if`/`elif`/`else` block a conditional expression (`"https" if _tls else
  * "http"`), a `for` block a join over a comprehension (`"".join(["- " + h +
  * "\n" for h in _hosts])`), the text and printed values inside them
- * concatenated. ytt's `(@-`/`-@)` trims are applied before translating. Any
- * other code (an assignment, a `def`) has no translation: undefined.
+ * concatenated. An assignment binds its name, for the pieces after it in its
+ * block, to its expression. ytt's `(@-`/`-@)` trims are applied before
+ * translating. Any other code (a `def`) has no translation: undefined.
  */
 import { textPieces, type TextPiece } from '../ytt/index.js';
 import { kclString } from './kcl-write.js';
@@ -23,8 +24,11 @@ type Refs = ReadonlyMap<string, string>;
 /** The pieces as a tree of blocks, translated; undefined where a piece has no translation. */
 function segments(pieces: readonly TextPiece[], sc: Refs, bound: ReadonlySet<string>): Seg[] | undefined {
   let i = 0;
-  const seq = (b: ReadonlySet<string>, stops: RegExp): Seg[] | undefined => {
+  const seq = (outerBound: ReadonlySet<string>, stops: RegExp, outerRefs: Refs): Seg[] | undefined => {
     const out: Seg[] = [];
+    // an assignment (`(@ n = len(hosts) @)`) binds its name for the pieces after it, as its expression
+    let b = outerBound;
+    let r = outerRefs;
     while (i < pieces.length) {
       const p = pieces[i]!;
       if ('text' in p) {
@@ -34,7 +38,7 @@ function segments(pieces: readonly TextPiece[], sc: Refs, bound: ReadonlySet<str
       }
       const code = p.code.trim();
       if (p.print) {
-        const e = toKclExpr(code, sc, b);
+        const e = toKclExpr(code, r, b);
         if (e === undefined || e.includes('\n')) return undefined;
         out.push({ expr: e });
         i++;
@@ -42,6 +46,14 @@ function segments(pieces: readonly TextPiece[], sc: Refs, bound: ReadonlySet<str
       }
       if (stops.test(code)) return out;
       i++;
+      const asg = /^([A-Za-z_]\w*)\s*=(?!=)\s*([\s\S]+)$/.exec(code);
+      if (asg) {
+        const e = toKclExpr(asg[2]!, r, b);
+        if (e === undefined || e.includes('\n')) return undefined;
+        r = new Map(r).set(asg[1]!, paren(e));
+        b = new Set([...b].filter((x) => x !== asg[1]));
+        continue;
+      }
       const ifHead = /^if\s+([\s\S]+):$/.exec(code);
       const forHead = /^for\s+([A-Za-z_]\w*)\s+in\s+([\s\S]+):$/.exec(code);
       if (ifHead) {
@@ -49,8 +61,8 @@ function segments(pieces: readonly TextPiece[], sc: Refs, bound: ReadonlySet<str
         let cond: string | undefined = ifHead[1]!;
         let otherwise: Seg[] = [];
         for (;;) {
-          const c = toKclExpr(cond, sc, b);
-          const body = seq(b, /^(elif\s[\s\S]*|else\s*|end)$|^else\s*:$/);
+          const c = toKclExpr(cond, r, b);
+          const body = seq(b, /^(elif\s[\s\S]*|else\s*|end)$|^else\s*:$/, r);
           if (c === undefined || body === undefined || i >= pieces.length) return undefined;
           branches.push({ cond: c, body });
           const stop = (pieces[i++] as { code: string }).code.trim();
@@ -60,7 +72,7 @@ function segments(pieces: readonly TextPiece[], sc: Refs, bound: ReadonlySet<str
             continue;
           }
           if (/^else\s*:$/.test(stop)) {
-            const rest = seq(b, /^end$/);
+            const rest = seq(b, /^end$/, r);
             if (rest === undefined || i >= pieces.length) return undefined;
             i++;
             otherwise = rest;
@@ -69,9 +81,9 @@ function segments(pieces: readonly TextPiece[], sc: Refs, bound: ReadonlySet<str
         }
         out.push({ branches, otherwise });
       } else if (forHead) {
-        const iter = toKclExpr(forHead[2]!, sc, b);
+        const iter = toKclExpr(forHead[2]!, r, b);
         const inner = new Set([...b, forHead[1]!]);
-        const body = seq(inner, /^end$/);
+        const body = seq(inner, /^end$/, r);
         if (iter === undefined || body === undefined || i >= pieces.length) return undefined;
         i++;
         out.push({ v: forHead[1]!, iter, body });
@@ -79,7 +91,7 @@ function segments(pieces: readonly TextPiece[], sc: Refs, bound: ReadonlySet<str
     }
     return out;
   };
-  const all = seq(bound, /^$/);
+  const all = seq(bound, /^$/, sc);
   return all && i === pieces.length ? all : undefined;
 }
 
@@ -98,7 +110,22 @@ function concat(segs: readonly Seg[]): string {
 
 /** An operand of `+` that binds looser than `+` is parenthesized. */
 function paren(e: string): string {
-  return /^[\w.]+(\([^()]*\))?$|^"[^"]*"$/.test(e) ? e : `(${e})`;
+  return /^[\w.]+(\([^()]*\))?$|^"[^"]*"$/.test(e) || wrapped(e) ? e : `(${e})`;
+}
+
+/** `(...)` as one group, not `(a) + (b)`. */
+function wrapped(e: string): boolean {
+  if (!e.startsWith('(') || !e.endsWith(')')) return false;
+  let d = 0;
+  for (let i = 0; i < e.length; i++) {
+    const c = e[i]!;
+    if (c === '"') {
+      i++;
+      while (i < e.length && e[i] !== '"') i += e[i] === '\\' ? 2 : 1;
+    } else if (c === '(') d++;
+    else if (c === ')' && --d === 0 && i < e.length - 1) return false;
+  }
+  return true;
 }
 
 /**

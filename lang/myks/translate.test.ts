@@ -224,6 +224,15 @@ const rows: {
     ],
   },
   {
+    name: 'a text template with an assignment, its expression where the name is read',
+    schema: '  count: ""\n',
+    prelude: '#@ hosts = ["a", "b"]\n',
+    body: '  #@yaml/text-templated-strings\n  count: "(@ n = len(hosts) @)(@= str(n) @) hosts(@ for h in hosts: @)(@ n = h + \'!\' @) (@= n @)(@ end @)"\n',
+    want: [
+      /\n {4}x\.count = """\$\{str\(len\(_hosts\)\)\} hosts\$\{""\.join\(\[" " \+ \(h \+ "!"\) for h in _hosts\]\)\}"""\n/,
+    ],
+  },
+  {
     name: 'a templated key, an interpolated key',
     schema: '  web-port: 0\n  tls: false\n',
     prelude: '#@ name = "web"\n',
