@@ -6,7 +6,7 @@
  * the declaration or override the level states anyway (spec: they "need no
  * block of their own"); the later key wins, as the later block did.
  */
-import { entryLines, isMap, keyRef, type Entry } from './kcl-write.js';
+import { Expr, entryLines, isMap, keyRef, type Entry } from './kcl-write.js';
 
 export interface AppBlock {
   name: string;
@@ -39,7 +39,10 @@ export function mergeByKey(
     const i = out.findIndex((x) => x.key === e.key);
     if (i < 0) out.push(e);
     else {
-      const prev = out[i]!;
+      let prev = out[i]!;
+      // a map-valued derivation something is merged into is written as the map ytt resolved
+      if (prev.value instanceof Expr && isMap(prev.value.literal) && isMap(e.value))
+        prev = { ...prev, value: prev.value.literal };
       out[i] =
         isMap(prev.value) && isMap(e.value)
           ? { ...prev, value: { map: mergeByKey(prev.value.map, e.value.map, replace) } }

@@ -13,8 +13,11 @@ export interface Noted {
   blankBefore: boolean;
 }
 export interface Entry extends Noted {
+  /** the key ytt resolved */
   key: string;
   value: Value;
+  /** a translated templated key: the KCL string expression standing for `key` */
+  keyExpr?: string;
 }
 export interface Item extends Noted {
   value: Value;
@@ -30,10 +33,16 @@ export class Expr {
 export type Scalar = null | boolean | number | SFloat | string | Expr;
 export type Value = Scalar | { map: Entry[] } | { list: Item[] };
 
+// KCL's keywords and reserved words, and `true`/`false`: a YAML 1.1 boolean key (`n:`, `yes:`) is
+// the string key ytt prints (`false:`), quoted so that it never reads as a boolean (docs/myks.md)
 const KEYWORDS = new Set(
-  'True False None Undefined import as schema mixin protocol rule check assert if elif else for in is and or not lambda all any filter map type'.split(
-    ' ',
-  ),
+  [
+    'True False None Undefined import as schema mixin protocol rule check assert if elif else for in is and or not',
+    'lambda all any filter map type pass return validate flow def del raise except try finally while from with',
+    'yield global nonlocal struct class final true false',
+  ]
+    .join(' ')
+    .split(' '),
 );
 
 export function isIdent(s: string): boolean {
@@ -123,6 +132,11 @@ export function scalarText(v: Scalar): string {
   return kclString(v);
 }
 
+/** An entry whose key is an identifier as written (not quoted, not a translated template). */
+export function plainKey(e: Entry): boolean {
+  return e.keyExpr === undefined && isIdent(e.key);
+}
+
 export function keyRef(k: string): string {
   return isIdent(k) ? k : kclString(k);
 }
@@ -138,7 +152,7 @@ function inlineList(v: { list: Item[] }): string | undefined {
 function inlineMap(v: { map: Entry[] }): string | undefined {
   if (v.map.length === 0) return '{}';
   if (v.map.length > 3) return undefined;
-  if (!v.map.every((e) => isScalar(e.value) && e.comments.length === 0 && !e.blankBefore && isIdent(e.key)))
+  if (!v.map.every((e) => isScalar(e.value) && e.comments.length === 0 && !e.blankBefore && plainKey(e)))
     return undefined;
   const s = `{${v.map.map((e) => `${e.key} = ${scalarText(e.value as Scalar)}`).join(', ')}}`;
   // a translated derivation keeps a line of its own unless the map stays short
@@ -156,15 +170,15 @@ function noteLines(n: Noted, depth: number, first: boolean, out: string[]): void
 export function entryLines(entries: readonly Entry[], depth: number, out: string[] = []): string[] {
   entries.forEach((e, idx) => {
     noteLines(e, depth, idx === 0, out);
-    let key = keyRef(e.key);
+    let key = e.keyExpr ?? keyRef(e.key);
     let value = e.value;
     // a chain of single-key maps is one dotted key
     while (
-      isIdent(e.key) &&
+      plainKey(e) &&
       isMap(value) &&
       value.map.length === 1 &&
       value.map[0]!.comments.length === 0 &&
-      isIdent(value.map[0]!.key)
+      plainKey(value.map[0]!)
     ) {
       const only: Entry = value.map[0]!;
       if (!isIdent(key.split('.').pop()!)) break;

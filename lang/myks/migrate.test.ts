@@ -4,6 +4,10 @@
 // (every leaf compared with lang/ytt).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { checksOf, validationKwargs } from './checks.js';
 import { migrate } from './migrate.js';
 import { repo } from '../../test/support/myks-repo.js';
@@ -420,4 +424,96 @@ test('applications keep the order the legacy files list them in', () => {
 
 test('a repository without envs/ is refused with a clear error', () => {
   assert.throws(() => migrate(repo({ 'README.md': '' }), 'x'), /envs: no such directory/);
+});
+
+test("an application ytt rejects (a key its schema does not declare) is refused with ytt's message, not judged as the tree's", () => {
+  assert.throws(
+    () =>
+      migrate(
+        repo(
+          base({
+            'prototypes/web/app-data.yaml':
+              '#@data/values-schema\n---\n#@overlay/match-child-defaults missing_ok=True\napplication:\n  extra:\n    a: 1\n',
+            'envs/_apps/web/app-data.yaml': '#@data/values\n---\napplication:\n  extra:\n    tier: x\n',
+          }),
+        ),
+        'repo',
+      ),
+    /envs\/_apps\/web\/app-data\.yaml:5:\n {10}Expected number of matched nodes to be 1, but was 0/,
+  );
+});
+
+// YAML 1.1 keys: ytt reads `n:`/`yes:`/`on:` as booleans and prints them `false:`/`true:` (its own
+// view: --data-values-inspect, a plain template); KCL keys are strings, so the tree states the key
+// ytt printed, quoted, and the user is told the letter is gone on both sides.
+test('a YAML 1.1 boolean key is the string key ytt prints, quoted, with a warning naming where', () => {
+  const schema = '#@overlay/match missing_ok=True\nx:\n  n: 0\n  "y": ""\n  on: ""\n';
+  const values = 'x:\n  n: 1\n  "y": b\n  on: a\n';
+  const r = ok({
+    ...rootWith(values, schema),
+    'prototypes/web/app-data.yaml':
+      '#@data/values-schema\n---\n#@overlay/match-child-defaults missing_ok=True\napplication:\n  off: 2\n',
+  });
+  assert.match(file(r, 'envs/env.k'), /\n {4}x: \{\n {8}"false" = 1\n {8}y = "b"\n {8}"true" = "a"\n {4}\}\n/);
+  assert.match(file(r, 'prototypes/web/proto.k'), /\n {8}"false" = 2\n/);
+  assert.ok(
+    r.warnings.includes(
+      'envs/env-data.yaml:9:3: key n is YAML 1.1\'s boolean false: ytt holds it as the key false (and a template reading @ytt:data fails on it), the KCL tree as the string key "false"; quote it in the legacy file ("n") if the key is meant as written',
+    ),
+    r.warnings.join('\n'),
+  );
+  assert.ok(
+    r.warnings.some((w) => w.startsWith("prototypes/web/app-data.yaml:5:3: key off is YAML 1.1's boolean false")),
+  );
+  assert.ok(!r.warnings.some((w) => w.includes('key "y"') || w.includes('key y ')), 'a quoted key is a string');
+  for (const k of ['true', 'false', 'pass', 'def']) assert.equal(isIdent(k), false, k);
+  // ytt's own view of the keys (when ytt is on PATH): what lang/ytt resolved, hence what the tree states
+  const ytt = spawnSync('sh', ['-c', 'command -v ytt'], { encoding: 'utf8' }).stdout.trim();
+  if (!ytt) return;
+  const dir = mkdtempSync(join(tmpdir(), 'kcfg-yaml11-'));
+  try {
+    writeFileSync(join(dir, 's.yaml'), `#@data/values-schema\n---\n${schema}`);
+    writeFileSync(join(dir, 'v.yaml'), `#@data/values\n---\n${values}`);
+    const out = spawnSync(ytt, ['-f', 's.yaml', '-f', 'v.yaml', '--data-values-inspect'], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    assert.equal(out.status, 0, out.stderr);
+    assert.equal(out.stdout, 'x:\n  false: 1\n  "y": b\n  true: a\n');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// spec: "Nothing is left after the split. Every value in the file is computed, so the file is
+// skipped whole." — its level states nothing of it; each value is frozen at the leaf.
+test('a render-context file whose every value is computed leaves nothing at its level; its values are frozen at the leaf with TODO', () => {
+  const r = ok(
+    base({
+      'envs/env-data.zz.yaml':
+        '#@ load("@ytt:data", "data")\n#@data/values\n---\nargocd:\n  namespace: #@ "argo" + "cd-x"\n',
+    }),
+  );
+  assert.doesNotMatch(file(r, 'envs/env.k'), /argocd-x|"argo"/, 'the root level states nothing of the file');
+  assert.match(
+    file(r, 'envs/prod/patch.k'),
+    /# TODO\(myks migrate\)[^\n]*\n(?: {4}[^\n]*\n)* {4}argocd\.namespace = "argocd-x"\n/,
+  );
+});
+
+// spec: "The generated schemas, and the checks in them, follow the order the source states the
+// fields in."
+test('generated schemas and their checks follow the order the source states the fields in', () => {
+  const r = ok(
+    base({
+      'prototypes/web/app-data.yaml':
+        '#@data/values-schema\n---\n#@overlay/match-child-defaults missing_ok=True\napplication:\n  #@schema/validation max_len=9\n  zeta: z\n  #@schema/validation min=1\n  alpha: 1\n  mid:\n    x: ""\n    b: ""\n  #@schema/validation max=5\n  beta: 2\n',
+    }),
+  );
+  const proto = file(r, 'prototypes/web/proto.k');
+  assert.match(
+    proto,
+    /\nschema Application:\n {4}zeta: str = "z"\n {4}alpha: int = 1\n {4}mid: Mid = Mid \{\}\n {4}beta: int = 2\n\n {4}check:\n {8}len\(zeta\) <= 9[^\n]*\n {8}alpha >= 1[^\n]*\n {8}beta <= 5[^\n]*\n\nschema Mid:\n {4}x: str = ""\n {4}b: str = ""\n/,
+    proto,
+  );
 });

@@ -32,6 +32,7 @@ import { readSource, type SourceValues } from './sources.js';
 import { joinPreludes, libraryOf } from './translate.js';
 import { lambdaFiles, type Lambda } from './translate-library.js';
 import { levelDerivation } from './translate-level.js';
+import { yaml11KeyWarnings } from './yaml11-keys.js';
 
 /** The repository cannot be converted (not a myks repository); says where and why. */
 export class MigrateError extends Error {}
@@ -63,6 +64,8 @@ export interface MigrateResult {
 }
 
 const ENV_DATA = /^env-data.*\.yaml$/;
+/** the scopes of an application's data values: its own and the engine's */
+const APP_SCOPES = new Set(['application', 'argocd', 'helm', 'kbld', 'render', 'yttPkg']);
 const APP_DATA = /^app-data.*\.yaml$/;
 const TODO = '# TODO(myks migrate): frozen from the legacy-resolved output; replace with a KCL derivation.';
 const ORDER = '\u0000order';
@@ -78,7 +81,35 @@ interface AppRef {
 
 const join = (...p: string[]): string => p.filter((x) => x !== '').join('/');
 
+/**
+ * A map-valued derivation is written as an override (`labels = _labels`) where ytt merged the map
+ * it computed into what the levels above stated: where a leaf shows that the merge mattered (its
+ * value is frozen there as merged differently), the conversion is run again with that derivation
+ * kept as the literal, which merges as ytt did (docs/myks.md).
+ */
 export function migrate(host: MigrateHost, repoName: string): MigrateResult {
+  const drop = new Set<string>();
+  for (;;) {
+    const { mapSkews, ...r } = migrateOnce(host, repoName, drop);
+    const more = [...mapSkews].filter((k) => !drop.has(k));
+    if (more.length === 0) return r;
+    more.forEach((k) => drop.add(k));
+  }
+}
+
+function migrateOnce(
+  host: MigrateHost,
+  repoName: string,
+  dropMaps: ReadonlySet<string>,
+): MigrateResult & { mapSkews: Set<string> } {
+  const mapSkews = new Set<string>();
+  /** the map-valued derivations of `srcs` at or above one of `paths`, or all of them */
+  const mapSkew = (srcs: readonly SourceValues[], paths?: readonly (readonly (string | number)[])[]): void => {
+    for (const src of srcs)
+      for (const m of src.mapDerived ?? [])
+        if (!paths || paths.some((p) => p.join('.') === m || p.join('.').startsWith(`${m}.`)))
+          mapSkews.add(`${src.path}\u0000${m}`);
+  };
   const warnings: string[] = [];
   const notes: string[] = [];
   const tree: MyksTree = {
@@ -162,12 +193,13 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
   const source = (p: string): SourceValues => {
     let s = sources.get(p);
     if (!s) {
-      s = readSource({ read, library }, p);
+      s = readSource({ read, library, dropMaps }, p);
       sources.set(p, s);
       if (s.kind === 'resolved' && s.untranslated !== 0)
         notes.push(
           `${p}: ${s.untranslated ?? 'its'} computed value(s) converted as the literal ytt resolved (not translated to KCL)`,
         );
+      if (s.template) warnings.push(...yaml11KeyWarnings(s.template));
       if (s.kind === 'skipped') warnings.push(`${p}: not converted (${s.reason}); its values are frozen at each leaf`);
       for (const c of [...s.comments, ...s.trailing])
         if (/renovate/i.test(c))
@@ -177,12 +209,28 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
           warnings.push(`${p}: a carried comment names a legacy file: ${c.trim()}`);
       // a prototype's, _proto/'s and _apps/' validations become checks in proto.k (or warn there)
       if (!p.startsWith('prototypes/') && !/(^|\/)_(proto|apps)\//.test(p))
-        for (const v of s.validations)
-          warnings.push(`${p}: #@schema/validation ${v.text} at ${v.path} is not carried over; restate it by hand`);
+        for (const v of s.validations) {
+          const why = envValidationGap(p, v.path);
+          if (why !== undefined)
+            warnings.push(
+              `${p}: #@schema/validation ${v.text} at ${v.path} is not carried over${why}; restate it by hand`,
+            );
+        }
     }
     return s;
   };
 
+  // An env-data schema document's validation of an application's values (`application.*`, an engine
+  // scope) reaches every application its level reaches: from a level every leaf is under, it is a
+  // check of every prototype's schemas (proto-schema.ts); undefined when it is carried so.
+  const reachesAll = (level: string): boolean => leaves.every((x) => x === level || x.startsWith(`${level}/`));
+  const envValidationGap = (p: string, path: string): string | undefined => {
+    if (!APP_SCOPES.has(path.split('.')[0]!))
+      return ' (an environment value: the KCL tree holds environment data in plain dicts, and a check: block needs the schema that owns the field)';
+    if (!reachesAll(p.slice(0, p.lastIndexOf('/'))))
+      return ' (a level not every environment is under: as a check in proto.k it would apply to the applications of every environment)';
+    return undefined;
+  };
   const lambdas: Lambda[] = []; // the ytt library lambdas the translated derivations call
   const clashNote = (p: string): void => {
     const note = `${p}: its derivations are kept as the literals ytt resolved (another file of the package binds its prelude names differently)`;
@@ -223,6 +271,11 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
       stated: stated.map(source),
       governing: [...stated.map(source), ...envSchemas].filter(governs),
       declarations,
+      envValidated: levels
+        .filter(reachesAll)
+        .flatMap((l) => files(l, ENV_DATA))
+        .map(source)
+        .filter((s) => s.isSchema),
     };
   };
   const protoIdent = new Map<string, string>();
@@ -462,14 +515,22 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     const r = evaluateKcl(memoryHost(mem), { paths: ['/repo/__verify__.k'] });
     return kclPlain(r.value) as { env: Record<string, unknown>; apps: Record<string, Record<string, unknown>> };
   };
+  // every source a leaf reads: where the leaf does not evaluate, its map-valued derivations go first
+  const leafSources = (l: string): SourceValues[] => [
+    ...levelsOf(l).flatMap((x) => files(x, ENV_DATA).map(source)),
+    ...appsOf(l).flatMap((a) => myksAppFiles(tree, l, a.proto, a.name).appData.map(source)),
+  ];
   for (const l of leaves) {
     const legacy = normalize(resolveLevel(l));
+    // a legacy application ytt rejects is refused with ytt's message, before the tree is judged
+    for (const a of appsOf(l)) resolveApp(l, a);
     const computed = levelsOf(l).flatMap((x) => computedAt.get(x) ?? []);
     let got: ReturnType<typeof evaluateLeaf>;
     try {
       got = evaluateLeaf(l);
     } catch (err) {
       differences.push({ env: leafId(l), path: '', legacy: null, kcl: `does not evaluate: ${(err as Error).message}` });
+      mapSkew(leafSources(l));
       continue;
     }
     const envDiffs = diff(legacy, withoutApps(got.env));
@@ -477,6 +538,10 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
     if (frozen.length > 0) out.set(join(l, 'patch.k'), patchFile(frozen, computed));
     else dropEmptyPatch(out, l);
     const skewed = frozen.filter((d) => !isComputed(d.path, computed)).map((d) => d.path.join('.'));
+    mapSkew(
+      levelsOf(l).flatMap((x) => files(x, ENV_DATA).map(source)),
+      frozen.filter((d) => !isComputed(d.path, computed)).map((d) => d.path),
+    );
     if (skewed.length > 0)
       warnings.push(
         `${join(l, 'patch.k')}: ytt merged ${skewed.join(', ')} differently (array append, merge order); frozen at the leaf`,
@@ -486,6 +551,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
       got = evaluateLeaf(l);
     } catch (err) {
       differences.push({ env: leafId(l), path: '', legacy: null, kcl: `does not evaluate: ${(err as Error).message}` });
+      mapSkew(leafSources(l));
       continue;
     }
     for (const a of appsOf(l)) {
@@ -505,6 +571,10 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
       }
       const computed = ds.filter((d) => isComputed(d.path, appComputed));
       const skew = ds.filter((d) => !isComputed(d.path, appComputed));
+      mapSkew(
+        af.appData.map(source),
+        skew.map((d) => d.path),
+      );
       const skewedApp = skew.map((d) => d.path.join('.'));
       if (skewedApp.length > 0)
         warnings.push(
@@ -558,6 +628,7 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
       final = evaluateLeaf(l);
     } catch (err) {
       differences.push({ env: leafId(l), path: '', legacy: null, kcl: `does not evaluate: ${(err as Error).message}` });
+      mapSkew(leafSources(l));
       continue;
     }
     for (const d of diff(legacy, withoutApps(final.env)))
@@ -607,7 +678,14 @@ export function migrate(host: MigrateHost, repoName: string): MigrateResult {
   warnings.push(
     'mapping key order: KCL prints mapping keys sorted while ytt kept file order; a template dumping a whole subtree renders its keys in another order',
   );
-  return { files: render(), warnings: [...new Set(warnings)], notes, differences, leaves: leaves.map(leafId) };
+  return {
+    files: render(),
+    warnings: [...new Set(warnings)],
+    notes,
+    differences,
+    leaves: leaves.map(leafId),
+    mapSkews,
+  };
 }
 
 /** Within one directory ytt merges the schema documents before the data values: a schema's defaults never win over a value file that sorts before it. */

@@ -50,6 +50,8 @@ export function placeCheck(
   records: readonly SchemaRecord[],
   src: SourceValues,
   v: { path: string; text: string },
+  /** the values of other sources whose statements the check will also see (an env-data validation's) */
+  others: readonly ({ map: unknown[] } | undefined)[] = [],
 ): { warning?: string } {
   const notCarried = (why: string): { warning: string } => ({
     warning: `${src.path}: #@schema/validation ${v.text} at ${v.path} is not carried over${why}; restate it by hand`,
@@ -72,6 +74,13 @@ export function placeCheck(
   const stated = valueAt(src.value, raw);
   if (stated !== undefined && stated !== null && !defaultSatisfies(exprLines('', stated, 0).join('\n'), v.text))
     return notCarried(': the value its schema document states does not satisfy it, and KCL checks every instantiation');
+  for (const o of others) {
+    const x = valueAt(o as Value | undefined, raw);
+    if (x !== undefined && x !== null && !defaultSatisfies(exprLines('', x, 0).join('\n'), v.text))
+      return notCarried(
+        ': a value an application file states does not satisfy it (a level below may replace it), and KCL checks every instantiation',
+      );
+  }
   const guards =
     rest.length === 1
       ? [`${expr} != Undefined`]

@@ -14,7 +14,18 @@
  * documents (placement and guards: placed-checks.ts).
  */
 import { defaultSatisfies, checksOf } from './checks.js';
-import { exprLines, isIdent, isList, isMap, kclString, toSchemaName, type Entry, type Value } from './kcl-write.js';
+import {
+  Expr,
+  exprLines,
+  isIdent,
+  isList,
+  isMap,
+  kclString,
+  plainKey,
+  toSchemaName,
+  type Entry,
+  type Value,
+} from './kcl-write.js';
 import { placeCheck, type SchemaRecord } from './placed-checks.js';
 import { elementKeys, statedByEvery } from './stated-elements.js';
 import { templateValue, type SourceValues } from './sources.js';
@@ -25,6 +36,8 @@ export function singular(name: string): string {
   if (/[^s]s$/.test(name)) return name.slice(0, -1);
   return `${name}Item`;
 }
+
+const unwrapMap = (v: Value): Value => (v instanceof Expr && isMap(v.literal) ? v.literal : v);
 
 function scalarType(v: Value): string {
   // a translated derivation (kcl-write's Expr) has the type of the value ytt resolved
@@ -49,6 +62,8 @@ export interface ProtoEnv {
   governing: readonly SourceValues[];
   /** per declaration of one of the prototype's applications, the sources its declaring level carries */
   declarations?: readonly (readonly SourceValues[])[];
+  /** env-data schema documents of the levels every environment is under: their validations of an application's scopes become checks */
+  envValidated?: readonly SourceValues[];
 }
 
 interface Ctx {
@@ -146,17 +161,19 @@ function genSchema(
         `${found!.src.path}: #@schema/validation ${c.uncarried.join(', ')} at ${p.join('.')} is not carried over; restate it by hand`,
       );
     // a schema array declares its item's type and defaults to [] (unless #@schema/default says otherwise)
-    const value: Value = schemaDoc && isList(x.value) && !anns.has('schema/default') ? { list: [] } : x.value;
+    // a map-valued derivation the ytt schema describes is a schema of its own, stated as its literal
+    const given = schemaDoc ? unwrapMap(x.value) : x.value;
+    const value: Value = schemaDoc && isList(given) && !anns.has('schema/default') ? { list: [] } : given;
     const optional = free || value === null;
     let demanded = false;
-    if (!free && schemaDoc && isMap(value) && value.map.length > 0 && value.map.every((e) => isIdent(e.key))) {
+    if (!free && schemaDoc && isMap(value) && value.map.length > 0 && value.map.every(plainKey)) {
       const sub = schemaName(ctx, p, (s) => s);
       lines.push(`    ${x.key}: ${sub} = ${sub} {}`);
       later.push(() => genSchema(ctx, sub, p, [...vpath, x.key], value.map, tp, elementPath ? tp : undefined));
     } else if (!free && schemaDoc && isList(value) && found && found.node.container === 'array') {
       const item = found.src.template!.nodes.find((k) => k.parent === found.node.id && k.kind === 'arrayitem');
       const shape = item ? templateValue(found.src.template!, item) : undefined;
-      if (item && shape && isMap(shape) && shape.map.length > 0 && shape.map.every((e) => isIdent(e.key))) {
+      if (item && shape && isMap(shape) && shape.map.length > 0 && shape.map.every(plainKey)) {
         const el = schemaName(ctx, p, singular);
         lines.push(...exprLines(`    ${x.key}: [${el}] = `, value, 1));
         later.push(() => genSchema(ctx, el, p, [...vpath, x.key, '[]'], shape.map, `${tp}.[0]`, `${tp}.[0]`));
@@ -216,9 +233,10 @@ export function protoFile(
   const head = ['import myks', '', `schema ${name}(myks.App):`, `    proto: str = ${kclString(proto)}`];
   const top: SchemaRecord = { name, path: '', lines: [], attrs: new Set(ENGINE_SCOPES), checks: [], open: false };
   ctx.records.push(top);
-  for (const e of entries) {
+  for (const given of entries) {
+    const e = given.key === 'application' ? { ...given, value: unwrapMap(given.value) } : given;
     const note = [...(e.blankBefore ? [''] : []), ...e.comments.map((c) => `    ${c}`)];
-    if (e.key === 'application' && isMap(e.value) && e.value.map.every((x) => isIdent(x.key))) {
+    if (e.key === 'application' && isMap(e.value) && e.value.map.every(plainKey)) {
       top.lines.push(...note, '    application: Application = Application {}');
       ctx.taken.add('Application');
       genSchema(ctx, 'Application', ['application'], ['application'], e.value.map, 'application');
@@ -236,9 +254,14 @@ export function protoFile(
       s.validations.filter((v) => !ctx.used.has(`${s.path}\u0000${v.path}`)).map((v) => ({ s, v })),
     ),
     ...env.stated.filter((s) => s.isSchema).flatMap((s) => s.validations.map((v) => ({ s, v }))),
+    ...(env.envValidated ?? []).flatMap((s) =>
+      s.validations.filter((v) => ENGINE_SCOPES.includes(v.path.split('.')[0]!)).map((v) => ({ s, v })),
+    ),
   ];
+  const envValidated = new Set(env.envValidated ?? []);
+  const appValues = [...srcs, ...env.stated].map((x) => x.value);
   for (const { s, v } of pending) {
-    const r = placeCheck(ctx.records, s, v);
+    const r = placeCheck(ctx.records, s, v, envValidated.has(s) ? appValues : []);
     if (r.warning) warnings.push(r.warning);
   }
   const out = [...head];

@@ -45,6 +45,8 @@ export interface SourceValues {
   imports: string[];
   /** the ytt library lambdas the translated derivations call, to write in `<lib>/<file>.k` */
   lambdas: Lambda[];
+  /** the dotted paths of the map-valued derivations (written as overrides, dropped where a leaf shows ytt merged them) */
+  mapDerived?: string[];
   /** the template node of each value path (`a.b`, `a.[0].c`) */
   byPath: Map<string, TemplateNode>;
 }
@@ -64,6 +66,8 @@ export function isTemplated(t: TemplateFile, n: TemplateNode): boolean {
 export interface SourceContext {
   read(path: string): string | undefined;
   library: Record<string, string>;
+  /** `file\0dotted.path` of map-valued derivations kept as literals */
+  dropMaps?: ReadonlySet<string>;
 }
 
 export function readSource(ctx: SourceContext, path: string): SourceValues {

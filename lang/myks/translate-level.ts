@@ -8,7 +8,7 @@
  * evaluated against the legacy value), keeping the literal where it differs.
  */
 import { isTemplated, type SourceValues } from './sources.js';
-import { templateExpr } from './translate.js';
+import { templateExpr } from './translate-text.js';
 import { readProgram } from './translate-program.js';
 import { readsOf, toKclExpr } from './translate-expr.js';
 import { withCalls, type Lambda, type YttLibrary } from './translate-library.js';

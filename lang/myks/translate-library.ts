@@ -26,6 +26,8 @@ export interface LibraryContext {
   read(path: string): string | undefined;
   /** load() name → repository path, as lang/ytt's myks layout lists it */
   library: Record<string, string>;
+  /** `file\0dotted.path` of map-valued derivations kept as literals (migrate's second pass) */
+  dropMaps?: ReadonlySet<string>;
 }
 
 const LIB_FILE = /^([A-Za-z_]\w*)\.(star|lib\.yaml)$/;

@@ -10,20 +10,32 @@
  */
 import type { SourceLine } from '../ytt/starlark/lexer.js';
 
+/** A comprehension clause: `for v in iter` or `if cond`. */
+export type Clause = { v: string; iter: string } | { cond: string };
+
+/** The variables the clauses bind. */
+export const clauseVars = (cs: readonly Clause[]): string[] => cs.flatMap((c) => ('v' in c ? [c.v] : []));
+
 export type Stmt =
   | { k: 'load'; module: string; names: { local: string; exported: string }[] }
   | { k: 'assign'; name: string; expr: string; first: number; last: number; lines: number[] }
   | {
       k: 'append';
-      v: string;
-      iter: string;
-      /** `if cond:` around the appends */
-      cond?: string;
+      /** the `for` (and `if`) blocks around the appends, outermost first */
+      clauses: Clause[];
       appends: { target: string; expr: string }[];
       first: number;
       last: number;
     }
-  | { k: 'loop'; v: string; iter: string; cond?: string; nodes: number[] }
+  /** `for` (and `if`) blocks around YAML nodes only, outermost first */
+  | {
+      k: 'loop';
+      clauses: Clause[];
+      nodes: number[];
+      nested?: Extract<Stmt, { k: 'loop' }>[];
+      /** an `if`/`elif`/`else` block around YAML nodes: the nodes of each branch (`cond` undefined: `else`) */
+      branches?: { cond?: string; nodes: number[] }[];
+    }
   | { k: 'def'; name: string; params: string; expr: string }
   | { k: 'other'; names: string[]; text: string; nodes: number[]; first: number; last: number };
 
@@ -131,25 +143,104 @@ export function readProgram(program: readonly SourceLine[]): Stmt[] {
   return out;
 }
 
+/**
+ * A `for` block and the blocks nested in it as one clause chain: while the
+ * body is exactly one `for` or `if` block, that block is a further clause.
+ */
+function chain(head: Line, body: Line[]): { clauses: Clause[]; inner: Line[] } | undefined {
+  const forHead = /^for\s+([A-Za-z_]\w*)\s+in\s+([\s\S]+):$/.exec(head.text);
+  const ifHead = /^if\s+([\s\S]+):$/.exec(head.text);
+  if (!forHead && !ifHead) return undefined;
+  const clauses: Clause[] = [forHead ? { v: forHead[1]!, iter: forHead[2]! } : { cond: ifHead![1]! }];
+  let inner = body;
+  for (;;) {
+    const first = inner[0];
+    if (!first || first.node !== undefined || !OPENS.test(first.text)) break;
+    let depth = 0;
+    let end = -1;
+    for (let j = 0; j < inner.length; j++) {
+      const x = inner[j]!;
+      if (x.node !== undefined) continue;
+      if (OPENS.test(x.text)) depth++;
+      else if (/^end$/.test(x.text) && --depth === 0) {
+        end = j;
+        break;
+      }
+    }
+    if (end !== inner.length - 1) break;
+    const f = /^for\s+([A-Za-z_]\w*)\s+in\s+([\s\S]+):$/.exec(first.text);
+    const i = /^if\s+([\s\S]+):$/.exec(first.text);
+    if (f) clauses.push({ v: f[1]!, iter: f[2]! });
+    else if (i) clauses.push({ cond: i[1]! });
+    else break;
+    inner = inner.slice(1, -1);
+  }
+  return { clauses, inner };
+}
+
+/** `if c:` nodes `elif d:` nodes `else:` nodes: the branches, when nothing else is in the block. */
+function ifElse(head: Line, body: readonly Line[]): { cond?: string; nodes: number[] }[] | undefined {
+  const first = /^if\s+([\s\S]+):$/.exec(head.text);
+  if (!first || !body.some((l) => l.node === undefined)) return undefined;
+  const out: { cond?: string; nodes: number[] }[] = [{ cond: first[1]!, nodes: [] }];
+  for (const l of body) {
+    if (l.node !== undefined) {
+      out[out.length - 1]!.nodes.push(l.node);
+      continue;
+    }
+    const elif = /^elif\s+([\s\S]+):$/.exec(l.text);
+    if (elif && out[out.length - 1]!.cond !== undefined) out.push({ cond: elif[1]!, nodes: [] });
+    else if (/^else\s*:$/.test(l.text) && out[out.length - 1]!.cond !== undefined) out.push({ nodes: [] });
+    else return undefined;
+  }
+  return out;
+}
+
+/** The blocks among YAML nodes, when each is a loop of nodes; undefined otherwise. */
+function nestedLoops(lines: readonly Line[]): Extract<Stmt, { k: 'loop' }>[] | undefined {
+  const out: Extract<Stmt, { k: 'loop' }>[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (l.node !== undefined) continue;
+    if (!OPENS.test(l.text)) return undefined;
+    let depth = 1;
+    let j = i + 1;
+    for (; j < lines.length && depth > 0; j++) {
+      const x = lines[j]!;
+      if (x.node !== undefined) continue;
+      if (/^end$/.test(x.text)) depth--;
+      else if (OPENS.test(x.text)) depth++;
+    }
+    if (depth !== 0) return undefined;
+    const sub = block(l, lines.slice(i + 1, j - 1), l.line);
+    if (sub.k !== 'loop') return undefined;
+    out.push(sub);
+    i = j - 1;
+  }
+  return out;
+}
+
 function block(head: Line, body: Line[], last: number): Stmt {
   const code = body.filter((b) => b.node === undefined);
   const nodes = body.filter((b) => b.node !== undefined).map((b) => b.node!);
-  const forHead = /^for\s+([A-Za-z_]\w*)\s+in\s+([\s\S]+):$/.exec(head.text);
-  if (forHead && nodes.length > 0 && code.length === 0) return { k: 'loop', v: forHead[1]!, iter: forHead[2]!, nodes };
-  // `if cond:` around the whole body: a filtered comprehension
-  const ifHead = /^if\s+([\s\S]+):$/.exec(body[0]?.text ?? '');
-  if (forHead && nodes.length > 0 && code.length === 2 && ifHead && body[body.length - 1]!.text === 'end')
-    return { k: 'loop', v: forHead[1]!, iter: forHead[2]!, cond: ifHead[1]!, nodes };
-  if (forHead && nodes.length === 0 && code.length > 0) {
-    const ifHead = /^if\s+([\s\S]+):$/.exec(code[0]!.text);
-    const lines = ifHead && code.length > 2 && code[code.length - 1]!.text === 'end' ? code.slice(1, -1) : code;
-    const appends = lines.map((c) => {
+  const ch = chain(head, body);
+  if (ch && nodes.length > 0 && ch.inner.every((x) => x.node !== undefined))
+    return { k: 'loop', clauses: ch.clauses, nodes };
+  const branches = ifElse(head, body);
+  if (branches) return { k: 'loop', clauses: [], nodes, branches };
+  // loops inside the items the loop yields (a sequence inside an item, looped over too)
+  const nested = ch && nodes.length > 0 ? nestedLoops(ch.inner) : undefined;
+  if (ch && nested) return { k: 'loop', clauses: ch.clauses, nodes, nested };
+  if (ch && 'v' in ch.clauses[0]! && nodes.length === 0 && ch.inner.length > 0) {
+    const appends = ch.inner.map((c) => {
       const m = /^([A-Za-z_]\w*)\.append\(([\s\S]+)\)$/.exec(c.text);
       return m && depthOf(m[2]!) === 0 ? { target: m[1]!, expr: m[2]! } : undefined;
     });
     const targets = appends.map((a) => a?.target);
     // each list appended once, and nothing in the loop reading a list it builds
-    const reads = [forHead[2]!, ifHead?.[1] ?? '', ...appends.map((a) => a?.expr ?? '')].join('\n');
+    const reads = [...ch.clauses.map((c) => ('v' in c ? c.iter : c.cond)), ...appends.map((a) => a?.expr ?? '')].join(
+      '\n',
+    );
     if (
       appends.every((a) => a !== undefined) &&
       new Set(targets).size === targets.length &&
@@ -157,9 +248,7 @@ function block(head: Line, body: Line[], last: number): Stmt {
     )
       return {
         k: 'append',
-        v: forHead[1]!,
-        iter: forHead[2]!,
-        ...(ifHead && lines !== code ? { cond: ifHead[1]! } : {}),
+        clauses: ch.clauses,
         appends: appends as { target: string; expr: string }[],
         first: head.line,
         last,

@@ -116,6 +116,59 @@ const rows: {
     want: [/\n {4}x\.mirrors = \["mirror\." \+ r for r in _regs if r != "quay\.io"\]\n/],
   },
   {
+    name: 'nested for/end loops over a sequence item, one comprehension with a clause per loop',
+    schema: '  pairs: [""]\n',
+    prelude: '#@ envs = ["dev", "prod"]\n#@ regions = ["eu", "us", "ap"]\n',
+    body: '  pairs:\n  #@ for e in envs:\n  #@ for r in regions:\n  #@ if r != "ap" or e == "prod":\n  #@ if r != "us":\n  - #@ e + "-" + r\n  #@ end\n  #@ end\n  #@ end\n  #@ end\n',
+    want: [
+      /\n {4}x\.pairs = \[e \+ "-" \+ r for e in _envs for r in _regions if \(r != "ap" or e == "prod"\) and \(r != "us"\)\]\n/,
+    ],
+  },
+  {
+    name: 'a for/end loop inside the item a for/end loop yields, a comprehension inside a comprehension',
+    schema: '  clusters:\n  - name: ""\n    nodes: [""]\n',
+    prelude: '#@ names = ["a", "b"]\n',
+    body: '  clusters:\n  #@ for c in names:\n  - name: #@ c\n    nodes:\n    #@ for n in range(2):\n    - #@ c + str(n)\n    #@ end\n  #@ end\n',
+    want: [/\n {4}x\.clusters = \[\{name = c, nodes = \[c \+ str\(n\) for n in range\(2\)\]\} for c in _names\]\n/],
+  },
+  {
+    name: 'a for/end loop yielding several items, one more clause over them',
+    schema: '  ports:\n  - name: ""\n    port: 0\n',
+    prelude: '#@ bases = [8000, 9000]\n',
+    body: '  ports:\n  #@ for b in bases:\n  - name: #@ "http-" + str(b)\n    port: #@ b\n  - name: #@ "https-" + str(b)\n    port: #@ b + 443\n  #@ end\n',
+    want: [
+      /\n {4}x\.ports = \[item for b in _bases for item in \[\{name = "http-" \+ str\(b\), port = b\}, \{name = "https-" \+ str\(b\), port = b \+ 443\}\]\]\n/,
+    ],
+  },
+  {
+    name: 'nested loops appending to a list, one comprehension joined to its binding',
+    schema: '  hosts: [""]\n',
+    prelude:
+      '#@ hosts = ["lb"]\n#@ for e in ["dev", "prod"]:\n#@   for n in range(2):\n#@     if n > 0 or e == "prod":\n#@       hosts.append(e + str(n))\n#@     end\n#@   end\n#@ end\n',
+    body: '  hosts: #@ hosts\n',
+    want: [
+      /\n_hosts = \["lb"\] \+ \[e \+ str\(n\) for e in \["dev", "prod"\] for n in range\(2\) if n > 0 or e == "prod"\]\n/,
+    ],
+  },
+  {
+    name: 'an if/end block around sequence items, the items or nothing',
+    schema: '  args: [""]\n',
+    prelude: '#@ debug = True\n#@ trace = False\n#@ mods = ["a", "b"]\n',
+    body: '  args:\n  - --serve\n  #@ if debug:\n  - --debug\n  - --verbose\n  #@ end\n  #@ if trace:\n  - --trace\n  #@ end\n  #@ if debug:\n  #@ for m in mods:\n  - #@ "--mod=" + m\n  #@ end\n  #@ end\n',
+    want: [
+      /\n {4}x\.args = \["--serve"\] \+ \(\["--debug", "--verbose"\] if _debug else \[\]\) \+ \(\["--trace"\] if _trace else \[\]\) \+ \(\["--mod=" \+ m for m in _mods\] if _debug else \[\]\)\n/,
+    ],
+  },
+  {
+    name: 'an if/elif/else block around sequence items, a conditional list expression',
+    schema: '  args: [""]\n',
+    prelude: '#@ lvl = "warn"\n#@ json = False\n',
+    body: '  args:\n  - --serve\n  #@ if lvl == "debug":\n  - --debug\n  - --trace\n  #@ elif lvl == "warn":\n  - --quiet\n  #@ else:\n  #@ end\n  #@ if json:\n  - --json\n  #@ else:\n  - --text\n  #@ end\n',
+    want: [
+      /\n {4}x\.args = \["--serve"\] \+ \(\["--debug", "--trace"\] if _lvl == "debug" else \["--quiet"\] if _lvl == "warn" else \[\]\) \+ \(\["--json"\] if _json else \["--text"\]\)\n/,
+    ],
+  },
+  {
     name: 'a for/end loop joined to the items stated around it',
     schema: '  ports:\n  - name: ""\n    port: 0\n',
     prelude: '#@ extra = [8080, 8443]\n',
@@ -146,6 +199,52 @@ const rows: {
     body: "  #@yaml/text-templated-strings\n  auth: \"Bearer (@= sops('0', 'k') @)\"\n",
     extra: { 'lib/secrets.star': SOPS },
     want: [/\n {4}x\.auth = """Bearer \$\{lib\.sops\("0", "k"\)\}"""\n/],
+  },
+  {
+    name: 'a text template with an if/else block, a conditional expression',
+    schema: '  url: ""\n',
+    prelude: '#@ tls = True\n#@ host = "example.com"\n',
+    body: '  #@yaml/text-templated-strings\n  url: "(@ if tls: @)https(@ else: @)http(@ end @)://(@= host @)"\n',
+    want: [/\n {4}x\.url = """\$\{\("https" if _tls else "http"\)\}:\/\/\$\{_host\}"""\n/],
+  },
+  {
+    name: 'a text template with a for block and trims, a join over a comprehension',
+    schema: '  list: ""\n',
+    prelude: '#@ hosts = ["a", "b"]\n',
+    body: '  #@yaml/text-templated-strings\n  list: |\n    hosts:\n    (@ for h in hosts: -@)\n    - (@= h @)\n    (@ end @)\n',
+    want: [/\n {4}x\.list = """\\\nhosts:\n\$\{""\.join\(\["- " \+ h \+ "\\n" for h in _hosts\]\)\}\n"""\n/],
+  },
+  {
+    name: 'a text template with nested blocks and elif',
+    schema: '  tags: ""\n',
+    prelude: '#@ regs = ["docker.io", "quay.io", "ghcr.io"]\n',
+    body: "  #@yaml/text-templated-strings\n  tags: \"(@ for r in regs: @)(@ if r == 'docker.io': @)D(@ elif r.startswith('q'): @)Q(@ else: @)[(@= r @)](@ end @)(@ end @)\"\n",
+    want: [
+      /\n {4}x\.tags = """\$\{""\.join\(\[\("D" if r == "docker\.io" else "Q" if r\.startswith\("q"\) else "\[" \+ r \+ "\]"\) for r in _regs\]\)\}"""\n/,
+    ],
+  },
+  {
+    name: 'a text template with an assignment, its expression where the name is read',
+    schema: '  count: ""\n',
+    prelude: '#@ hosts = ["a", "b"]\n',
+    body: '  #@yaml/text-templated-strings\n  count: "(@ n = len(hosts) @)(@= str(n) @) hosts(@ for h in hosts: @)(@ n = h + \'!\' @) (@= n @)(@ end @)"\n',
+    want: [
+      /\n {4}x\.count = """\$\{str\(len\(_hosts\)\)\} hosts\$\{""\.join\(\[" " \+ \(h \+ "!"\) for h in _hosts\]\)\}"""\n/,
+    ],
+  },
+  {
+    name: 'a templated key, an interpolated key',
+    schema: '  web-port: 0\n  tls: false\n',
+    prelude: '#@ name = "web"\n',
+    body: '  #@yaml/text-templated-strings\n  (@= name @)-port: 8080\n  tls: true\n',
+    want: [/\n {4}x: \{\n {8}"\$\{_name\}-port" = 8080\n {8}tls = True\n {4}\}\n/],
+  },
+  {
+    name: 'a map-valued derivation, as an override',
+    schema: '  labels:\n    app: ""\n    tier: ""\n',
+    prelude: '#@ name = "web"\n',
+    body: '  labels: #@ {"app": name, "tier": name + "-tier"}\n',
+    want: [/\n {4}x\.labels = \{"app": _name, "tier": _name \+ "-tier"\}\n/],
   },
   {
     name: 'a local single-return def, as a lambda',
@@ -246,16 +345,16 @@ test('a library name two files bind, or one file binds twice, is not translated'
 
 test('what KCL does not reproduce, or has no translation, stays the literal ytt resolved', () => {
   const { r, env } = level(
-    '  a: ""\n  b: 0\n  c: ""\n  d: [""]\n',
+    '  a: ""\n  b: 0\n  c: ""\n  d:\n    p: 0\n    q: 0\n',
     '#@ domain = "example.com"\n#@ n = 7\n',
     // % formatting evaluates differently (or not at all) in KCL; a keyword argument has no
     // translation; a loop with two items per iteration is not a comprehension
-    '  a: #@ "%s!" % domain\n  b: #@ n // 2\n  c: #@ domain.replace("example", "x", count=1)\n  d:\n  #@ for z in ["p", "q"]:\n  - #@ z\n  - #@ z + "2"\n  #@ end\n',
+    '  a: #@ "%s!" % domain\n  b: #@ n // 2\n  c: #@ domain.replace("example", "x", count=1)\n  d:\n    #@ for z in ["p", "q"]:\n    #@yaml/text-templated-strings\n    (@= z @): 1\n    #@ end\n',
   );
   assert.match(env, /\n {8}a = "example\.com!"\n/);
   assert.match(env, /\n {8}b = _n \/\/ 2\n/);
   assert.match(env, /\n {8}c = "x\.com"\n/);
-  assert.match(env, /\n {8}d = \["p", "p2", "q", "q2"\]\n/);
+  assert.match(env, /\n {8}d: \{p = 1, q = 1\}\n/);
   assert.doesNotMatch(env, /_domain/, 'a prelude variable nothing translated reads is pruned');
   assert.deepEqual(r.notes, [
     'envs/env-data.yaml: 3 computed value(s) converted as the literal ytt resolved (not translated to KCL)',
@@ -504,4 +603,48 @@ test('a _level derivation calling a library lambda: the leaf file imports the li
   assert.match(app, /^import lib\nimport myks\n/);
   assert.match(app, /\n {8}token = lib\.sops\(_level\.environment\.id, "api"\)\n/);
   assert.match(r.files.get('lib/secrets.k')!, /\nsops = lambda env, key \{\n/);
+});
+
+test('a map-valued derivation ytt merged into what a level above stated stays the literal (a union, merging as ytt did)', () => {
+  const r = migrate(
+    repo({
+      'envs/env-data.00-schema.yaml':
+        '#@data/values-schema\n---\n#@overlay/match missing_ok=True\nx:\n  labels:\n    app: ""\n    team: ""\n  other:\n    a: ""\n',
+      'envs/env-data.yaml': `${HEAD}x:\n  labels:\n    team: core\n`,
+      'envs/prod/env-data.yaml':
+        '#@ name = "web"\n#@data/values\n---\nenvironment:\n  id: prod\nx:\n  labels: #@ {"app": name}\n  other: #@ {"a": name}\n',
+    }),
+    'repo',
+  );
+  assert.deepEqual(r.differences, []);
+  const env = r.files.get('envs/prod/env.k')!;
+  assert.match(env, /\n {4}x: \{\n {8}labels\.app = "web"\n {8}other = \{"a": _name\}\n {4}\}\n/, env);
+  assert.equal(r.files.get('envs/prod/patch.k'), undefined, 'nothing frozen: the literal merges as ytt did');
+  assert.ok(!r.warnings.some((w) => w.includes('differently')), r.warnings.join('\n'));
+});
+
+test("a templated key follows its file's prelude: kept literal with the file's literals, prefixed with an application's helpers", () => {
+  const r = migrate(
+    repo({
+      ...APP,
+      'envs/env-data.00-schema.yaml':
+        '#@data/values-schema\n---\n#@overlay/match missing_ok=True\nx:\n  a: 0\n  b-port: 0\n',
+      'envs/env-data.yaml': `#@ name = "a"\n${HEAD}x:\n  a: #@ len(name)\n`,
+      'envs/env-data.zz.yaml':
+        '#@ name = "b"\n#@data/values\n---\n#@yaml/text-templated-strings\nx:\n  (@= name @)-port: 1\n',
+      'prototypes/web/app-data.yaml':
+        '#@data/values-schema\n---\n#@overlay/match-child-defaults missing_ok=True\napplication:\n  web-port: 0\n',
+      'envs/_apps/web/app-data.yaml':
+        '#@ name = "web"\n#@data/values\n---\n#@yaml/text-templated-strings\napplication:\n  (@= name @)-port: 2\n',
+    }),
+    'repo',
+  );
+  assert.deepEqual(r.differences, []);
+  const env = r.files.get('envs/env.k')!;
+  assert.match(env, /\n {4}x\.a = len\(_name\)\n/);
+  assert.match(env, /\n {4}x: \{"b-port" = 1\}\n|\n {4}x\."b-port" = 1\n|"b-port" = 1/);
+  assert.doesNotMatch(env, /\$\{_name\}/, 'the clashing file keeps its literal key');
+  const app = r.files.get('envs/app-web.k')!;
+  assert.match(app, /\n_web_name = "web"\n/);
+  assert.match(app, /"\$\{_web_name\}-port" = 2/);
 });

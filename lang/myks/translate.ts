@@ -22,13 +22,14 @@
  */
 import { evaluateKcl, memoryHost, toPlain as kclPlain } from '../kcl/index.js';
 import type { TemplateFile, TemplateNode } from '../ytt/index.js';
-import { Expr, isList, isMap, keyRef, kclString, scalarText, type Entry, type Value } from './kcl-write.js';
+import { Expr, isList, isMap, keyRef, scalarText, type Entry, type Value } from './kcl-write.js';
 import type { SourceValues } from './sources.js';
-import { readProgram, type Stmt } from './translate-program.js';
+import { clauseVars, readProgram, type Clause, type Stmt } from './translate-program.js';
 import { readsOf, toKclExpr } from './translate-expr.js';
+import { templateExpr } from './translate-text.js';
 import { lambdaFiles, withCalls, YttLibrary, type Lambda, type LibraryContext } from './translate-library.js';
 
-export { toKclExpr };
+export { toKclExpr, templateExpr };
 
 const libraries = new WeakMap<object, YttLibrary>();
 
@@ -63,6 +64,8 @@ export function plainOf(v: Value): unknown {
 interface Cand {
   path: (string | number)[];
   expr: string;
+  /** the derivation of the key at `path`, not of its value */
+  key?: boolean;
 }
 
 const TEMPLATED = 'yaml/text-templated-strings';
@@ -88,7 +91,8 @@ export function translate(t: TemplateFile, out: SourceValues, ctx: LibraryContex
       }
     if (s.k === 'assign' || s.k === 'def') counts.set(s.name, (counts.get(s.name) ?? 0) + 1);
     if (s.k === 'other') s.names.forEach((n) => poisoned.add(n));
-    if (s.k === 'loop' || s.k === 'append') poisoned.add(s.v);
+    if (s.k === 'append') clauseVars(s.clauses).forEach((v) => poisoned.add(v));
+    if (s.k === 'loop') for (const x of withNested(s)) clauseVars(x.clauses).forEach((v) => poisoned.add(v));
   }
   for (const [n, c] of counts) if (c > 1) poisoned.add(n);
   // `_level`, `_apps`... are the converter's own names in the files the prelude joins
@@ -130,12 +134,11 @@ export function translate(t: TemplateFile, out: SourceValues, ctx: LibraryContex
       const app = a.k === 'append' ? a.appends.find((x) => x.target === d.name) : undefined;
       if (a.k !== 'append' || !app) continue;
       if (j < at || !orderFree(t, stmts, at, j, d.name)) return undefined;
-      const iter = toKclExpr(a.iter, sc);
-      const item = toKclExpr(app.expr, sc, new Set([a.v]));
-      const cond = a.cond === undefined ? '' : toKclExpr(a.cond, sc, new Set([a.v]));
-      if (iter === undefined || item === undefined || cond === undefined) return undefined;
+      const cl = clausesText(a.clauses, sc, new Set());
+      const item = cl && toKclExpr(app.expr, sc, cl.bound);
+      if (cl === undefined || item === undefined) return undefined;
       const base: string = /^(\[[\s\S]*\]|[\w.]+)$/.test(text) && balanced(text) ? text : `(${text})`;
-      text = `${base} + [${item} for ${a.v} in ${iter}${cond === '' ? '' : ` if ${cond}`}]`;
+      text = `${base} + [${item}${cl.text}]`;
     }
     return text;
   };
@@ -153,15 +156,20 @@ export function translate(t: TemplateFile, out: SourceValues, ctx: LibraryContex
 
   // candidate derivations
   const kids = (id: number): TemplateNode[] => t.nodes.filter((n) => n.parent === id);
-  const loopOf = new Map<number, Extract<Stmt, { k: 'loop' }>>();
+  const loopOf = new Map<number, Extract<Stmt, { k: 'loop' }> & { tops: number[] }>();
+  /** the items after the first of a loop yielding several */
+  const yielded = new Set<number>();
   const blocked = new Set<number>();
-  for (const s of stmts) {
+  for (const s of stmts.flatMap((x): Stmt[] => (x.k === 'loop' ? withNested(x) : [x]))) {
     if (s.k === 'other') s.nodes.forEach((n) => blocked.add(n));
     if (s.k !== 'loop') continue;
     const inLoop = new Set(s.nodes);
     const tops = s.nodes.filter((n) => !inLoop.has(t.nodes[n]!.parent));
-    if (tops.length === 1 && t.nodes[tops[0]!]!.kind === 'arrayitem') loopOf.set(tops[0]!, s);
-    else s.nodes.forEach((n) => blocked.add(n));
+    // the items one iteration yields: sequence items of one array
+    if (tops.every((n) => t.nodes[n]!.kind === 'arrayitem' && t.nodes[n]!.parent === t.nodes[tops[0]!]!.parent)) {
+      loopOf.set(tops[0]!, { ...s, tops });
+      tops.slice(1).forEach((n) => yielded.add(n));
+    } else s.nodes.forEach((n) => blocked.add(n));
   }
   const templated = (n: TemplateNode): boolean => {
     for (let c: TemplateNode | undefined = n; c; c = t.nodes[c.parent])
@@ -199,14 +207,44 @@ export function translate(t: TemplateFile, out: SourceValues, ctx: LibraryContex
       run = [];
     };
     for (const k of kids(a.id)) {
+      if (yielded.has(k.id)) continue;
       const loop = loopOf.get(k.id);
-      if (loop) {
-        const iter = toKclExpr(loop.iter, sc, bound);
-        const item = itemExpr(k, new Set([...bound, loop.v]));
-        const cond = loop.cond === undefined ? '' : toKclExpr(loop.cond, sc, new Set([...bound, loop.v]));
-        if (iter === undefined || item === undefined || cond === undefined) return undefined;
+      if (loop?.branches) {
+        // `if`/`elif`/`else` around items: the items of the branch that holds
+        const parts: string[] = [];
+        for (const b of loop.branches) {
+          const own = new Set(b.nodes);
+          const items = loop.tops.filter((n) => own.has(n)).map((n) => itemExpr(t.nodes[n]!, bound));
+          const cond = b.cond === undefined ? '' : toKclExpr(b.cond, sc, bound);
+          if (cond === undefined || items.some((x) => x === undefined)) return undefined;
+          parts.push(`[${items.join(', ')}]`, cond);
+        }
+        if (loop.branches[loop.branches.length - 1]!.cond !== undefined) parts.push('[]', '');
+        let text = parts[parts.length - 2]!;
+        for (let j = parts.length - 4; j >= 0; j -= 2) text = `${parts[j]} if ${parts[j + 1]} else ${text}`;
         flush();
-        segs.push(`[${item} for ${loop.v} in ${iter}${cond === '' ? '' : ` if ${cond}`}]`);
+        segs.push(`(${text})`);
+      } else if (loop) {
+        // an `if` block outside any `for`: the items or nothing
+        const lead = loop.clauses.findIndex((c) => 'v' in c);
+        const guards = (lead < 0 ? loop.clauses : loop.clauses.slice(0, lead)) as { cond: string }[];
+        const conds = guards.map((c) => toKclExpr(c.cond, sc, bound));
+        const cl = clausesText(lead < 0 ? [] : loop.clauses.slice(lead), sc, bound);
+        if (cl === undefined || conds.some((c) => c === undefined)) return undefined;
+        const items = loop.tops.map((n) => itemExpr(t.nodes[n]!, cl.bound));
+        if (items.some((x) => x === undefined)) return undefined;
+        flush();
+        let seg: string;
+        if (cl.text === '') seg = `[${items.join(', ')}]`;
+        else if (items.length === 1) seg = `[${items[0]}${cl.text}]`;
+        else {
+          // several items per iteration: one more clause over them
+          const it = fresh([...cl.bound, ...(items.join(' ').match(/\w+/g) ?? [])]);
+          seg = `[${it}${cl.text} for ${it} in [${items.join(', ')}]]`;
+        }
+        if (conds.length > 0)
+          seg = `(${seg} if ${conds.length === 1 ? conds[0] : conds.map((c) => `(${c})`).join(' and ')} else [])`;
+        segs.push(seg);
       } else {
         const v = itemExpr(k, bound);
         if (v === undefined) return undefined;
@@ -236,10 +274,37 @@ export function translate(t: TemplateFile, out: SourceValues, ctx: LibraryContex
       if (code(n)) sites++;
       return;
     }
-    let i = 0;
-    for (const k of kids(n.id)) visit(k, [...path, k.kind === 'arrayitem' ? i++ : String(k.key)]);
+    visitKids(n, path);
   };
-  for (const d of t.nodes.filter((n) => n.kind === 'doc')) for (const k of kids(d.id)) visit(k, [String(k.key)]);
+  // a templated key (`(@= name @)-port:`) is a derivation of its entry's key: the kids of its map
+  // are matched to the resolved entries by position, so every kid must stand for one entry
+  const keyTemplated = (k: TemplateNode): boolean =>
+    k.kind === 'mapitem' && typeof k.key === 'string' && k.key.includes('(@') && templated(k);
+  const visitKids = (n: TemplateNode, path: (string | number)[]): void => {
+    const ks = kids(n.id);
+    let i = 0;
+    const segs: (string | number)[] = ks.map((k) => (k.kind === 'arrayitem' ? i++ : String(k.key)));
+    if (ks.some(keyTemplated)) {
+      const holder = path.length === 0 ? { value: out.value ?? null } : find(out.value ?? { map: [] }, path);
+      const m = holder?.value;
+      if (!m || !isMap(m) || m.map.length !== ks.length || ks.some((k) => blocked.has(k.id))) {
+        sites += ks.filter(keyTemplated).length;
+        return;
+      }
+      m.map.forEach((e, j) => (segs[j] = e.key));
+      ks.forEach((k, j) => {
+        if (!keyTemplated(k)) return;
+        sites++;
+        const e = templateExpr(String(k.key), sc, new Set());
+        if (e !== undefined) cands.push({ path: [...path, segs[j]!], expr: e, key: true });
+      });
+    }
+    ks.forEach((k, j) => visit(k, [...path, segs[j]!]));
+  };
+  const docs = t.nodes.filter((n) => n.kind === 'doc');
+  for (const d of docs)
+    if (docs.length === 1) visitKids(d, []);
+    else for (const k of kids(d.id)) visit(k, [String(k.key)]);
   if (cands.length === 0 || !out.value) {
     out.untranslated = sites;
     return;
@@ -276,9 +341,19 @@ export function translate(t: TemplateFile, out: SourceValues, ctx: LibraryContex
   const used: string[] = [];
   cands.forEach((c, i) => {
     const holder = find(out.value!, c.path);
-    // a map stays literal: written as a union it merges as ytt's overlay did
-    if (!holder || isMap(holder.value) || !(`v${i}` in results)) return;
+    if (c.key) {
+      if (!holder || !(`v${i}` in results) || results[`v${i}`] !== c.path[c.path.length - 1]) return;
+      (holder as Entry).keyExpr = c.expr;
+      used.push(c.expr);
+      return;
+    }
+    if (!holder || !(`v${i}` in results)) return;
+    // a map is written as an override; migrate keeps the literal (a union, merging as ytt's
+    // overlay did) where a leaf shows the merge mattered
+    const dotted = c.path.join('.');
+    if (isMap(holder.value) && ctx.dropMaps?.has(`${t.path}\u0000${dotted}`)) return;
     if (canon(results[`v${i}`]) !== canon(plainOf(holder.value))) return;
+    if (isMap(holder.value)) (out.mapDerived ??= []).push(dotted);
     holder.value = new Expr(c.expr, holder.value);
     used.push(c.expr);
   });
@@ -348,9 +423,9 @@ function orderFree(t: TemplateFile, stmts: readonly Stmt[], from: number, to: nu
         : s.k === 'other'
           ? s.text
           : s.k === 'append'
-            ? [s.iter, s.cond ?? '', ...s.appends.flatMap((a) => [a.target, a.expr])].join('\n')
+            ? [...clauseTexts(s.clauses), ...s.appends.flatMap((a) => [a.target, a.expr])].join('\n')
             : s.k === 'loop'
-              ? s.iter
+              ? clauseTexts(s.clauses).join('\n')
               : '';
     if (mentions(text, name)) return false;
   }
@@ -393,47 +468,10 @@ function withComments(t: TemplateFile, d: Extract<Stmt, { k: 'assign' }>, kcl: s
   return out.join('\n');
 }
 
-/**
- * `a (@= x @) b` → `"a ${x} b"`; a `"""` string when it spans lines (`"""\` first) or when an
- * interpolated expression holds a string literal (kcl reads `"${f("x")}"` as two strings).
- * Undefined for any other template code.
- */
-export function templateExpr(
-  s: string,
-  sc: ReadonlyMap<string, string>,
-  bound: ReadonlySet<string>,
-): string | undefined {
-  const parts: (string | { e: string })[] = [];
-  let at = 0;
-  for (const m of s.matchAll(/\(@([\s\S]*?)@\)/g)) {
-    const code = /^=\s*([\s\S]*?)\s*$/.exec(m[1]!);
-    if (!code) return undefined;
-    const e = toKclExpr(code[1]!, sc, bound);
-    if (e === undefined || e.includes('\n')) return undefined;
-    parts.push(s.slice(at, m.index), { e });
-    at = m.index! + m[0].length;
-  }
-  parts.push(s.slice(at));
-  const multi = s.includes('\n');
-  const triple = multi || parts.some((p) => typeof p !== 'string' && p.e.includes('"'));
-  const lit = (x: string): string =>
-    triple
-      ? x
-          .replace(/\\/g, '\\\\')
-          .replace(/"(?="")/g, '\\"')
-          .replace(/\$/g, '\\$')
-      : kclString(x).slice(1, -1);
-  let out = parts.map((p) => (typeof p === 'string' ? lit(p) : '${' + p.e + '}')).join('');
-  // a quote next to the closing `"""` would end the string early
-  if (triple && out.endsWith('"') && !out.endsWith('\\"')) out = `${out.slice(0, -1)}\\"`;
-  if (!triple) return `"${out}"`;
-  return multi ? `"""\\\n${out}"""` : `"""${out}"""`;
-}
-
 /** The literals ytt resolved, back in place of the derivations (a level whose files bind one name twice). */
 export function untranslate(v: Value): Value {
   if (v instanceof Expr) return v.literal;
-  if (isMap(v)) return { map: v.map.map((e) => ({ ...e, value: untranslate(e.value) })) };
+  if (isMap(v)) return { map: v.map.map(({ keyExpr: _k, ...e }) => ({ ...e, value: untranslate(e.value) })) };
   if (isList(v)) return { list: v.list.map((i) => ({ ...i, value: untranslate(i.value) })) };
   return v;
 }
@@ -486,7 +524,13 @@ function prefixed(s: SourceValues, prefix: string): SourceValues {
     v instanceof Expr
       ? new Expr(ren(v.text), v.literal)
       : isMap(v)
-        ? { map: v.map.map((e) => ({ ...e, value: walk(e.value) })) }
+        ? {
+            map: v.map.map((e) => ({
+              ...e,
+              ...(e.keyExpr === undefined ? {} : { keyExpr: ren(e.keyExpr) }),
+              value: walk(e.value),
+            })),
+          }
         : isList(v)
           ? { list: v.list.map((i) => ({ ...i, value: walk(i.value) })) }
           : v;
@@ -497,4 +541,49 @@ function prefixed(s: SourceValues, prefix: string): SourceValues {
     preludeTexts: (s.preludeTexts ?? []).map(ren),
     value: s.value && (walk(s.value) as { map: Entry[] }),
   };
+}
+
+/** ` for a in _xs if c for b in _ys`: the comprehension clauses of a loop (consecutive `if`s joined by `and`). */
+function clausesText(
+  cs: readonly Clause[],
+  sc: ReadonlyMap<string, string>,
+  bound: ReadonlySet<string>,
+): { text: string; bound: Set<string> } | undefined {
+  const b = new Set(bound);
+  let text = '';
+  let conds: string[] = [];
+  const flush = (): void => {
+    if (conds.length > 0) text += ` if ${conds.length === 1 ? conds[0] : conds.map((c) => `(${c})`).join(' and ')}`;
+    conds = [];
+  };
+  for (const c of cs) {
+    if ('v' in c) {
+      flush();
+      const it = toKclExpr(c.iter, sc, b);
+      if (it === undefined) return undefined;
+      b.add(c.v);
+      text += ` for ${c.v} in ${it}`;
+    } else {
+      const e = toKclExpr(c.cond, sc, b);
+      if (e === undefined) return undefined;
+      conds.push(e);
+    }
+  }
+  flush();
+  return { text, bound: b };
+}
+
+/** `item`, or `item2`, ...: a comprehension variable none of `taken` is. */
+function fresh(taken: readonly string[]): string {
+  const t = new Set(taken);
+  let n = 'item';
+  for (let i = 2; t.has(n); i++) n = `item${i}`;
+  return n;
+}
+
+const clauseTexts = (cs: readonly Clause[]): string[] => cs.map((c) => ('v' in c ? c.iter : c.cond));
+
+/** A loop and the loops nested in the items it yields, outermost first. */
+function withNested(s: Extract<Stmt, { k: 'loop' }>): Extract<Stmt, { k: 'loop' }>[] {
+  return [s, ...(s.nested ?? []).flatMap(withNested)];
 }

@@ -4,8 +4,10 @@
 // corpus test checks the same behaviours against ytt's own output).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import {
   DataValuesError,
+  dataValuesYaml,
   YttError,
   resolveDataValues,
   toPlain,
@@ -168,6 +170,21 @@ const BAD: [string, Record<string, string>, RegExp][] = [
   ],
   ['missing file', {}, /file not found/],
   [
+    'a text template printing a non-string (ytt: cannot set non-string value)',
+    { 'v.yaml': '#@data/values\n---\n#@yaml/text-templated-strings\nport: (@= 8080 @)\n' },
+    /v\.yaml:4:\d+: cannot set non-string value \(int\), consider using str\(\.\.\.\)/,
+  ],
+  [
+    'a text template with an unclosed block',
+    { 'v.yaml': '#@data/values\n---\n#@yaml/text-templated-strings\nk: "(@ if True: @)x"\n' },
+    /v\.yaml:\d+:\d+: .*missing 'end'/,
+  ],
+  [
+    'a text template with an unclosed code piece',
+    { 'v.yaml': '#@data/values\n---\n#@yaml/text-templated-strings\nk: "(@= 1"\n' },
+    /v\.yaml:4:\d+: Missing code closing '@\)'/,
+  ],
+  [
     'range without arguments',
     { 'v.yaml': '#@data/values\n---\na: #@ range()\n' },
     /range: got 0 arguments, want at least 1/,
@@ -234,4 +251,17 @@ test('validationsByPath: every validation with its path, custom rules and unsupp
       ['names', undefined, [], ['unique']],
     ],
   );
+});
+
+// YAML 1.1 keys: `n:`, `on:`, `off:` are booleans to ytt, which prints them as such (an int key
+// as an int); a quoted key stays a string. ytt's --data-values-inspect, when on PATH, agrees.
+test('YAML 1.1 keys keep their type: --data-values-inspect prints false:, true:, 1:', () => {
+  const text = '#@data/values\n---\nn: 1\nb: 0\n"3": x\n7: z\nmap:\n  on: a\n  "no": b\n  off: c\n';
+  const r = resolveDataValues({ files: ['v.yaml'], reader: { read: () => text } });
+  const want = 'false: 1\nb: 0\n"3": x\n7: z\nmap:\n  true: a\n  "no": b\n  false: c\n';
+  assert.equal(dataValuesYaml(r.values), want);
+  const ytt = spawnSync('sh', ['-c', 'command -v ytt'], { encoding: 'utf8' }).stdout.trim();
+  if (!ytt) return;
+  const got = spawnSync(ytt, ['-f', '-', '--data-values-inspect'], { input: text, encoding: 'utf8' });
+  assert.equal(got.stdout, want, got.stderr);
 });

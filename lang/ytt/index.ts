@@ -26,6 +26,7 @@ export {
   type YValue,
 } from './nodes.js';
 export { YamlSyntaxError, parseTemplate, type RawAnnotation, type TemplateFile, type TemplateNode } from './parse.js';
+export { textPieces, type TextPiece } from './text-template.js';
 export {
   DataValuesError,
   invalidationsText,

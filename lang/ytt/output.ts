@@ -3,17 +3,20 @@
  * `--data-values-schema-inspect -o openapi-v3`. Keys keep their order, as
  * ytt's YAML tree does.
  */
-import { marshalYaml, type YamlValue } from '../go/yaml-v2-emit/index.js';
+import { marshalYaml, YamlMapSlice, type YamlValue } from '../go/yaml-v2-emit/index.js';
 import { SFloat, YArray, YMap, type YValue } from './nodes.js';
 import type { SchemaType } from './schema.js';
 
 /** A YAML value for the go-yaml emitter: ints as bigint (always decimal), floats as numbers. */
 function forEmitter(v: YValue): YamlValue {
-  if (v instanceof YMap) {
-    const o: { [k: string]: YamlValue } = {};
-    for (const i of v.items) o[String(i.key instanceof SFloat ? i.key.v : i.key)] = forEmitter(i.value);
-    return o;
-  }
+  // keys keep their YAML type, and the map its order: ytt prints `n:` (YAML 1.1's false) as `false:`
+  if (v instanceof YMap)
+    return new YamlMapSlice(
+      v.items.map((i) => [
+        i.key instanceof SFloat ? i.key.v : typeof i.key === 'number' ? BigInt(i.key) : i.key,
+        forEmitter(i.value),
+      ]),
+    );
   if (v instanceof YArray) return v.items.map((i) => forEmitter(i.value));
   if (v instanceof SFloat) return v.v;
   if (typeof v === 'number') return BigInt(v);

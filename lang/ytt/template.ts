@@ -23,7 +23,8 @@ import { setCaller } from './starlark/builtins.js';
 import { Interp, Scope, type Host } from './starlark/interp.js';
 import { tokenize } from './starlark/lexer.js';
 import { Parser, type Expr } from './starlark/parser.js';
-import { SBuiltin, SDict, SFunction, SList, SStruct, STuple, repr, sType, str } from './starlark/values.js';
+import { textPieces, textProgram } from './text-template.js';
+import { SBuiltin, SDict, SFunction, SList, SStruct, STuple, repr, sType } from './starlark/values.js';
 
 export interface ModuleLoader {
   /** the exported names of module `spec` loaded from file `from` */
@@ -110,8 +111,7 @@ export function runTemplate(file: TemplateFile, loader: ModuleLoader): { docs: Y
       return;
     }
     let key = n.key ?? null;
-    if (n.kind === 'mapitem' && typeof key === 'string' && anns.some((a) => a.name === 'yaml/text-templated-strings'))
-      key = textTemplate(key, n.where, scope);
+    if (n.kind === 'mapitem' && typeof key === 'string' && textTemplated) key = textTemplate(key, n.where, scope);
     const inst = n.kind === 'mapitem' ? new YMapItem(key, value, meta) : new YArrayItem(value, meta);
     let container: YValue;
     if (frag && !frag.opened.has(n.parent)) {
@@ -147,7 +147,34 @@ export function runTemplate(file: TemplateFile, loader: ModuleLoader): { docs: Y
   }
 
   function textTemplate(s: string, where: Where, scope: Scope): string {
-    return s.replace(/\(@=([\s\S]*?)@\)/g, (_m, code: string) => str(evalCode(code.trim(), where, scope)));
+    if (!s.includes('(@')) return s;
+    const pieces = textPieces(s, where);
+    let out = '';
+    const vars = new Map<string, unknown>([
+      [
+        '__ytt_tt_text',
+        new SBuiltin('__ytt_tt_text', (args) => {
+          out += (pieces[args[0] as number] as { text: string }).text;
+          return null;
+        }),
+      ],
+      [
+        '__ytt_tt_emit',
+        new SBuiltin('__ytt_tt_emit', (args, _kw, w) => {
+          const v = args[0];
+          if (typeof v !== 'string')
+            throw new YttError(
+              w,
+              `cannot set non-string value (${sType(v)}), consider using str(...) to convert to string`,
+            );
+          out += v;
+          return null;
+        }),
+      ],
+    ]);
+    const program = textProgram(pieces, where, '__ytt_tt_emit', '__ytt_tt_text');
+    interp.exec(new Parser(tokenize(program, false), true).parseFile(), new Scope(vars, scope, false));
+    return out;
   }
 
   const toks = tokenize(file.program, false);

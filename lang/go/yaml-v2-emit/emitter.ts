@@ -26,7 +26,19 @@ import type { ScalarAnalysis } from './scalar.js';
  * What the emitter writes: JSON values, plus bigint for Go integers that a
  * float64 cannot hold (Helm's toYaml of an int64).
  */
-export type YamlValue = null | boolean | number | bigint | string | YamlValue[] | { [key: string]: YamlValue };
+export type YamlValue =
+  null | boolean | number | bigint | string | YamlValue[] | YamlMapSlice | { [key: string]: YamlValue };
+
+type YamlScalar = null | boolean | number | bigint | string;
+
+/**
+ * go-yaml's MapSlice: a mapping in its own order whose keys keep their YAML
+ * type (ytt prints a YAML 1.1 key `n:` as the boolean `false:`, an int key as
+ * `1:`), which a JS object's string keys cannot say.
+ */
+export class YamlMapSlice {
+  constructor(readonly items: readonly (readonly [YamlScalar, YamlValue])[]) {}
+}
 
 export interface YamlEmitOptions {
   /**
@@ -130,6 +142,7 @@ class Emitter {
     this.mappingContext = mapping;
     this.simpleKeyContext = simpleKey;
     if (Array.isArray(value)) this.emitSequence(value);
+    else if (value instanceof YamlMapSlice) this.emitMapping(value);
     else if (value !== null && typeof value === 'object') this.emitMapping(value);
     else this.emitScalar(scalar ?? this.scalarOf(value));
   }
@@ -148,16 +161,19 @@ class Emitter {
     this.popIndent();
   }
 
-  private emitMapping(obj: { [key: string]: YamlValue }): void {
-    const keys = this.options.keepKeyOrder
-      ? Object.keys(obj)
-      : sortYamlKeys(Object.keys(obj), this.options.digitRunFix);
+  private emitMapping(obj: YamlMapSlice | { [key: string]: YamlValue }): void {
+    const slice = obj instanceof YamlMapSlice;
+    const keys: YamlScalar[] = slice
+      ? obj.items.map(([k]) => k)
+      : this.options.keepKeyOrder
+        ? Object.keys(obj)
+        : sortYamlKeys(Object.keys(obj), this.options.digitRunFix);
     if (keys.length === 0) {
       this.emptyFlow('{', '}');
       return;
     }
     this.increaseIndent(false, false);
-    for (const key of keys) {
+    for (const [idx, key] of keys.entries()) {
       this.writeIndent();
       const keyScalar = this.scalarOf(key);
       const simple = !keyScalar.analysis.multiline && utf8Length(keyScalar.value) <= 128;
@@ -170,7 +186,7 @@ class Emitter {
         this.writeIndent();
         this.writeIndicator(':', true, false, true);
       }
-      this.emitNode(obj[key]!, true, false);
+      this.emitNode(slice ? obj.items[idx]![1] : obj[key as string]!, true, false);
     }
     this.popIndent();
   }
@@ -183,7 +199,7 @@ class Emitter {
   }
 
   /** encode.go: the style go-yaml asks for, before the emitter's own checks. */
-  private scalarOf(value: Exclude<YamlValue, YamlValue[] | { [key: string]: YamlValue }>): Scalar {
+  private scalarOf(value: YamlScalar): Scalar {
     let text: string;
     let requested: ScalarStyle = 'plain';
     if (value === null) text = 'null';

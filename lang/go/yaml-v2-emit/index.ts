@@ -4,6 +4,6 @@
  * implicit-typing rules of resolve.go that decide quoting.
  */
 
-export { marshalYaml, type YamlEmitOptions, type YamlValue } from './emitter.js';
+export { marshalYaml, YamlMapSlice, type YamlEmitOptions, type YamlValue } from './emitter.js';
 export { goYamlKeyLess, sortYamlKeys } from './key-order.js';
 export { isBase60Float, isGoYamlTimestamp, resolvesToNonString } from './resolve.js';
