@@ -25,9 +25,13 @@ function send(msg: FromWorker): void {
   port.postMessage(msg);
 }
 
-const idle = new IdleCollector(() => {
-  noteRetainedHeap();
-  send({ type: 'caches', caches: cacheReport() });
+// The young generation is given back only after a longer pause: an edit soon after pays for regrowing it.
+const idle = new IdleCollector({
+  after: () => {
+    noteRetainedHeap();
+    send({ type: 'caches', caches: cacheReport() });
+  },
+  shrinkAfterMs: 30_000,
 });
 
 setWorkerHeapLimitMb(resourceLimits.maxOldGenerationSizeMb);
