@@ -25,13 +25,13 @@ function send(msg: FromWorker): void {
   port.postMessage(msg);
 }
 
-// The young generation is given back only after a longer pause: an edit soon after pays for regrowing it.
+// The young generation is given back only after a pause of a minute: the next render pays a full collection more.
 const idle = new IdleCollector({
   after: () => {
     noteRetainedHeap();
     send({ type: 'caches', caches: cacheReport() });
   },
-  shrinkAfterMs: 30_000,
+  shrinkAfterMs: 60_000,
 });
 
 setWorkerHeapLimitMb(resourceLimits.maxOldGenerationSizeMb);
