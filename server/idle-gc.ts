@@ -39,7 +39,7 @@ export const collectGarbage = gc ? (): void => gc() : undefined;
  * again after twice the wait, a few times.
  */
 const SHRINKING_SCAVENGES = 16;
-const SHRINK_ATTEMPTS = 4;
+const SHRINK_ATTEMPTS = 5;
 /** A young generation at most this large is left as it is (V8 starts one at 1-2 MiB). */
 const SMALL_YOUNG_GENERATION_BYTES = 4 * 1024 * 1024;
 
