@@ -68,7 +68,29 @@ describe('the result cache with statSyncDepIo (the daemon’s dependency checks)
       assert.equal(await cache.get('k'), expected);
     });
   }
+
+  // Racily clean files up to 256 KiB are re-hashed synchronously, larger ones through fs.promises.
+  for (const [name, change, expected] of [
+    ['a large racily clean file, unchanged: re-hashed, served', () => undefined, 'output'],
+    [
+      'a large racily clean file, same-size edit: re-hashed, dropped',
+      (f: string) => writeFileSync(f, big('y')),
+      undefined,
+    ],
+  ] as const) {
+    it(name, async () => {
+      const file = join(dir, `f${n++}.libsonnet`);
+      writeFileSync(file, big('x'));
+      const cache = cached(file, false);
+      change(file);
+      assert.equal(await cache.get('k'), expected);
+    });
+  }
 });
+
+function big(fill: string): string {
+  return fill.repeat(300 * 1024);
+}
 
 describe('CommandRunner: a save re-renders the latest request ahead of its next call', () => {
   /** Renders `args[0]`'s content; each render waits for release() when `hold` is set. */

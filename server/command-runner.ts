@@ -41,12 +41,22 @@ export type RemoteCheck = (deps: RemoteDep[], policy: FetchPolicy) => Promise<bo
  * The result cache's dependency checks as the daemon runs them: the stat of each file is taken
  * synchronously (one statx, no thread-pool hop and no event-loop turn per file: a warm `show`
  * of 300 files checked its deps in 13-43 ms through fs.promises on a loaded machine, 1-5 ms
- * this way); re-hashing a racily clean file and re-listing a directory stay asynchronous,
- * since they read whole files and must not hold up cancels on the main thread.
+ * this way). Re-hashing a racily clean file is synchronous too when the file is small (the file
+ * just saved, right after an edit: asynchronously its lstat, open, stat, reads and close were six
+ * thread-pool hops, 5-60 ms under load before an edit's output could be served, for well under
+ * a millisecond of work); a large file's hash and a directory's listing stay asynchronous, so they
+ * never hold up cancels on the main thread for long.
  */
+const SYNC_HASH_MAX_BYTES = 256 * 1024;
+
 export const statSyncDepIo: AsyncDepIo = {
   stat: (path) => Promise.resolve(realSyncIo.stat(path)),
-  hash: (path) => realAsyncIo.hash(path),
+  hash: (path) => {
+    const probe = realSyncIo.stat(path);
+    return probe.kind === 'present' && probe.stat.isFile && probe.stat.size <= SYNC_HASH_MAX_BYTES
+      ? Promise.resolve(realSyncIo.hash(path))
+      : realAsyncIo.hash(path);
+  },
   list: (path) => realAsyncIo.list(path),
   link: (path) => Promise.resolve(linkOutcomeSync(path)),
 };

@@ -83,7 +83,7 @@ export function createHttpApp(ctx: DaemonContext, auth: { token: string } | null
   });
 
   // The main thread keeps a render's output and its IPC copy as garbage until V8 collects: do it once idle.
-  const idleGc = new IdleCollector();
+  const idleGc = new IdleCollector({ shrinkAfterMs: 250 });
   const settled = (): void => {
     if (ctx.inFlight.size === 0) idleGc.idle();
   };

@@ -6,7 +6,7 @@
  * printed and the watch goes on. Ends only when the client cancels or hangs up.
  *
  * Change events come from the shared ChangeHub (the file watcher, debounced
- * 15 ms). Correctness never depends on them: each re-render still goes through
+ * 5 ms). Correctness never depends on them: each re-render still goes through
  * the validated result cache, and once the watcher has settled after a render the
  * watch asks that cache again, so an edit made before the new paths were watched
  * is printed too.

@@ -39,7 +39,7 @@ const worker = new Worker(new URL('./worker-main.js', import.meta.url), {
 });
 
 // Relaying an outcome copies its output through this isolate too: collect that garbage once idle.
-const idleGc = new IdleCollector();
+const idleGc = new IdleCollector({ shrinkAfterMs: 250 });
 worker.on('message', (msg: FromHost) => {
   send(msg);
   if (msg.type === 'done' || msg.type === 'failed') idleGc.idle();

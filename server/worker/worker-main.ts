@@ -25,9 +25,13 @@ function send(msg: FromWorker): void {
   port.postMessage(msg);
 }
 
-const idle = new IdleCollector(() => {
-  noteRetainedHeap();
-  send({ type: 'caches', caches: cacheReport() });
+// The young generation is given back only after a pause of a minute: the next render pays a full collection more.
+const idle = new IdleCollector({
+  after: () => {
+    noteRetainedHeap();
+    send({ type: 'caches', caches: cacheReport() });
+  },
+  shrinkAfterMs: 60_000,
 });
 
 setWorkerHeapLimitMb(resourceLimits.maxOldGenerationSizeMb);
