@@ -55,6 +55,12 @@ process.env = new Proxy(realEnv, {
   ownKeys: (t) => (readAtLoad.add('process.env (all keys)'), Reflect.ownKeys(t)),
 });
 process.cwd = () => (readAtLoad.add('process.cwd()'), realCwd.call(process));
+const realArgv = process.argv;
+Object.defineProperty(process, 'argv', {
+  get: () => (readAtLoad.add('process.argv'), realArgv),
+  configurable: true,
+  enumerable: true,
+});
 
 function load(body, file) {
   const module = { exports: {} };
@@ -65,6 +71,7 @@ const engine = load(engineBody, SNAPSHOT.engine);
 const cli = load(cliBody, SNAPSHOT.cli);
 process.env = realEnv;
 process.cwd = realCwd;
+Object.defineProperty(process, 'argv', { value: realArgv, writable: true, configurable: true, enumerable: true });
 if (readAtLoad.size > 0) {
   throw new Error(
     `a module's top level reads the environment, which a startup snapshot would freeze: ${[...readAtLoad].join(', ')}; ` +
