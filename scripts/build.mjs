@@ -299,7 +299,11 @@ if (existsSync('client-cli/main.ts') && existsSync('server/oneshot-run.ts')) {
     rmSync(warm, { recursive: true, force: true });
     rmSync(`${blob}.tmp`, { force: true });
   }
-  const wrapper = readFileSync('scripts/kubecfg.sh', 'utf8').replace('@BUILT_NODE@', realpathSync(process.execPath));
+  // Single-quoted in the script: a quote in a path is closed, escaped and reopened.
+  const shQuoted = (path) => path.replaceAll("'", "'\\''");
+  const wrapper = readFileSync('scripts/kubecfg.sh', 'utf8')
+    .replace('@BUILT_NODE@', () => shQuoted(realpathSync(process.execPath)))
+    .replace('@BIN_DIR@', () => shQuoted(realpathSync('dist/bin')));
   writeFileSync('dist/bin/kubecfg', wrapper);
   chmodSync('dist/bin/kubecfg', 0o755);
 }

@@ -9,18 +9,22 @@
 # how Node starts: the snapshot runs the same CLI, which decides everything itself. See
 # docs/performance.md, "Startup snapshot". KUBECFG_STARTUP_SNAPSHOT=0 turns the snapshot off.
 
-self=$0
-while [ -L "$self" ]; do
-  link=$(readlink "$self")
-  case $link in
-    /*) self=$link ;;
-    *) self=${self%/*}/$link ;;
+# The build's own dist/bin, unless this file was moved or copied since: then follow $0's links.
+dir='@BIN_DIR@'
+if [ ! "$0" -ef "$dir/kubecfg" ]; then
+  self=$0
+  while [ -L "$self" ]; do
+    link=$(readlink "$self")
+    case $link in
+      /*) self=$link ;;
+      *) self=${self%/*}/$link ;;
+    esac
+  done
+  case $self in
+    */*) dir=${self%/*} ;;
+    *) dir=. ;;
   esac
-done
-case $self in
-  */*) dir=${self%/*} ;;
-  *) dir=. ;;
-esac
+fi
 cli=$dir/kubecfg.js
 blob=$dir/kubecfg.blob
 # The Node that built the blob: another Node (or this one upgraded in place) refuses it.
@@ -48,7 +52,20 @@ in_process_render() {
     # client-cli/paths.ts: a runtime dir too long for a socket is hashed; leave that case to plain Node.
     case ${XDG_RUNTIME_DIR-} in
       /*) sock=$XDG_RUNTIME_DIR/kubecfg/daemon.sock ;;
-      *) sock=/tmp/kubecfg-$(id -u)/daemon.sock ;;
+      *)
+        # The real uid, as process.getuid() gives it, without starting `id` on every command.
+        uid=
+        if [ -r /proc/self/status ]; then
+          while read -r key value _; do
+            if [ "$key" = Uid: ]; then
+              uid=$value
+              break
+            fi
+          done </proc/self/status
+        fi
+        [ -n "$uid" ] || uid=$(id -u)
+        sock=/tmp/kubecfg-$uid/daemon.sock
+        ;;
     esac
     [ ${#sock} -le 107 ] && [ ! -S "$sock" ] || return 1
   fi
