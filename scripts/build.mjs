@@ -86,6 +86,9 @@ const cliOptions = {
   logOverride: { 'empty-import-meta': 'silent' },
   logLevel: 'warning',
 };
+// The startup snapshot holds the bundles of the build that made it: gone until this build makes
+// its own, so a build that stops half way never leaves a blob of other bundles beside new ones.
+rmSync('dist/bin/kubecfg.blob', { force: true });
 if (existsSync('client-cli/main.ts')) {
   writeFileSync('dist/bin/package.json', JSON.stringify({ type: 'commonjs' }) + '\n');
   await build({
@@ -274,7 +277,6 @@ if (existsSync('client-cli/main.ts') && existsSync('server/oneshot-run.ts')) {
         readFileSync('scripts/snapshot-main.cjs', 'utf8'),
       ].join('\n'),
     );
-    rmSync(blob, { force: true });
     // NODE_OPTIONS' V8 flags would be stamped into the blob, and every run without them refused.
     const env = { ...process.env };
     delete env.NODE_OPTIONS;
