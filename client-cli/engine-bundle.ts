@@ -6,6 +6,10 @@
  * a CommonJS bundle compiled as one vm.Script can. The cache is written after
  * a command has run, so it holds the functions that command compiled too; V8
  * rejects a cache from another V8 version or source, and then it is rewritten.
+ *
+ * A process started from the startup snapshot (dist/bin/kubecfg.blob, built by
+ * scripts/build.mjs) already holds the bundle, loaded and initialised, in the
+ * heap it deserialised: then nothing is read or compiled here.
  */
 import { isAscii } from 'node:buffer';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -38,8 +42,19 @@ type CommonJsBody = (
   dirname: string,
 ) => void;
 
+/** Where the snapshot builder leaves the engine it loaded: the bundle's path and its exports. */
+export const SNAPSHOT_ENGINE = Symbol.for('kubecfg.startupSnapshotEngine');
+
+/** The engine in this process's startup snapshot, when it is the bundle at `file` (not another tree's). */
+function snapshotEngine(file: string): Engine | undefined {
+  const held = (globalThis as { [SNAPSHOT_ENGINE]?: { file: string; engine: Engine } })[SNAPSHOT_ENGINE];
+  return held?.file === file ? held.engine : undefined;
+}
+
 /** undefined when the bundle is not there (a tree built without it, or run from source). */
 export function loadEngineBundle(file: string): LoadedEngine | undefined {
+  const held = snapshotEngine(file);
+  if (held) return { engine: held, saveCache: () => undefined };
   let source: string;
   try {
     const bytes = readFileSync(file);

@@ -154,18 +154,28 @@ async function reportFatal(err: unknown): Promise<number> {
   return 1;
 }
 
-// `kubecfg show | head -1`: the reader went away; stop quietly instead of crashing on EPIPE.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (err: NodeJS.ErrnoException) => {
-    process.exit(err.code === 'EPIPE' ? (process.exitCode ?? 0) : 1);
-  });
+/**
+ * Runs the command line of this process. The CLI bundle calls it as it loads; the startup snapshot's
+ * copy of the bundle (scripts/build.mjs, docs/performance.md "Startup snapshot") is built with
+ * __KUBECFG_SNAPSHOT_BUILD__ so that loading it only defines it, and the snapshot calls it when a
+ * process starts from the snapshot (the streams and argv are then that process's, not the build's).
+ */
+export function startCli(): void {
+  // `kubecfg show | head -1`: the reader went away; stop quietly instead of crashing on EPIPE.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      process.exit(err.code === 'EPIPE' ? (process.exitCode ?? 0) : 1);
+    });
+  }
+
+  run(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    async (err: unknown) => {
+      process.exitCode = await reportFatal(err);
+    },
+  );
 }
 
-run(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  async (err: unknown) => {
-    process.exitCode = await reportFatal(err);
-  },
-);
+if (typeof __KUBECFG_SNAPSHOT_BUILD__ === 'undefined' || !__KUBECFG_SNAPSHOT_BUILD__) startCli();

@@ -12,12 +12,14 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  realpathSync,
+  renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 const TSBUILDINFO = 'dist/.tsbuildinfo';
 // Without the bundle the last build did not finish: its tsbuildinfo may claim outputs never written.
@@ -71,23 +73,28 @@ writeFileSync('dist/build-id.json', JSON.stringify({ buildId }) + '\n');
 // then starts it without its ES module loader, and esbuild turns each dynamic import() of a bundled
 // module into a lazy initialiser, so builtins required only by code the command never reaches
 // (node:child_process for the launcher, node:https for --remote) are never loaded.
+const cliOptions = {
+  entryPoints: ['client-cli/main.ts'],
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  // "use strict" first: esbuild's own directive would come after this line and be a no-op.
+  banner: { js: '"use strict";\nvar __cli_url = require("node:url").pathToFileURL(__filename).href;' },
+  define: { __KUBECFG_BUILD_ID__: JSON.stringify(buildId), 'import.meta.url': '__cli_url' },
+  // The one other import.meta use (import.meta.resolve in client-cli/remote) runs from sources only.
+  logOverride: { 'empty-import-meta': 'silent' },
+  logLevel: 'warning',
+};
+// The startup snapshot holds the bundles of the build that made it: gone until this build makes
+// its own, so a build that stops half way never leaves a blob of other bundles beside new ones.
+rmSync('dist/bin/kubecfg.blob', { force: true });
 if (existsSync('client-cli/main.ts')) {
   writeFileSync('dist/bin/package.json', JSON.stringify({ type: 'commonjs' }) + '\n');
   await build({
-    entryPoints: ['client-cli/main.ts'],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
+    ...cliOptions,
     outfile: 'dist/bin/kubecfg.js',
-    banner: {
-      // "use strict" first: esbuild's own directive would come after this line and be a no-op.
-      js: '#!/usr/bin/env node\n"use strict";\nvar __cli_url = require("node:url").pathToFileURL(__filename).href;',
-    },
-    define: { __KUBECFG_BUILD_ID__: JSON.stringify(buildId), 'import.meta.url': '__cli_url' },
-    // The one other import.meta use (import.meta.resolve in client-cli/remote) runs from sources only.
-    logOverride: { 'empty-import-meta': 'silent' },
-    logLevel: 'warning',
+    banner: { js: `#!/usr/bin/env node\n${cliOptions.banner.js}` },
   });
   chmodSync('dist/bin/kubecfg.js', 0o755);
 }
@@ -231,4 +238,74 @@ if (existsSync('server/oneshot-run.ts')) {
   } finally {
     rmSync(warm, { recursive: true, force: true });
   }
+}
+
+// The startup snapshot (docs/performance.md, "Startup snapshot"): a heap holding the CLI and the
+// engine, loaded and warmed up, which `node --snapshot-blob dist/bin/kubecfg.blob` deserialises
+// instead of reading and compiling 3.5 MB of JavaScript. The wrapper dist/bin/kubecfg (the command
+// users run) starts Node from it for the commands that render in their own process.
+if (existsSync('client-cli/main.ts') && existsSync('server/oneshot-run.ts')) {
+  const cliSnapshot = await build({
+    ...cliOptions,
+    define: { ...cliOptions.define, __KUBECFG_SNAPSHOT_BUILD__: 'true' },
+    write: false,
+    outfile: 'dist/bin/kubecfg.js',
+  });
+  // Paths are the real ones: the snapshot's main function compares the CLI it was started with.
+  const here = (f) => realpathSync(resolve(f));
+  const warm = mkdtempSync(join(tmpdir(), 'kubecfg-snapshot-'));
+  const entry = 'dist/bin/kubecfg.snapshot.cjs';
+  const blob = 'dist/bin/kubecfg.blob';
+  try {
+    writeFileSync(
+      join(warm, 'warm.jsonnet'),
+      "local l = { name: 'x', n: [i * 2 for i in std.range(1, 3)] };\n" +
+        "{ cm: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: l.name }, data: { v: std.toString(l.n) } } }\n",
+    );
+    const paths = {
+      cli: here('dist/bin/kubecfg.js'),
+      engine: here('dist/bin/engine.cjs'),
+      warm: join(warm, 'warm.jsonnet'),
+    };
+    // Each bundle starts on its wrapper's line, so positions in stack traces are the bundle's own, one line down.
+    writeFileSync(
+      entry,
+      [
+        `const SNAPSHOT = ${JSON.stringify(paths)};`,
+        `function engineBody(exports, require, module, __filename, __dirname) {${readFileSync('dist/bin/engine.cjs', 'latin1')}\n}`,
+        `function cliBody(exports, require, module, __filename, __dirname) {${cliSnapshot.outputFiles[0].text}\n}`,
+        readFileSync('scripts/snapshot-main.cjs', 'utf8'),
+      ].join('\n'),
+    );
+    // NODE_OPTIONS' V8 flags would be stamped into the blob, and every run without them refused.
+    const env = { ...process.env };
+    delete env.NODE_OPTIONS;
+    try {
+      execFileSync(process.execPath, ['--no-warnings', '--snapshot-blob', `${blob}.tmp`, '--build-snapshot', entry], {
+        stdio: ['ignore', 'inherit', 'pipe'],
+        env,
+      });
+    } catch (err) {
+      const why = String(err.stderr ?? err.message)
+        .split('\n')
+        .filter((l) => !/^\s*(\d+: 0x|#|$)/.test(l))
+        .slice(0, 12)
+        .join('\n');
+      throw new Error(
+        `the startup snapshot could not be built (a module's top level holding a native handle, such as a ` +
+          `BlockList, a socket or a Worker, cannot be snapshotted: make it lazy):\n${why}`,
+      );
+    }
+    renameSync(`${blob}.tmp`, blob);
+  } finally {
+    rmSync(warm, { recursive: true, force: true });
+    rmSync(`${blob}.tmp`, { force: true });
+  }
+  // Single-quoted in the script: a quote in a path is closed, escaped and reopened.
+  const shQuoted = (path) => path.replaceAll("'", "'\\''");
+  const wrapper = readFileSync('scripts/kubecfg.sh', 'utf8')
+    .replace('@BUILT_NODE@', () => shQuoted(realpathSync(process.execPath)))
+    .replace('@BIN_DIR@', () => shQuoted(realpathSync('dist/bin')));
+  writeFileSync('dist/bin/kubecfg', wrapper);
+  chmodSync('dist/bin/kubecfg', 0o755);
 }

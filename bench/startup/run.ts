@@ -5,13 +5,15 @@
  *   2. small programs (inheritance, the 300-file import graph), one-shot, against go-jsonnet's process;
  *   3. BENCH_EXTERNAL cases (e.g. kube-prometheus), one-shot, against go-jsonnet, same bytes required;
  *   4. first call (no daemon running) against `--no-daemon` on the same input.
- * BENCH_CLI names another build's dist/bin/kubecfg.js to measure instead of this one.
+ * Ours is the command users run, dist/bin/kubecfg (the wrapper that starts Node from the startup
+ * snapshot for in-process renders); BENCH_CLI names another build's dist/bin/kubecfg, or a
+ * dist/bin/kubecfg.js to run with plain `node` (a build without the snapshot, e.g. for "before").
  * go-jsonnet is BENCH_GO_JSONNET, else `go-jsonnet` on PATH (rows 2-3 say "no peer" without it).
  * Wall time moves with the machine's load, so every row also gives CPU time (user + system of
  * the child, from /proc/self/stat), which the load barely changes; the load average is printed.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +24,11 @@ import { fmtMs, median, printTable } from '../lib/measure.js';
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, here.includes('/dist/') ? '../../..' : '../..');
 // BENCH_CLI: another build's CLI (e.g. main's, for a before/after in the same minutes).
-const cli = process.env.BENCH_CLI ? resolve(process.env.BENCH_CLI) : join(repoRoot, 'dist/bin/kubecfg.js');
+const cli = process.env.BENCH_CLI
+  ? resolve(process.env.BENCH_CLI)
+  : join(repoRoot, existsSync(join(repoRoot, 'dist/bin/kubecfg')) ? 'dist/bin/kubecfg' : 'dist/bin/kubecfg.js');
+/** How to run `cli ARGS`: a .js bundle through this Node, the wrapper as it is. */
+const [cliCmd, cliPre]: [string, string[]] = cli.endsWith('.js') ? [process.execPath, [cli]] : [cli, []];
 const runs = Number(process.env.BENCH_RUNS ?? 5);
 const bigRuns = Math.min(runs, 3);
 const tmp = mkdtempSync(join(tmpdir(), 'kubecfg-bench-startup-'));
@@ -72,7 +78,7 @@ function onPath(cmd: string): string | undefined {
 }
 
 function kubecfg(args: string[]): { status: number | null; stderr: string } {
-  const r = spawnSync(process.execPath, [cli, ...args], { env, encoding: 'utf8' });
+  const r = spawnSync(cliCmd, [...cliPre, ...args], { env, encoding: 'utf8' });
   return { status: r.status, stderr: r.stderr };
 }
 
@@ -117,7 +123,7 @@ try {
   ];
   const external = parseExternalCases(process.env.BENCH_EXTERNAL);
   const oneShot = (c: { file: string; jpath: string[] }): string[] => [
-    cli,
+    ...cliPre,
     '--no-daemon',
     'jsonnet',
     ...jpathArgs(c.jpath),
@@ -125,11 +131,11 @@ try {
   ];
 
   // Each command runs once unmeasured first: the engine's code cache is then the one of this Node.
-  measure(process.execPath, oneShot({ file: one, jpath: [] }), 1);
+  measure(cliCmd, oneShot({ file: one, jpath: [] }), 1);
   row(
     '1 one-shot floor',
     '`1`',
-    measure(process.execPath, oneShot({ file: one, jpath: [] }), runs),
+    measure(cliCmd, oneShot({ file: one, jpath: [] }), runs),
     'node -e 0',
     measure(process.execPath, ['-e', '0'], runs),
     2,
@@ -137,7 +143,7 @@ try {
 
   const withPeer = (target: string, cases: BenchCase[], n: number, goal: number): void => {
     for (const c of cases) {
-      const ours = measure(process.execPath, oneShot(c), n);
+      const ours = measure(cliCmd, oneShot(c), n);
       if (!goJsonnet) {
         rows.push([target, c.name, fmtMs(ours.ms), 'go-jsonnet', 'no peer', '-', '-', `<= ${goal.toFixed(2)}x`, '-']);
         continue;
@@ -150,11 +156,12 @@ try {
 
   for (const c of [{ name: '`1`', file: one, jpath: [], external: false }, ...small, ...external]) {
     const n = c.external ? bigRuns : runs;
-    const noDaemon = measure(process.execPath, oneShot(c), n);
-    const first = measure(process.execPath, [cli, 'jsonnet', ...jpathArgs(c.jpath), c.file], n, stopStartedDaemon);
+    const noDaemon = measure(cliCmd, oneShot(c), n);
+    const first = measure(cliCmd, [...cliPre, 'jsonnet', ...jpathArgs(c.jpath), c.file], n, stopStartedDaemon);
     row('4 first call', `${c.name}, first call`, first, '--no-daemon', noDaemon, 1);
   }
   printTable(rows);
+  console.log(`ours: ${cli}`);
   console.log(
     `(medians of ${runs} runs, ${bigRuns} for real-world cases; load average ${loadavg()
       .map((l) => l.toFixed(1))

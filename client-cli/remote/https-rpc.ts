@@ -7,6 +7,7 @@
  * Aborting the signal closes the connection at once (RemoteCancelledError):
  * the service takes the closed connection as a cancel and stops the render.
  */
+import { createRequire } from 'node:module';
 import { RPC_PATH, type RpcError } from '../../protocol/index.js';
 
 export interface RemoteEndpoint {
@@ -45,7 +46,8 @@ export class RemoteCancelledError extends Error {
 let nextId = 1;
 
 // Loaded on the first remote call only: node:https (and TLS) cost ~6 ms of CPU on every local command.
-let httpsModule: Promise<typeof import('node:https')> | undefined;
+// require, not import(): the startup snapshot's copy of the CLI cannot import() (docs/performance.md).
+let httpsModule: typeof import('node:https') | undefined;
 
 export async function remoteCall<R>(
   endpoint: RemoteEndpoint,
@@ -55,7 +57,7 @@ export async function remoteCall<R>(
   signal?: AbortSignal,
 ): Promise<R> {
   if (signal?.aborted) throw new RemoteCancelledError();
-  const { request } = await (httpsModule ??= import('node:https'));
+  const { request } = (httpsModule ??= createRequire(import.meta.url)('node:https') as typeof import('node:https'));
   const body = JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params });
   const where = endpoint.url.origin;
   const path = endpoint.url.pathname.replace(/\/$/, '') + RPC_PATH;

@@ -40,8 +40,10 @@ function listOf(entries: Array<[string, number, string]>, type: 'ipv4' | 'ipv6')
     return [list, why];
   });
 }
-const V4 = listOf(blockedV4, 'ipv4');
-const V6 = listOf(blockedV6, 'ipv6');
+// Built on the first check, not at load: most renders fetch nothing, and a BlockList (a native
+// handle) at module level would keep the engine bundle out of a startup snapshot.
+let V4: Array<[BlockList, string]> | undefined;
+let V6: Array<[BlockList, string]> | undefined;
 
 /** Expands an IPv6 address into its eight 16-bit groups (dotted IPv4 tails included). */
 function ipv6Groups(address: string): number[] {
@@ -75,11 +77,11 @@ function embeddedIpv4(address: string): string | undefined {
 /** Why `address` (an IP literal) must not be reached, or undefined when it is a public address. */
 export function blockedAddressReason(address: string): string | undefined {
   const family = isIP(address);
-  if (family === 4) return V4.find(([list]) => list.check(address, 'ipv4'))?.[1];
+  if (family === 4) return (V4 ??= listOf(blockedV4, 'ipv4')).find(([list]) => list.check(address, 'ipv4'))?.[1];
   if (family === 6) {
     const inner = embeddedIpv4(address);
     if (inner !== undefined) return blockedAddressReason(inner);
-    return V6.find(([list]) => list.check(address, 'ipv6'))?.[1];
+    return (V6 ??= listOf(blockedV6, 'ipv6')).find(([list]) => list.check(address, 'ipv6'))?.[1];
   }
   return 'not an IP address';
 }
