@@ -25,6 +25,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import type { Logger } from '../logger.js';
 import { heapLimitOverridden, heapOverrides, workerExecArgv } from './heap-limits.js';
 import {
@@ -100,7 +101,8 @@ interface Slot {
   caches: WorkerCacheReport[];
 }
 
-const HOST_PATH = new URL('./render-host.js', import.meta.url).pathname;
+// fileURLToPath, not .pathname: a checkout whose path has a space would give a host path with %20.
+const HOST_PATH = fileURLToPath(new URL('./render-host.js', import.meta.url));
 
 function affinityRoot(params: CommandParams): string {
   const first = params.args.find((a) => a !== '-');
