@@ -12,7 +12,13 @@
  */
 import type { JsonValue } from '../common/json.js';
 
-export function parseJsonImport(text: string): JsonValue | undefined {
+/** A JSON file's value, and its nesting depth (a scalar is 0, `[]` and `{}` are 1). */
+export interface JsonImport {
+  value: JsonValue;
+  depth: number;
+}
+
+export function parseJsonImport(text: string): JsonImport | undefined {
   // Escaped surrogates: Jsonnet's decoding of unpaired ones differs from JSON.parse.
   if (/\\u[dD][89a-fA-F]/.test(text)) return undefined;
   if (!keysAreUnique(text)) return undefined;
@@ -22,7 +28,8 @@ export function parseJsonImport(text: string): JsonValue | undefined {
   } catch {
     return undefined;
   }
-  return allNumbersFinite(value) ? value : undefined;
+  const depth = depthIfFinite(value);
+  return depth >= 0 ? { value, depth } : undefined;
 }
 
 /** The characters that matter for keys: quotes and brackets (a regular expression skips the rest natively). */
@@ -79,18 +86,33 @@ function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
-/** JSON.parse reads 1e400 as Infinity; Jsonnet stops with an overflow error. */
-function allNumbersFinite(v: JsonValue): boolean {
+/**
+ * The nesting depth of `v`, or -1 when a number is not finite (JSON.parse reads 1e400 as
+ * Infinity; Jsonnet stops with an overflow error). The depth bounds the frames manifesting
+ * any part of the value takes (see Evaluator.manifestInto).
+ */
+function depthIfFinite(v: JsonValue): number {
   const pending: JsonValue[] = [v];
+  const depths: number[] = [0];
+  let max = 0;
   while (pending.length > 0) {
     const x = pending.pop()!;
+    const d = depths.pop()!;
     if (typeof x === 'number') {
-      if (!Number.isFinite(x)) return false;
+      if (!Number.isFinite(x)) return -1;
     } else if (Array.isArray(x)) {
-      for (const e of x) pending.push(e);
+      if (d + 1 > max) max = d + 1;
+      for (const e of x) {
+        pending.push(e);
+        depths.push(d + 1);
+      }
     } else if (x !== null && typeof x === 'object') {
-      for (const k in x) pending.push(x[k]!);
+      if (d + 1 > max) max = d + 1;
+      for (const k in x) {
+        pending.push(x[k]!);
+        depths.push(d + 1);
+      }
     }
   }
-  return true;
+  return max;
 }
