@@ -462,7 +462,7 @@ export class Evaluator implements ValidationHost {
     if (typeof l === 'string') return l + this.toStringValue(r);
     if (l instanceof ObjectValue) {
       if (!(r instanceof ObjectValue)) throw this.typeError(r, 'object');
-      return new ObjectValue([...l.layers, ...r.layers]);
+      return new ObjectValue(l.layers.concat(r.layers));
     }
     if (l instanceof ArrayValue) {
       if (!(r instanceof ArrayValue)) throw this.typeError(r, 'array');
@@ -480,6 +480,8 @@ export class Evaluator implements ValidationHost {
 
   equals(a: Value, b: Value): boolean {
     if (a === b) return typeof a !== 'object' || a === null || !(a instanceof FuncValue) ? true : this.funcEq();
+    // Different primitives, or a primitive and a container: unequal without naming types.
+    if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return false;
     const ta = typeName(a);
     if (ta !== typeName(b)) return false;
     if (a instanceof ArrayValue) {

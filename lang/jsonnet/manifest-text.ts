@@ -8,7 +8,7 @@
 import { type JsonObject, type JsonValue, compareCodepoints, setJsonKey } from '../common/json.js';
 import { formatNumberJson, quoteString, serializeCompact } from './manifest.js';
 import type { TextSink } from './text-sink.js';
-import { sortNames } from './value.js';
+import { sortNames } from './sort-names.js';
 
 /**
  * Quoted field names and their trace positions (`Field "name"`), for objects whose names are

@@ -12,6 +12,7 @@
 import type { FunctionLit, Hide, Node, ObjAssert, ObjectComp, ObjectLit } from './ast.js';
 import type { FieldCache } from './field-cache.js';
 import type { JsonObject, JsonValue } from '../common/json.js';
+import { sortNames } from './sort-names.js';
 
 export type Value = null | boolean | number | string | ArrayValue | ObjectValue | FuncValue;
 
@@ -224,25 +225,6 @@ export class LayerStack implements SharedNames {
 /** Stacks remembered per top table: past this, objects of rarer stacks sort their own names. */
 const MAX_STACKS_PER_TABLE = 16;
 
-/** Arrays up to this long are sorted by insertion (Array.prototype.sort copies into a work array first). */
-const INSERTION_SORT_MAX = 16;
-
-/** Sorts in place; small arrays without the work array and the calls into the builtin. */
-export function sortNames(names: string[], compare: (a: string, b: string) => number): string[] {
-  const n = names.length;
-  if (n > INSERTION_SORT_MAX) return names.sort(compare);
-  for (let i = 1; i < n; i++) {
-    const x = names[i]!;
-    let j = i - 1;
-    while (j >= 0 && compare(names[j]!, x) > 0) {
-      names[j + 1] = names[j]!;
-      j--;
-    }
-    names[j + 1] = x;
-  }
-  return names;
-}
-
 /** One object literal instance (or a native object). */
 export class Layer {
   private table: Map<string, FieldDef> | null;
@@ -357,7 +339,8 @@ export class ObjectValue {
     if (n === 1) return top;
     for (let i = 0; i < n - 1; i++) if (layers[i]!.shared === null) return null;
     const stacks = (top.stacks ??= []);
-    search: for (const s of stacks) {
+    search: for (let k = 0; k < stacks.length; k++) {
+      const s = stacks[k]!;
       const t = s.tables;
       if (t.length !== n) continue;
       for (let i = 0; i < n - 1; i++) if (t[i] !== layers[i]!.fields) continue search;
@@ -370,7 +353,9 @@ export class ObjectValue {
   }
 
   hasAsserts(): boolean {
-    for (const l of this.layers) if (l.asserts.length > 0) return true;
+    // Indexed loops here and below: for-of allocates an iterator result per step when interpreted.
+    const layers = this.layers;
+    for (let i = 0; i < layers.length; i++) if (layers[i]!.asserts.length > 0) return true;
     return false;
   }
 
@@ -395,8 +380,9 @@ export class ObjectValue {
     const vis = new Map<string, boolean>();
     // forEach, not for-of: an entries iterator allocates a [name, def] pair per field
     // (17 MB for kube-prometheus when interpreted).
-    for (const layer of this.layers) {
-      layer.fields.forEach((def, name) => {
+    const layers = this.layers;
+    for (let i = 0; i < layers.length; i++) {
+      layers[i]!.fields.forEach((def, name) => {
         if (def.hide === 'inherit') {
           if (!vis.has(name)) vis.set(name, true);
         } else vis.set(name, def.hide === 'visible');
