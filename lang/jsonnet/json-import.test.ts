@@ -62,7 +62,12 @@ const rows: [string, string, boolean][] = [
 
 test('the fast path gives the Jsonnet path result', async (t) => {
   // Also through a value built on top (layers, indexing) and through std functions that manifest.
-  const uses = ['[x, x]', '[x + {}, std.manifestJson(x), std.toString(x)]', '{ w: x }'];
+  const uses = [
+    '[x, x]',
+    '[x + {}, std.manifestJson(x), std.toString(x)]',
+    '{ w: x }',
+    '[std.length(x), x == x, std.type(x), if std.isObject(x) then std.objectFieldsAll(x) else x]',
+  ];
   for (const [name, text, fast] of rows) {
     await t.test(name, () => {
       assert.equal(parseJsonImport(text) !== undefined, fast);
