@@ -18,7 +18,7 @@ import type { ArrayComp, CompSpec, Node, ObjectComp, ObjectLit } from './ast.js'
 import { ImportError, JsonnetError, type TraceFrame } from './errors.js';
 import { cachedField, withCachedField, type FieldCache } from './field-cache.js';
 import { TextSink } from './text-sink.js';
-import { deeper, keyFactsOf, sortedJsonCopy, writeJsonText } from './manifest-text.js';
+import { keyFactsOf, layoutOf, sortedJsonCopy, writeJsonText } from './manifest-text.js';
 import { formatNumberJson, quoteString, serializeCompact } from './manifest.js';
 import { formatFloat } from '../go/strconv.js';
 import type { Module, RuntimeOptions } from './module.js';
@@ -1148,22 +1148,18 @@ export class Evaluator implements ValidationHost {
       return;
     }
     this.enterFrame();
-    const indent2 = multiline ? deeper(indent) : indent;
-    const sep = multiline ? ',\n' : ', ';
+    const layout = layoutOf(indent, multiline);
     if (v instanceof ArrayValue) {
       const elems = v.elems;
       if (elems.length === 0) out.write('[ ]');
       else {
-        out.write(multiline ? '[\n' : '[');
+        out.write(layout.arrayOpen);
         for (let i = 0; i < elems.length; i++) {
           this.cur = elementPosition(i);
-          if (i > 0) out.write(sep);
-          out.write(indent2);
-          this.manifestInto(this.force(elems[i]!), multiline, indent2, out);
+          if (i > 0) out.write(layout.between);
+          this.manifestInto(this.force(elems[i]!), multiline, layout.inner, out);
         }
-        if (multiline) out.write('\n');
-        out.write(indent);
-        out.write(']');
+        out.write(layout.arrayClose);
       }
     } else if (v instanceof ObjectValue) {
       const names = v.sortedVisibleFields(compareStrings);
@@ -1173,28 +1169,24 @@ export class Evaluator implements ValidationHost {
       else {
         const shared = sharedPositions(v, names);
         const positions = shared !== null ? shared.positions! : null;
-        const quoted = shared !== null ? shared.quotedNames! : null;
-        out.write(multiline ? '{\n' : '{');
+        const keys = shared !== null ? shared.quotedNames! : null;
+        out.write(layout.objectOpen);
         for (let i = 0; i < names.length; i++) {
           const name = names[i]!;
           let key: string;
           if (positions !== null) {
             this.cur = positions[i]!;
-            key = quoted![i]!;
+            key = keys![i]!;
           } else {
             const f = keyFactsOf(name);
             this.cur = f[1];
-            key = f[0];
+            key = f[2];
           }
-          if (i > 0) out.write(sep);
-          out.write(indent2);
+          if (i > 0) out.write(layout.between);
           out.write(key);
-          out.write(': ');
-          this.manifestInto(this.objectIndex(v, name), multiline, indent2, out);
+          this.manifestInto(this.objectIndex(v, name), multiline, layout.inner, out);
         }
-        if (multiline) out.write('\n');
-        out.write(indent);
-        out.write('}');
+        out.write(layout.objectClose);
       }
     } else {
       throw this.error("couldn't manifest function as JSON");
@@ -1304,7 +1296,7 @@ function sharedPositions(obj: ObjectValue, names: string[]): SharedNames | null 
   const shared = obj.sharedNames();
   if (shared === null || shared.sortedVisible !== names) return null;
   if (shared.positions === undefined) {
-    shared.quotedNames = names.map((n) => keyFactsOf(n)[0]);
+    shared.quotedNames = names.map((n) => keyFactsOf(n)[2]);
     shared.positions = names.map((n) => keyFactsOf(n)[1]);
   }
   return shared;

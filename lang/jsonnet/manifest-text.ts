@@ -1,6 +1,6 @@
 /**
  * What manifesting writes that does not depend on the evaluator: quoted keys and their trace
- * positions (made once per name), indentation strings (once per depth), and values read from
+ * positions (made once per name), the punctuation of containers (once per depth), values read from
  * JSON written or copied straight from the parsed JSON. The text and the copies are exactly
  * what Evaluator.manifestInto / manifest give for the same values converted (json-import.test.ts
  * checks both against the Jsonnet path, nesting at the frame limit included).
@@ -17,25 +17,57 @@ import { sortNames } from './sort-names.js';
  * `properties`), and quoting each again was 18 MB of strings. Bounded: a program with endless
  * distinct names stops adding to it.
  */
-const keyFacts = new Map<string, [quoted: string, position: string]>();
+const keyFacts = new Map<string, KeyFacts>();
 const MAX_KEY_FACTS = 8192;
 
-export function keyFactsOf(name: string): [quoted: string, position: string] {
+/** A name quoted, its trace position, and the text written before its value (quoted, then `: `). */
+export type KeyFacts = [quoted: string, position: string, key: string];
+
+export function keyFactsOf(name: string): KeyFacts {
   let f = keyFacts.get(name);
   if (f !== undefined) return f;
-  f = [quoteString(name), `Field ${serializeCompact(name)}`];
+  const quoted = quoteString(name);
+  f = [quoted, `Field ${serializeCompact(name)}`, quoted + ': '];
   if (keyFacts.size < MAX_KEY_FACTS) keyFacts.set(name, f);
   return f;
 }
 
-/** Indentation strings by depth (multiline manifesting adds three spaces a level). */
-const indents: string[] = [''];
+/**
+ * The punctuation around the members of a container at one indentation, each piece joined
+ * once: manifesting wrote `,\n`, the indentation, the key and `: ` as four pieces per member,
+ * each a cons string of the output (the largest allocation of kube-prometheus's render, 20 MB).
+ */
+export interface Layout {
+  /** The members' indentation: the indentation of the containers inside. */
+  readonly inner: string;
+  readonly arrayOpen: string;
+  readonly objectOpen: string;
+  /** Between two members: the separator and the next member's indentation. */
+  readonly between: string;
+  readonly arrayClose: string;
+  readonly objectClose: string;
+}
 
-/** `indent` and three spaces, made once per depth for the usual all-space indentation. */
-export function deeper(indent: string): string {
-  const level = indent.length / 3;
-  if (indent.length % 3 === 0 && indents[level] === indent) return (indents[level + 1] ??= indent + '   ');
-  return indent + '   ';
+/** Layouts by indentation, per mode; bounded (an indentation is one per depth in practice). */
+const layouts = [new Map<string, Layout>(), new Map<string, Layout>()];
+const MAX_LAYOUTS = 1024;
+
+export function layoutOf(indent: string, multiline: boolean): Layout {
+  const cache = layouts[multiline ? 1 : 0]!;
+  let l = cache.get(indent);
+  if (l !== undefined) return l;
+  const inner = multiline ? indent + '   ' : indent;
+  const nl = multiline ? '\n' : '';
+  l = {
+    inner,
+    arrayOpen: '[' + nl + inner,
+    objectOpen: '{' + nl + inner,
+    between: (multiline ? ',\n' : ', ') + inner,
+    arrayClose: nl + indent + ']',
+    objectClose: nl + indent + '}',
+  };
+  if (cache.size < MAX_LAYOUTS) cache.set(indent, l);
+  return l;
 }
 
 /** The JSON object's keys in manifest order (code point order). */
@@ -60,22 +92,18 @@ export function writeJsonText(j: JsonValue, multiline: boolean, indent: string, 
       out.write(quoteString(j));
       return;
   }
-  const indent2 = multiline ? deeper(indent) : indent;
-  const sep = multiline ? ',\n' : ', ';
+  const layout = layoutOf(indent, multiline);
   if (Array.isArray(j)) {
     if (j.length === 0) {
       out.write('[ ]');
       return;
     }
-    out.write(multiline ? '[\n' : '[');
+    out.write(layout.arrayOpen);
     for (let i = 0; i < j.length; i++) {
-      if (i > 0) out.write(sep);
-      out.write(indent2);
-      writeJsonText(j[i]!, multiline, indent2, out);
+      if (i > 0) out.write(layout.between);
+      writeJsonText(j[i]!, multiline, layout.inner, out);
     }
-    if (multiline) out.write('\n');
-    out.write(indent);
-    out.write(']');
+    out.write(layout.arrayClose);
     return;
   }
   const obj = j as JsonObject;
@@ -84,18 +112,14 @@ export function writeJsonText(j: JsonValue, multiline: boolean, indent: string, 
     out.write('{ }');
     return;
   }
-  out.write(multiline ? '{\n' : '{');
+  out.write(layout.objectOpen);
   for (let i = 0; i < names.length; i++) {
     const name = names[i]!;
-    if (i > 0) out.write(sep);
-    out.write(indent2);
-    out.write(keyFactsOf(name)[0]);
-    out.write(': ');
-    writeJsonText(obj[name]!, multiline, indent2, out);
+    if (i > 0) out.write(layout.between);
+    out.write(keyFactsOf(name)[2]);
+    writeJsonText(obj[name]!, multiline, layout.inner, out);
   }
-  if (multiline) out.write('\n');
-  out.write(indent);
-  out.write('}');
+  out.write(layout.objectClose);
 }
 
 /** `j` as manifest() gives its converted value: a fresh copy whose objects have their keys added in code point order. */

@@ -186,7 +186,7 @@ export interface FieldDef {
 /** The sorted visible names of one object shape, with what manifesting writes for each, made once. */
 export interface SharedNames {
   sortedVisible: string[] | undefined;
-  /** Trace positions (`Field "name"`) and quoted keys of sortedVisible, for manifesting. */
+  /** Trace positions (`Field "name"`) of sortedVisible, and what manifesting writes before each value (the quoted name and `: `). */
   positions: string[] | undefined;
   quotedNames: string[] | undefined;
 }
