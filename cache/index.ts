@@ -6,6 +6,7 @@ export {
   DependencyRecorder,
   UNREADABLE_DIGEST,
   UNREADABLE_LINK,
+  stopHashingReads,
   useSharedContentCache,
   type DependencyRecorderOptions,
 } from './dependency-recorder.js';

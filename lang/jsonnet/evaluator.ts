@@ -18,6 +18,7 @@ import type { ArrayComp, CompSpec, Node, ObjectComp, ObjectLit } from './ast.js'
 import { ImportError, JsonnetError, type TraceFrame } from './errors.js';
 import { cachedField, withCachedField, type FieldCache } from './field-cache.js';
 import { TextSink } from './text-sink.js';
+import { keyFactsOf, layoutOf, sortedJsonCopy, writeJsonText } from './manifest-text.js';
 import { formatNumberJson, quoteString, serializeCompact } from './manifest.js';
 import { formatFloat } from '../go/strconv.js';
 import type { Module, RuntimeOptions } from './module.js';
@@ -32,10 +33,12 @@ import {
   Layer,
   ObjectValue,
   SharedFields,
+  type SharedNames,
   Thunk,
   type Value,
   isBmpOnly,
   typeName,
+  valueFromJson,
 } from './value.js';
 import type { JsonValue } from '../common/json.js';
 import { compareCodepoints, setJsonKey, jsonObject } from '../common/json.js';
@@ -459,7 +462,7 @@ export class Evaluator implements ValidationHost {
     if (typeof l === 'string') return l + this.toStringValue(r);
     if (l instanceof ObjectValue) {
       if (!(r instanceof ObjectValue)) throw this.typeError(r, 'object');
-      return new ObjectValue([...l.layers, ...r.layers]);
+      return new ObjectValue(l.layers.concat(r.layers));
     }
     if (l instanceof ArrayValue) {
       if (!(r instanceof ArrayValue)) throw this.typeError(r, 'array');
@@ -477,6 +480,8 @@ export class Evaluator implements ValidationHost {
 
   equals(a: Value, b: Value): boolean {
     if (a === b) return typeof a !== 'object' || a === null || !(a instanceof FuncValue) ? true : this.funcEq();
+    // Different primitives, or a primitive and a container: unequal without naming types.
+    if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return false;
     const ta = typeName(a);
     if (ta !== typeName(b)) return false;
     if (a instanceof ArrayValue) {
@@ -563,6 +568,10 @@ export class Evaluator implements ValidationHost {
     if (cached !== undefined) return cached;
     const li = obj.findLayer(name, obj.layers.length);
     if (li < 0) throw this.error(`Field does not exist: ${name}`);
+    // A field defined by a thunk (imported JSON, std results, native objects) keeps its value
+    // in the thunk: caching it again grew the object's cache array by a copy per field read.
+    const def = obj.layers[li]!.fields.get(name)!;
+    if (def.thunk !== null) return this.force(def.thunk);
     const v = this.fieldValue(obj, li, name);
     obj.cache = withCachedField(obj.cache, name, v);
     return v;
@@ -958,7 +967,7 @@ export class Evaluator implements ValidationHost {
       if (entry === undefined && !loaded.module && loaded.foundAt.endsWith('.json')) {
         const json = parseJsonImport(decodeUtf8(loaded.contents));
         if (json !== undefined)
-          entry = this.newImportEntry(key, Thunk.ready(this.fromJson(json)), loaded.foundAt, digest);
+          entry = this.newImportEntry(key, Thunk.ready(valueFromJson(json.value, json.depth)), loaded.foundAt, digest);
       }
       if (entry === undefined) {
         let m = loaded.module;
@@ -1071,6 +1080,8 @@ export class Evaluator implements ValidationHost {
   /** Forces a value deeply to plain JSON, with go-jsonnet's manifestation frames. */
   manifest(v: Value): JsonValue {
     if (v === null || typeof v !== 'object') return v;
+    const json = this.passThroughJson(v);
+    if (json !== undefined) return sortedJsonCopy(json);
     this.enterFrame();
     let out: JsonValue;
     if (v instanceof ArrayValue) {
@@ -1084,11 +1095,11 @@ export class Evaluator implements ValidationHost {
       const names = v.sortedVisibleFields(compareStrings);
       this.cur = 'Checking object assertions';
       this.checkAssertions(v);
-      const positions = sharedPositions(v, names);
+      const positions = sharedPositions(v, names)?.positions ?? null;
       const obj = jsonObject([]);
       for (let i = 0; i < names.length; i++) {
         const name = names[i]!;
-        this.cur = positions !== null ? positions[i]! : fieldPosition(name);
+        this.cur = positions !== null ? positions[i]! : keyFactsOf(name)[1];
         setJsonKey(obj, name, this.manifest(this.objectIndex(v, name)));
       }
       out = obj;
@@ -1131,23 +1142,24 @@ export class Evaluator implements ValidationHost {
         out.write(quoteString(v));
         return;
     }
+    const json = this.passThroughJson(v);
+    if (json !== undefined) {
+      writeJsonText(json, multiline, indent, out);
+      return;
+    }
     this.enterFrame();
-    const indent2 = multiline ? indent + '   ' : indent;
-    const sep = multiline ? ',\n' : ', ';
+    const layout = layoutOf(indent, multiline);
     if (v instanceof ArrayValue) {
       const elems = v.elems;
       if (elems.length === 0) out.write('[ ]');
       else {
-        out.write(multiline ? '[\n' : '[');
+        out.write(layout.arrayOpen);
         for (let i = 0; i < elems.length; i++) {
           this.cur = elementPosition(i);
-          if (i > 0) out.write(sep);
-          out.write(indent2);
-          this.manifestInto(this.force(elems[i]!), multiline, indent2, out);
+          if (i > 0) out.write(layout.between);
+          this.manifestInto(this.force(elems[i]!), multiline, layout.inner, out);
         }
-        if (multiline) out.write('\n');
-        out.write(indent);
-        out.write(']');
+        out.write(layout.arrayClose);
       }
     } else if (v instanceof ObjectValue) {
       const names = v.sortedVisibleFields(compareStrings);
@@ -1155,26 +1167,53 @@ export class Evaluator implements ValidationHost {
       this.checkAssertions(v);
       if (names.length === 0) out.write('{ }');
       else {
-        const positions = sharedPositions(v, names);
-        const quoted = positions !== null ? v.layers[0]!.shared!.quotedNames! : null;
-        out.write(multiline ? '{\n' : '{');
+        const shared = sharedPositions(v, names);
+        const positions = shared !== null ? shared.positions! : null;
+        const keys = shared !== null ? shared.quotedNames! : null;
+        out.write(layout.objectOpen);
         for (let i = 0; i < names.length; i++) {
           const name = names[i]!;
-          this.cur = positions !== null ? positions[i]! : fieldPosition(name);
-          if (i > 0) out.write(sep);
-          out.write(indent2);
-          out.write(quoted !== null ? quoted[i]! : quoteString(name));
-          out.write(': ');
-          this.manifestInto(this.objectIndex(v, name), multiline, indent2, out);
+          let key: string;
+          if (positions !== null) {
+            this.cur = positions[i]!;
+            key = keys![i]!;
+          } else {
+            const f = keyFactsOf(name);
+            this.cur = f[1];
+            key = f[2];
+          }
+          if (i > 0) out.write(layout.between);
+          out.write(key);
+          this.manifestInto(this.objectIndex(v, name), multiline, layout.inner, out);
         }
-        if (multiline) out.write('\n');
-        out.write(indent);
-        out.write('}');
+        out.write(layout.objectClose);
       }
     } else {
       throw this.error("couldn't manifest function as JSON");
     }
     this.exitFrame();
+  }
+
+  /**
+   * The JSON an imported value was read from, when manifesting may write it as it is: the
+   * value is that JSON converted (no layers added, nothing to force, no asserts), so only the
+   * frame limit could make a difference, and its nesting (at most the document's depth)
+   * stays below the limit from here. Otherwise undefined, and the value is walked as any other.
+   */
+  private passThroughJson(v: ArrayValue | ObjectValue | FuncValue): JsonValue | undefined {
+    let json: JsonValue | null = null;
+    let depth = 0;
+    if (v instanceof ObjectValue) {
+      if (v.layers.length !== 1) return undefined;
+      const layer = v.layers[0]!;
+      json = layer.json;
+      depth = layer.jsonDepth;
+    } else if (v instanceof ArrayValue) {
+      json = v.json;
+      depth = v.jsonDepth;
+    }
+    if (json === null || this.stack.length + depth >= this.maxStack) return undefined;
+    return json;
   }
 
   /** Converts plain JSON back into a value (for natives and pure std functions). */
@@ -1253,18 +1292,14 @@ function toInteger(v: number): number {
  * written; kube-lib writes 40,000 of them. Those of an object literal with static
  * names are made once per literal, with its quoted keys; element positions once per index.
  */
-function sharedPositions(obj: ObjectValue, names: string[]): string[] | null {
-  const shared = obj.layers.length === 1 ? obj.layers[0]!.shared : null;
+function sharedPositions(obj: ObjectValue, names: string[]): SharedNames | null {
+  const shared = obj.sharedNames();
   if (shared === null || shared.sortedVisible !== names) return null;
   if (shared.positions === undefined) {
-    shared.quotedNames = names.map((n) => quoteString(n));
-    shared.positions = names.map((n) => fieldPosition(n));
+    shared.quotedNames = names.map((n) => keyFactsOf(n)[2]);
+    shared.positions = names.map((n) => keyFactsOf(n)[1]);
   }
-  return shared.positions;
-}
-
-function fieldPosition(name: string): string {
-  return `Field ${quoteJson(name)}`;
+  return shared;
 }
 
 const elementPositions: string[] = [];

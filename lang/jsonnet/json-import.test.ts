@@ -5,24 +5,28 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SourceFile } from '../common/source.js';
-import { JsonnetError, evaluateToString, parseModule, type Importer } from './index.js';
+import { JsonnetError, evaluate, evaluateToString, parseModule, type Importer } from './index.js';
 import { parseJsonImport } from './json-import.js';
 
-function run(fileName: string, text: string): string {
+function run(fileName: string, text: string, use = '[x, x]', tree = false): string {
   const importer: Importer = {
     load: (_from, path) => {
       if (path !== fileName) throw new Error(`no ${path}`);
       return { foundAt: path, contents: new TextEncoder().encode(text) };
     },
   };
-  const main = parseModule(new SourceFile('main.jsonnet', `local x = import ${JSON.stringify(fileName)}; [x, x]`));
+  const main = parseModule(new SourceFile('main.jsonnet', `local x = import ${JSON.stringify(fileName)}; ${use}`));
   try {
-    return evaluateToString(main, { importer }) as string;
+    // The text path (manifestInto) and the tree path (manifest(), as show uses it), key order included.
+    return tree ? JSON.stringify(evaluate(main, { importer })) : (evaluateToString(main, { importer }) as string);
   } catch (e) {
     if (e instanceof JsonnetError) return 'ERROR ' + e.message.replace(/x\.(json|libsonnet)/g, 'FILE');
     throw e;
   }
 }
+
+/** Arrays (or objects) nested `n` deep: manifesting them takes one frame a level. */
+const nested = (n: number, open = '[', close = ']'): string => open.repeat(n) + close.repeat(n);
 
 const rows: [string, string, boolean][] = [
   // [name, file text, taken by the fast path]
@@ -34,6 +38,9 @@ const rows: [string, string, boolean][] = [
   ['duplicate nested key', '{"o": {"k": 1, "k": 2}}', false],
   ['same key in sibling objects', '[{"k": 1}, {"k": 2}]', true],
   ['escaped key', '{"\\u0061": 1, "a": 2}', false],
+  ['escaped key, not repeated', '{"\\u0062": 1, "a\\nb": 2, "a": 3}', true],
+  ['repeated key after other members', '{"a": {"x": 1, "y": 2}, "b": 3, "c": {"x": 4}, "b": 5}', false],
+  ['colons and quotes inside strings', '{"a:b": "c:\\"d:", "e": [":", "\\\\"]}', true],
   ['overflowing number', '{"n": 1e400}', false],
   ['lone surrogate escape', '{"s": "\\ud800"}', false],
   ['surrogate pair escape', '{"s": "\\ud83d\\ude00"}', false],
@@ -41,13 +48,34 @@ const rows: [string, string, boolean][] = [
   ['trailing comma', '{"a": 1,}', false],
   ['jsonnet code', '{a: 1 + 2}', false],
   ['string that looks like a key', '{"a": "b:", "b": ["a", "a"]}', true],
+  // Written straight from the JSON only while its depth stays below the frame limit (500);
+  // past it the value is walked and fails (or not) exactly as the Jsonnet path's.
+  ['nested below the frame limit', nested(400), true],
+  ['nested at the frame limit', nested(497), true],
+  ['nested one below the limit', nested(498), true],
+  ['nested to the limit', nested(499), true],
+  ['nested past the limit', nested(600), true],
+  ['objects nested to the limit', nested(499, '{"a":', '}').replace(/\{"a":\}/, '{}'), true],
+  ['objects nested past the limit', nested(520, '{"a":', '}').replace(/\{"a":\}/, '{}'), true],
+  ['pass-through inside Jsonnet values', '{"z": [1, {"y": "\\u00e9\\u0001"}], "a": {"10": [], "2": {}}}', true],
 ];
 
 test('the fast path gives the Jsonnet path result', async (t) => {
+  // Also through a value built on top (layers, indexing) and through std functions that manifest.
+  const uses = [
+    '[x, x]',
+    '[x + {}, std.manifestJson(x), std.toString(x)]',
+    '{ w: x }',
+    '[std.length(x), x == x, std.type(x), if std.isObject(x) then std.objectFieldsAll(x) else x]',
+  ];
   for (const [name, text, fast] of rows) {
     await t.test(name, () => {
       assert.equal(parseJsonImport(text) !== undefined, fast);
-      assert.equal(run('x.json', text), run('x.libsonnet', text));
+      for (const use of uses) {
+        for (const tree of [false, true]) {
+          assert.equal(run('x.json', text, use, tree), run('x.libsonnet', text, use, tree), `${use} tree=${tree}`);
+        }
+      }
     });
   }
 });

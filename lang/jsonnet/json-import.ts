@@ -5,62 +5,59 @@
  * prometheus-operator CRD files of 0.6-0.84 MiB; through the Jsonnet parser
  * they took 88-93 ms of a 1 s render (about 50 MB/s).
  * Invariant: the fast path is taken only where it gives exactly the value the
- * Jsonnet path gives; for anything else (not strict JSON, a repeated key, a
- * key with an escape, a number that overflows, an escaped lone surrogate)
- * it returns undefined and the caller parses the file as Jsonnet, which then
+ * Jsonnet path gives; for anything else (not strict JSON, a repeated key,
+ * however spelt, a number that overflows, an escaped surrogate) it returns undefined and the caller parses the file as Jsonnet, which then
  * reports the error or the value as it always did.
  */
 import type { JsonValue } from '../common/json.js';
 
-export function parseJsonImport(text: string): JsonValue | undefined {
+/** A JSON file's value, and its nesting depth (a scalar is 0, `[]` and `{}` are 1). */
+export interface JsonImport {
+  value: JsonValue;
+  depth: number;
+}
+
+export function parseJsonImport(text: string): JsonImport | undefined {
   // Escaped surrogates: Jsonnet's decoding of unpaired ones differs from JSON.parse.
   if (/\\u[dD][89a-fA-F]/.test(text)) return undefined;
-  if (!keysAreUnique(text)) return undefined;
   let value: JsonValue;
   try {
     value = JSON.parse(text) as JsonValue;
   } catch {
     return undefined;
   }
-  return allNumbersFinite(value) ? value : undefined;
+  const facts = { keys: 0 };
+  const depth = depthIfFinite(value, facts);
+  // JSON.parse keeps the last of repeated keys (Jsonnet rejects the object): then the parsed
+  // objects hold fewer keys than the text has members.
+  if (depth < 0 || facts.keys !== membersIn(text)) return undefined;
+  return { value, depth };
 }
 
-/** The characters that matter for keys: quotes and brackets (a regular expression skips the rest natively). */
-const STRUCTURE = /["{}[\]]/g;
+/** The characters that matter for members: quotes and colons (a regular expression skips the rest natively). */
+const QUOTE_OR_COLON = /[":]/g;
 
 /**
- * False when an object repeats a key (Jsonnet rejects it, JSON.parse keeps the
- * last one) or a key holds an escape (compared raw here, so not trusted). Only
- * the nesting and the strings are followed: whether the text is JSON at all is
- * JSON.parse's job.
+ * The number of object members in `text`, valid JSON: a colon outside strings separates a
+ * key from its value and appears nowhere else. Counting them, against the keys of the parsed
+ * value, finds a repeated key (escaped spellings included, since JSON.parse decodes them)
+ * without a set of the keys of every object (a Set and a string per key: 11 MB for
+ * kube-prometheus's CRDs) or any string made at all.
  */
-function keysAreUnique(text: string): boolean {
-  // One key set per open object; null for arrays.
-  const open: (Set<string> | null)[] = [];
-  const n = text.length;
-  STRUCTURE.lastIndex = 0;
-  // test() rather than exec(): no match array per quote and bracket (11 MB for kube-prometheus's CRDs).
-  while (STRUCTURE.test(text)) {
-    const i = STRUCTURE.lastIndex - 1;
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
+function membersIn(text: string): number {
+  let members = 0;
+  QUOTE_OR_COLON.lastIndex = 0;
+  // test() rather than exec(): no match array per quote and colon.
+  while (QUOTE_OR_COLON.test(text)) {
+    const i = QUOTE_OR_COLON.lastIndex - 1;
+    if (text.charCodeAt(i) === 0x3a) members++;
+    else {
       const end = closingQuote(text, i + 1);
-      if (end < 0) return true;
-      STRUCTURE.lastIndex = end + 1;
-      const keys = open.length > 0 ? open[open.length - 1] : null;
-      if (keys === null || keys === undefined) continue;
-      let j = end + 1;
-      while (j < n && isSpace(text.charCodeAt(j))) j++;
-      if (text.charCodeAt(j) !== 0x3a) continue;
-      const key = text.slice(i + 1, end);
-      if (key.includes('\\')) return false;
-      if (keys.has(key)) return false;
-      keys.add(key);
-    } else if (c === 0x7b) open.push(new Set());
-    else if (c === 0x5b) open.push(null);
-    else open.pop();
+      if (end < 0) return -1;
+      QUOTE_OR_COLON.lastIndex = end + 1;
+    }
   }
-  return true;
+  return members;
 }
 
 /** Index of the quote closing a string whose text starts at `from`, or -1. */
@@ -75,22 +72,37 @@ function closingQuote(text: string, from: number): number {
   return -1;
 }
 
-function isSpace(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
-}
-
-/** JSON.parse reads 1e400 as Infinity; Jsonnet stops with an overflow error. */
-function allNumbersFinite(v: JsonValue): boolean {
+/**
+ * The nesting depth of `v` (a scalar is 0, `[]` and `{}` are 1), or -1 when a number is not
+ * finite (JSON.parse reads 1e400 as Infinity; Jsonnet stops with an overflow error); counts
+ * the keys of its objects into `facts`. The depth bounds the frames manifesting any part of
+ * the value takes (see Evaluator.manifestInto).
+ */
+function depthIfFinite(v: JsonValue, facts: { keys: number }): number {
   const pending: JsonValue[] = [v];
+  const depths: number[] = [0];
+  let max = 0;
+  let keys = 0;
   while (pending.length > 0) {
     const x = pending.pop()!;
+    const d = depths.pop()!;
     if (typeof x === 'number') {
-      if (!Number.isFinite(x)) return false;
+      if (!Number.isFinite(x)) return -1;
     } else if (Array.isArray(x)) {
-      for (const e of x) pending.push(e);
+      if (d + 1 > max) max = d + 1;
+      for (let i = 0; i < x.length; i++) {
+        pending.push(x[i]!);
+        depths.push(d + 1);
+      }
     } else if (x !== null && typeof x === 'object') {
-      for (const k in x) pending.push(x[k]!);
+      if (d + 1 > max) max = d + 1;
+      for (const k in x) {
+        keys++;
+        pending.push(x[k]!);
+        depths.push(d + 1);
+      }
     }
   }
-  return true;
+  facts.keys = keys;
+  return max;
 }

@@ -2,6 +2,7 @@
 // formatter's pretty mode and trace cropping.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { SourceFile } from '../common/source.js';
 import { jsonObject } from '../common/json.js';
 import { JsonnetError, formatSpan } from './errors.js';
@@ -76,4 +77,52 @@ test('runtime traces: pretty mode and cropping', () => {
   const pretty = e.format({ pretty: true, maxFrames: 9 });
   assert.match(pretty, /\t\.\.\. \(skipped 22 frames\)\n/);
   assert.match(pretty, /^RUNTIME ERROR: boom\n-{49}\n\tt:1:1-2\tfunction <f>\n\nx\n\n/);
+});
+
+/** go-jsonnet's unparseString, one character at a time: the oracle for quoteString's search. */
+function unparseStringByChar(s: string): string {
+  let out = '"';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x22) out += '\\"';
+    else if (c === 0x5c) out += '\\\\';
+    else if (c === 8) out += '\\b';
+    else if (c === 12) out += '\\f';
+    else if (c === 10) out += '\\n';
+    else if (c === 13) out += '\\r';
+    else if (c === 9) out += '\\t';
+    else if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) out += '\\u' + c.toString(16).padStart(4, '0');
+    else if (c >= 0xd800 && c <= 0xdbff && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) out += s[i]! + s[++i]!;
+    else if (c >= 0xd800 && c <= 0xdfff) out += '\ufffd';
+    else out += s[i];
+  }
+  return out + '"';
+}
+
+test('quoteString escapes as go-jsonnet, character by character', () => {
+  const alphabet = [
+    'a',
+    'é',
+    '"',
+    '\\',
+    '\n',
+    '\t',
+    '\u0001',
+    '\u007f',
+    '\u0085',
+    '\u009f',
+    '\u00a0',
+    '\ud83d',
+    '\ude00',
+    '😀',
+    '\u2028',
+    ' ',
+  ];
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom(...alphabet), { maxLength: 40 }), (parts) => {
+      const s = parts.join('');
+      assert.equal(quoteString(s), unparseStringByChar(s));
+    }),
+    { numRuns: 2000 },
+  );
 });

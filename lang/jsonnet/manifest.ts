@@ -25,14 +25,23 @@ export function formatNumberJson(v: number): string {
  */
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\u007f-\u009f\ud800-\udfff]/;
 
-/** go-jsonnet's unparseString. */
+/** NEEDS_ESCAPE, searching: the loop below jumps from one such character to the next. */
+const ESCAPES = /["\\\u0000-\u001f\u007f-\u009f\ud800-\udfff]/g;
+
+/**
+ * go-jsonnet's unparseString. The characters to rewrite are found with a native search
+ * rather than a test of every character: kube-prometheus's CRD descriptions are megabytes of
+ * text with a newline every line or so, walked one character at a time by interpreted code.
+ */
 export function quoteString(s: string): string {
   if (!NEEDS_ESCAPE.test(s)) return '"' + s + '"';
   let out = '"';
   let start = 0;
-  for (let i = 0; i < s.length; i++) {
+  ESCAPES.lastIndex = 0;
+  while (ESCAPES.test(s)) {
+    const i = ESCAPES.lastIndex - 1;
     const c = s.charCodeAt(i);
-    let rep: string | undefined;
+    let rep: string;
     if (c === 0x22) rep = '\\"';
     else if (c === 0x5c) rep = '\\\\';
     else if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) {
@@ -55,19 +64,16 @@ export function quoteString(s: string): string {
         default:
           rep = '\\u' + c.toString(16).padStart(4, '0');
       }
-    } else if (c >= 0xd800 && c <= 0xdfff) {
-      // A lone surrogate cannot be encoded in UTF-8; Go writes U+FFFD.
-      const hi = c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
-      if (hi) {
-        i++;
+    } else {
+      // A surrogate: a pair is written as it is; a lone one cannot be encoded in UTF-8, Go writes U+FFFD.
+      if (c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+        ESCAPES.lastIndex = i + 2;
         continue;
       }
       rep = '\ufffd';
     }
-    if (rep !== undefined) {
-      out += s.slice(start, i) + rep;
-      start = i + 1;
-    }
+    out += s.slice(start, i) + rep;
+    start = i + 1;
   }
   return out + s.slice(start) + '"';
 }

@@ -40,6 +40,19 @@ const sameResult: [string, string][] = [
     'local o = { b: 1, a:: 2 } + { c: 3 } + { a+: 1 }; [std.objectHas(o, "a"), o, std.objectFields(o), std.length(o), o + { a::: 0 }]',
     'layered visibility',
   ],
+  // Objects of one stack of literal tables share their sorted names; visibility comes from the
+  // whole stack, and another stack (other order, one more layer) has its own names.
+  [
+    'local a = { x: 1, y:: 2, b: 0 }; local b = { y: 3, z: 4, a: 0 }; [a + b, a + b, b + a, a + b + { x:: 0 }, a + b + { y::: 5 }, (a + b).y]',
+    'layer stacks',
+  ],
+  // More stacks under one top table than it remembers: the rest sort their own names.
+  [
+    'local top = { top: 1, v: 2 }; [' +
+      Array.from({ length: 24 }, (_, i) => `{ k${i}: ${i}, ${i % 2 ? 'h' : 'v'}:: 0, m${i % 3}: 1 } + top`).join(', ') +
+      ']',
+    'many stacks',
+  ],
   // Keys that need escaping, from the per-literal quoted keys.
   ['[{ "a\\"b": 1, "\\u00e9": 2, "\\n": 3 }, { "a\\"b": 4, "\\u00e9": 5, "\\n": 6 }]', 'quoted keys'],
 ];

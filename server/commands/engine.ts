@@ -17,6 +17,7 @@ import {
   ByteBoundedCache,
   FileContentCache,
   digestOf,
+  stopHashingReads,
   useSharedContentCache,
   type DependencyRecorder,
 } from '../../cache/index.js';
@@ -73,13 +74,15 @@ export function moduleReuseStats(): ReturnType<typeof moduleReuse.stats> {
 /**
  * A process that renders one command and exits (server/oneshot-run.ts, neither `--watch` nor a
  * serving stage) has no next request: the caches above would only cost it a sha256 of every
- * file and imported module, the reuse graph's bookkeeping, and their memory. Set before the render.
+ * file and imported module, the reuse graph's bookkeeping, and their memory; nor does it keep
+ * its deps, so its recorders stop hashing what they read. Set before the render.
  */
 let renderingOnce = false;
 
 export function renderOnlyOnce(): void {
   renderingOnce = true;
   useSharedContentCache(undefined);
+  stopHashingReads();
 }
 
 /**

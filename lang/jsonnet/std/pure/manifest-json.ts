@@ -10,7 +10,8 @@
  * Invariant: object keys are always printed in code point order.
  */
 import type { JsonValue } from '../../../common/json.js';
-import { sortedKeys } from '../../../common/json.js';
+import { compareCodepoints } from '../../../common/json.js';
+import { sortNames } from '../../sort-names.js';
 import { formatFloat } from '../../../go/strconv.js';
 import { wantString } from './values.js';
 
@@ -98,7 +99,8 @@ export function manifestJsonEx(value: JsonValue, indentV: JsonValue, newlineV: J
           aux(v[i]!, inner);
         }
       } else {
-        const keys = sortedKeys(v);
+        // Usually sorted already (arguments are manifested in key order): see sort-names.ts.
+        const keys = sortNames(Object.keys(v), compareCodepoints);
         for (let i = 0; i < keys.length; i++) {
           if (i > 0) out += ',' + newline;
           out += inner + goJsonString(keys[i]!) + kvSep;
