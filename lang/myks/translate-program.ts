@@ -121,15 +121,9 @@ export function readProgram(program: readonly SourceLine[]): Stmt[] {
       continue;
     }
     if (OPENS.test(t)) {
-      // the block to its matching `end`
-      let depth = 1;
-      let j = i + 1;
-      for (; j < lines.length && depth > 0; j++) {
-        const x = lines[j]!;
-        if (x.node !== undefined) continue;
-        if (/^end$/.test(x.text)) depth--;
-        else if (OPENS.test(x.text)) depth++;
-      }
+      // the block to its matching `end` (an unclosed one runs to the last line, which it leaves out)
+      const end = closingEnd(lines, i);
+      const j = end === -1 ? lines.length : end + 1;
       const body = lines.slice(i + 1, j - 1);
       out.push(block(l, body, lineEnd(lines[j - 1] ?? l)));
       i = j - 1;
@@ -147,6 +141,18 @@ export function readProgram(program: readonly SourceLine[]): Stmt[] {
  * A `for` block and the blocks nested in it as one clause chain: while the
  * body is exactly one `for` or `if` block, that block is a further clause.
  */
+/** The index of the `end` line that closes the block opened at `open` (an OPENS line), or -1 if the lines run out first. */
+function closingEnd(lines: readonly Line[], open: number): number {
+  let depth = 0;
+  for (let j = open; j < lines.length; j++) {
+    const x = lines[j]!;
+    if (x.node !== undefined) continue;
+    if (OPENS.test(x.text)) depth++;
+    else if (/^end$/.test(x.text) && --depth === 0) return j;
+  }
+  return -1;
+}
+
 function chain(head: Line, body: Line[]): { clauses: Clause[]; inner: Line[] } | undefined {
   const forHead = /^for\s+([A-Za-z_]\w*)\s+in\s+([\s\S]+):$/.exec(head.text);
   const ifHead = /^if\s+([\s\S]+):$/.exec(head.text);
@@ -156,18 +162,7 @@ function chain(head: Line, body: Line[]): { clauses: Clause[]; inner: Line[] } |
   for (;;) {
     const first = inner[0];
     if (!first || first.node !== undefined || !OPENS.test(first.text)) break;
-    let depth = 0;
-    let end = -1;
-    for (let j = 0; j < inner.length; j++) {
-      const x = inner[j]!;
-      if (x.node !== undefined) continue;
-      if (OPENS.test(x.text)) depth++;
-      else if (/^end$/.test(x.text) && --depth === 0) {
-        end = j;
-        break;
-      }
-    }
-    if (end !== inner.length - 1) break;
+    if (closingEnd(inner, 0) !== inner.length - 1) break;
     const f = /^for\s+([A-Za-z_]\w*)\s+in\s+([\s\S]+):$/.exec(first.text);
     const i = /^if\s+([\s\S]+):$/.exec(first.text);
     if (f) clauses.push({ v: f[1]!, iter: f[2]! });
@@ -203,15 +198,9 @@ function nestedLoops(lines: readonly Line[]): Extract<Stmt, { k: 'loop' }>[] | u
     const l = lines[i]!;
     if (l.node !== undefined) continue;
     if (!OPENS.test(l.text)) return undefined;
-    let depth = 1;
-    let j = i + 1;
-    for (; j < lines.length && depth > 0; j++) {
-      const x = lines[j]!;
-      if (x.node !== undefined) continue;
-      if (/^end$/.test(x.text)) depth--;
-      else if (OPENS.test(x.text)) depth++;
-    }
-    if (depth !== 0) return undefined;
+    const end = closingEnd(lines, i);
+    if (end === -1) return undefined;
+    const j = end + 1;
     const sub = block(l, lines.slice(i + 1, j - 1), l.line);
     if (sub.k !== 'loop') return undefined;
     out.push(sub);
