@@ -1006,8 +1006,20 @@ export class Evaluator {
   // ---- types ----
   /** Checks `v` against `t`, converting dicts to schema instances and ints to floats as KCL does. */
   convert(v: Value, t: TypeExpr, env: Env, loc: Loc, errFile: FileUnit = env.file): Value {
+    // A static default (`labels: {str:str} = {app = "x"}`) is one value shared by every instance:
+    // converting it again would copy it again, with the same result. So the last conversion of a
+    // container by a type of plain parts is kept per type node (values are never mutated).
+    const memo = (t.t === 'dict' || t.t === 'list') && (v instanceof KDict || Array.isArray(v));
+    const last = memo ? this.lastConversion.get(t) : undefined;
+    if (last !== undefined && last.input === v) return last.output;
     const r = this.tryConvert(v, t, env, loc, errFile);
-    if (r !== NO_MATCH) return r;
+    if (r !== NO_MATCH) {
+      if (last !== undefined) {
+        last.input = v;
+        last.output = r;
+      } else if (memo && plainType(t)) this.lastConversion.set(t, { input: v, output: r });
+      return r;
+    }
     const why = this.convertWhy;
     return this.fail(
       'TypeError',
@@ -1016,6 +1028,8 @@ export class Evaluator {
       loc,
     );
   }
+
+  private readonly lastConversion = new Map<TypeExpr, { input: Value; output: Value }>();
 
   /** Why the last union alternative failed (an error inside it), for convert's message. */
   private convertWhy: string | undefined;
@@ -1438,6 +1452,22 @@ function typeText(t: TypeExpr): string {
       return t.types.map(typeText).join(' | ');
     case 'func':
       return 'function';
+  }
+}
+
+/** A type whose conversion depends on the value alone (no schema or alias to resolve, no union to try). */
+function plainType(t: TypeExpr): boolean {
+  switch (t.t) {
+    case 'any':
+    case 'basic':
+    case 'literal':
+      return true;
+    case 'list':
+      return plainType(t.item);
+    case 'dict':
+      return plainType(t.key) && plainType(t.value);
+    default:
+      return false;
   }
 }
 
