@@ -660,8 +660,7 @@ export class Evaluator {
       let op = en.op;
       for (let i = path.length - 1; i >= 1; i--) {
         const d = new KDict();
-        d.map.set(path[i]!, v);
-        d.setKeyMeta(path[i]!, op, env.file.origin(en.loc));
+        d.setWithMeta(path[i]!, v, keyMeta(op, env.file.origin(en.loc)));
         v = d;
         op = 'union';
       }
@@ -673,9 +672,8 @@ export class Evaluator {
   /** One key of a config literal: `:` unions (conflicting scalars are an error), `=` overrides, `+=` appends. */
   private mergeEntry(out: KDict, k: string, v: Value, op: ConfigOp, file: FileUnit, loc: Loc, idempotent = true): void {
     const origin = file.origin(loc);
-    if (!out.map.has(k)) {
-      out.map.set(k, v);
-      out.setKeyMeta(k, op, origin);
+    if (!out.has(k)) {
+      out.setWithMeta(k, v, keyMeta(op, origin));
       return;
     }
     const prev = out.map.get(k)!;
@@ -744,15 +742,19 @@ export class Evaluator {
 
   /** Merges `b` into `out`, which the caller owns (a fresh copy). */
   private mergeConfigInto(out: KDict, b: KDict, file: FileUnit, loc: Loc, idempotent: boolean): KDict {
-    for (const [k, v] of b.map) {
-      const m = b.meta?.get(k);
+    for (let i = 0; i < b.size; i++) {
+      const k = b.keyAt(i);
+      const v = b.valueAt(i);
+      const m = b.metaAt(i);
+      // A new key takes its value and its operator and origin as they are.
+      if (!out.has(k)) {
+        out.setWithMeta(k, v, m);
+        continue;
+      }
       const op = m ? m.op : 'union';
       const origin = m?.origin;
       if (origin) out.setOrigin(k, origin);
-      if (!out.map.has(k)) {
-        out.map.set(k, v);
-        out.setOp(k, op);
-      } else if (op === 'override') {
+      if (op === 'override') {
         out.map.set(k, v);
         out.setOp(k, 'override');
       } else if (op === 'insert') out.map.set(k, this.concat(out.map.get(k)!, v, file, loc));
@@ -868,8 +870,7 @@ export class Evaluator {
         x = this.eval(stmt.value, env);
         for (let i = stmt.path.length - 1; i >= 0; i--) {
           const d = new KDict();
-          d.map.set(stmt.path[i]!, x);
-          d.setOp(stmt.path[i]!, op);
+          d.setWithMeta(stmt.path[i]!, x, op === 'union' ? undefined : keyMeta(op, undefined));
           x = d;
           op = 'union';
         }
@@ -912,7 +913,7 @@ export class Evaluator {
             o ?? loc,
           );
         }
-    const out = new KDict();
+    const out = new KDict(l.attrNames.length + l.privateNames.length);
     out.schema = s;
     out.config = config;
     const inst = new Instance(s, l, config, file, loc);
@@ -962,7 +963,7 @@ export class Evaluator {
     let v: Value;
     const cv = config.map.get(name);
     const hasCfg = cv !== undefined || config.map.has(name);
-    const meta = hasCfg ? config.meta?.get(name) : undefined;
+    const meta = hasCfg ? config.metaOf(name) : undefined;
     const origin = meta?.origin;
     const efile = origin ? (origin.file as FileUnit) : inst.file;
     const eloc: Loc = origin ?? inst.loc;
@@ -1073,14 +1074,11 @@ export class Evaluator {
         if (v.schema && t.value.t === 'any') return v;
         const out = new KDict();
         // The operators are kept, not the origins.
-        if (v.meta) {
-          const meta = (out.meta = new Map());
-          v.meta.forEach((m, k) => meta.set(k, keyMeta(m.op, undefined)));
-        }
-        for (const [k, x] of v.map) {
-          const r = this.tryConvert(x, t.value, env, loc, errFile);
+        for (let i = 0; i < v.size; i++) {
+          const r = this.tryConvert(v.valueAt(i), t.value, env, loc, errFile);
           if (r === NO_MATCH) return r;
-          out.map.set(k, r);
+          const m = v.metaAt(i);
+          out.setWithMeta(v.keyAt(i), r, m ? keyMeta(m.op, undefined) : undefined);
         }
         return out;
       }
