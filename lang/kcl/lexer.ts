@@ -11,15 +11,31 @@ import { KclError } from './errors.js';
 export type TokenKind = 'name' | 'int' | 'float' | 'string' | 'op' | 'newline' | 'nl' | 'indent' | 'dedent' | 'eof';
 
 export interface Token {
-  readonly kind: TokenKind;
+  kind: TokenKind;
   /** Name text, operator text, number text, or a string's raw body. */
-  readonly value: string;
-  readonly line: number;
-  readonly col: number;
+  value: string;
+  line: number;
+  col: number;
   /** For strings: raw (r"..."). */
-  readonly raw: boolean;
+  raw: boolean;
   /** For strings: how far the body starts after the token (prefix and quote); 0 otherwise. */
-  readonly bodyShift: number;
+  bodyShift: number;
+}
+
+/**
+ * Token objects are reused from one file to the next: a parse reads its tokens while it runs and
+ * keeps none of them (nodes copy what they need), so a run of 629 files makes no token garbage.
+ * One pool per nesting level, as an interpolation's expression is tokenized while its file's
+ * parse is under way.
+ */
+const POOLS: Token[][] = [];
+const POOL_MAX = 8192;
+export function tokenPool(level: number): Token[] {
+  return (POOLS[level] ??= []);
+}
+/** After a parse: a pool keeps at most POOL_MAX tokens (a huge file's are let go). */
+export function trimTokenPool(pool: Token[]): void {
+  if (pool.length > POOL_MAX) pool.length = POOL_MAX;
 }
 
 const OPERATORS = [
@@ -110,8 +126,12 @@ function intern(s: string): string {
   return s;
 }
 
-export function tokenize(file: string, text: string): Token[] {
-  const tokens: Token[] = [];
+/**
+ * Tokenizes `text` into `tokens` (a pool from tokenPool, or a fresh array), overwriting what it
+ * held; returns how many tokens there are (the last is 'eof'). Entries past that are stale.
+ */
+export function tokenize(file: string, text: string, tokens: Token[] = []): number {
+  let count = 0;
   const indents = [0];
   const brackets: string[] = [];
   let i = 0;
@@ -124,9 +144,22 @@ export function tokenize(file: string, text: string): Token[] {
     throw new KclError('InvalidSyntax', msg, { file, line: l, col: off - ls + 1 }, lineText(l));
   };
   // Every token has the same six fields (string ones included): the parser's reads stay monomorphic.
-  const push = (kind: TokenKind, value: string, offset: number): void => {
-    tokens.push({ kind, value, line, col: offset - lineStart + 1, raw: false, bodyShift: 0 });
+  const put = (kind: TokenKind, value: string, tl: number, col: number, raw: boolean, bodyShift: number): void => {
+    const t = tokens[count];
+    if (t === undefined) tokens.push({ kind, value, line: tl, col, raw, bodyShift });
+    else {
+      t.kind = kind;
+      t.value = value;
+      t.line = tl;
+      t.col = col;
+      t.raw = raw;
+      t.bodyShift = bodyShift;
+    }
+    count++;
   };
+  const push = (kind: TokenKind, value: string, offset: number): void =>
+    put(kind, value, line, offset - lineStart + 1, false, 0);
+  const lastKind = (): TokenKind | undefined => (count > 0 ? tokens[count - 1]!.kind : undefined);
 
   while (i <= n) {
     if (atLineStart && brackets.length === 0) {
@@ -184,8 +217,8 @@ export function tokenize(file: string, text: string): Token[] {
         push('newline', '', i);
         atLineStart = true;
       } else if (top !== '(') {
-        const last = tokens[tokens.length - 1];
-        if (last && last.kind !== 'nl') push('nl', '', i);
+        const last = lastKind();
+        if (last !== undefined && last !== 'nl') push('nl', '', i);
       }
       i++;
       line++;
@@ -223,14 +256,7 @@ export function tokenize(file: string, text: string): Token[] {
         if (text.startsWith(quote, j)) break;
         j++;
       }
-      tokens.push({
-        kind: 'string',
-        value: text.slice(bodyStart, j),
-        line: startLine,
-        col: start - startLineStart + 1,
-        raw: rawPrefix,
-        bodyShift: bodyStart - start,
-      });
+      put('string', text.slice(bodyStart, j), startLine, start - startLineStart + 1, rawPrefix, bodyStart - start);
       i = j + quote.length;
       continue;
     }
@@ -291,19 +317,18 @@ export function tokenize(file: string, text: string): Token[] {
     if (o === ')' || o === ']' || o === '}') {
       const want = o === ')' ? '(' : o === ']' ? '[' : '{';
       if (brackets.pop() !== want) fail(`unmatched '${o}'`, i);
-      const last = tokens[tokens.length - 1];
-      if (last && last.kind === 'nl') tokens.pop();
+      if (lastKind() === 'nl') count--;
     }
     push('op', o, i);
     i += o.length;
   }
   if (brackets.length > 0) fail(`unclosed '${brackets[brackets.length - 1]}'`, n);
-  const last = tokens[tokens.length - 1];
-  if (last && last.kind !== 'newline' && last.kind !== 'dedent') push('newline', '', n);
+  const last = lastKind();
+  if (last !== undefined && last !== 'newline' && last !== 'dedent') push('newline', '', n);
   while (indents.length > 1) {
     indents.pop();
     push('dedent', '', n);
   }
   push('eof', '', n);
-  return tokens;
+  return count;
 }

@@ -22,7 +22,7 @@ import type {
   TypeExpr,
 } from './ast.js';
 import { KclError } from './errors.js';
-import { tokenize, type Token } from './lexer.js';
+import { tokenPool, tokenize, trimTokenPool, type Token } from './lexer.js';
 
 const KEYWORDS = new Set([
   'import',
@@ -52,15 +52,29 @@ const KEYWORDS = new Set([
 
 const AUG_OPS = new Set(['+=', '-=', '*=', '/=', '//=', '%=', '**=', '|=', '&=', '^=', '<<=', '>>=']);
 
+/** How many parses are under way (an interpolation's parse runs inside its file's): which token pool is free. */
+let level = 0;
+
+/** Runs fn with the next level's token pool holding `text`'s tokens. */
+function withTokens<T>(file: string, text: string, fn: (toks: Token[], count: number) => T): T {
+  const toks = tokenPool(level);
+  level++;
+  try {
+    return fn(toks, tokenize(file, text, toks));
+  } finally {
+    level--;
+    trimTokenPool(toks);
+  }
+}
+
 export function parseModule(file: string, text: string): Module {
-  const p = new Parser(file, text, tokenize(file, text));
-  return { file, text, body: p.parseFile() };
+  const body = withTokens(file, text, (toks, count) => new Parser(file, text, toks, count).parseFile());
+  return { file, text, body };
 }
 
 /** One expression on its own (`-D name=value` values, interpolations). */
 export function parseExpression(file: string, text: string): Expr {
-  const p = new Parser(file, text, tokenize(file, text));
-  return p.parseStandaloneExpr();
+  return withTokens(file, text, (toks, count) => new Parser(file, text, toks, count).parseStandaloneExpr());
 }
 
 interface SchemaParts {
@@ -77,17 +91,19 @@ class Parser {
   constructor(
     private readonly file: string,
     private readonly text: string,
-    private readonly toks: Token[],
+    /** The file's tokens: a pool whose entries past `count` are stale. */
+    private readonly toks: readonly Token[],
+    private readonly count: number,
     /** Offsets of an interpolation's text within its file, so positions point into the file. */
     private readonly base?: { line: number; col: number },
   ) {}
 
   // ---- token helpers ----
   private peek(o = 0): Token {
-    return this.toks[Math.min(this.pos + o, this.toks.length - 1)]!;
+    return this.toks[Math.min(this.pos + o, this.count - 1)]!;
   }
   private next(): Token {
-    return this.toks[this.pos++]!;
+    return this.toks[Math.min(this.pos++, this.count - 1)]!;
   }
   private isOp(v: string, o = 0): boolean {
     const t = this.peek(o);
@@ -1305,10 +1321,11 @@ class Parser {
         const line = t.line + nlCount;
         const lastNl = before.lastIndexOf('\n');
         const col = nlCount === 0 ? t.col + t.bodyShift + i + 2 : i + 2 - lastNl;
-        const sub = new Parser(this.file, this.text, tokenize(this.file, inner), { line, col });
         let expr: Expr;
         try {
-          expr = sub.parseStandaloneExpr();
+          expr = withTokens(this.file, inner, (toks, count) =>
+            new Parser(this.file, this.text, toks, count, { line, col }).parseStandaloneExpr(),
+          );
         } catch (err) {
           if (err instanceof KclError) this.fail(`invalid string interpolation: ${err.detail}`, t);
           throw err;
