@@ -4,6 +4,8 @@
  * first. No assertions on time. BENCH_CPU=1 measures CPU time instead of wall time.
  *
  * Like is compared with like (docs/performance.md, "KCL ... like with like"):
+ * - both print their output: KCL its YAML (what `kcl run` prints), Jsonnet its JSON text (what the
+ *   `jsonnet` command prints), so neither leg stops at a value the other goes on to write out;
  * - cold: every file parsed, then evaluated (KCL: the tree's files; Jsonnet: its one program);
  * - parses reused: the daemon's parse cache when only evaluation reruns (both engines evaluate a
  *   parsed tree);
@@ -11,12 +13,16 @@
  *   measured runs (default 11): what a run costs in a render worker that has run before. Without
  *   that, the first leg measured pays for compiling the engine's code (the parser's too), which
  *   the legs after it then reuse;
+ * - each engine's legs run in processes of their own (BENCH_PROCS per engine, default 3,
+ *   alternating; the median is printed): run after the other engine in one process, a leg
+ *   inherits a heap sized and filled by the other (Jsonnet measured 14 or 23 ms from one
+ *   process to the next that way);
  * - first run: one run in a fresh process (modules loaded, nothing compiled yet): what the first
  *   run after the daemon starts costs. BENCH_FIRST processes per engine (default 5), alternating.
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { evaluate, evaluateSnippet, parseSnippet } from '../../lang/jsonnet/index.js';
+import { evaluateToString, parseSnippet } from '../../lang/jsonnet/index.js';
 import { parseModule, runKcl, type KclHost, type Module } from '../../lang/kcl/index.js';
 import { memoryHost } from '../../lang/kcl/memory-host.js';
 import { fmtMs, median, printTable } from '../lib/measure.js';
@@ -25,6 +31,7 @@ import { APPS, ENVS, jsonnetProgram, kclTree } from './tree.js';
 const runs = Number(process.env.BENCH_RUNS ?? 11);
 const warmups = Number(process.env.BENCH_WARMUPS ?? 10);
 const firstRuns = Number(process.env.BENCH_FIRST ?? 5);
+const procs = Number(process.env.BENCH_PROCS ?? 3);
 const useCpu = process.env.BENCH_CPU === '1';
 
 /** Wall and CPU (user + system, every thread of the process) time of fn. */
@@ -65,59 +72,77 @@ const files = kclTree();
 const host = memoryHost(files);
 const code = jsonnetProgram();
 const kclRun = (h: KclHost): string => runKcl(h, { paths: ['/t/main.k'] });
+const jsonnetRun = (m: ReturnType<typeof parseSnippet>): string => evaluateToString(m) as string;
 
-// A child process measuring one first run: `--first kcl|jsonnet`.
-const firstArg = process.argv.indexOf('--first');
-if (firstArg >= 0) {
-  const leg = process.argv[firstArg + 1];
-  const t = clocks(() => (leg === 'kcl' ? kclRun(host) : evaluateSnippet('bench.jsonnet', code)));
-  process.stdout.write(JSON.stringify(t) + '\n');
+/** The legs of one engine in this process: [cold, parses reused]. */
+function steadyLegs(engine: string): [number, number] {
+  if (engine === 'jsonnet') {
+    const cold = measure(() => jsonnetRun(parseSnippet('bench.jsonnet', code)));
+    const module = parseSnippet('bench.jsonnet', code);
+    return [cold, measure(() => jsonnetRun(module))];
+  }
+  const cold = measure(() => kclRun(host));
+  // The daemon's warm path: files unchanged since the last run, so their parses are reused.
+  const parsed = new Map<string, Module>();
+  const warmHost: KclHost = {
+    ...host,
+    parse: (path, text) => {
+      let m = parsed.get(path);
+      if (!m) parsed.set(path, (m = parseModule(path, text)));
+      return m;
+    },
+  };
+  return [cold, measure(() => kclRun(warmHost))];
+}
+
+// Children: `--first ENGINE` times one first run; `--steady ENGINE` measures that engine's legs.
+const childArg = process.argv.findIndex((a) => a === '--first' || a === '--steady');
+if (childArg >= 0) {
+  const engine = process.argv[childArg + 1]!;
+  if (process.argv[childArg] === '--steady') process.stdout.write(JSON.stringify(steadyLegs(engine)) + '\n');
+  else {
+    const t = clocks(() => (engine === 'kcl' ? kclRun(host) : jsonnetRun(parseSnippet('bench.jsonnet', code))));
+    process.stdout.write(JSON.stringify(useCpu ? t.cpu : t.wall) + '\n');
+  }
   process.exit(0);
 }
 
 const kclOut = JSON.parse(runKcl(host, { paths: ['/t/main.k'], format: 'json' }));
-const jsonnetOut = evaluateSnippet('bench.jsonnet', code);
+const jsonnetOut: unknown = JSON.parse(jsonnetRun(parseSnippet('bench.jsonnet', code)));
 if (!sameValues(kclOut, jsonnetOut)) {
   console.error('kcl and jsonnet disagree on the values');
   process.exit(1);
 }
 
-const kclCold = measure(() => kclRun(host));
-// The daemon's warm path: files unchanged since the last run, so their parses are reused.
-const parsed = new Map<string, Module>();
-const warmHost: KclHost = {
-  ...host,
-  parse: (path, text) => {
-    let m = parsed.get(path);
-    if (!m) parsed.set(path, (m = parseModule(path, text)));
-    return m;
-  },
-};
-const kclParsed = measure(() => kclRun(warmHost));
-const jsonnetCold = measure(() => evaluateSnippet('bench.jsonnet', code));
-const jsonnetModule = parseSnippet('bench.jsonnet', code);
-const jsonnetParsed = measure(() => evaluate(jsonnetModule));
-
-function firstRun(leg: 'kcl' | 'jsonnet'): number {
+/** Runs this file as a child measuring `what` (each engine in processes of its own: neither runs on the heap the other left). */
+function child<T>(what: '--first' | '--steady', engine: string): T {
   const self = fileURLToPath(import.meta.url);
-  const r = spawnSync(process.execPath, [...process.execArgv, self, '--first', leg], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`first-run child (${leg}) failed: ${r.stderr}`);
-  const t = JSON.parse(r.stdout) as { wall: number; cpu: number };
-  return useCpu ? t.cpu : t.wall;
+  const r = spawnSync(process.execPath, [...process.execArgv, self, what, engine], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`bench child (${what} ${engine}) failed: ${r.stderr}`);
+  return JSON.parse(r.stdout) as T;
 }
+const steady: Record<string, [number, number][]> = { kcl: [], jsonnet: [] };
+for (let i = 0; i < procs; i++)
+  for (const engine of ['kcl', 'jsonnet']) steady[engine]!.push(child('--steady', engine));
+const legMedian = (engine: string, leg: 0 | 1): number => median(steady[engine]!.map((r) => r[leg]));
+const kclCold = legMedian('kcl', 0);
+const kclParsed = legMedian('kcl', 1);
+const jsonnetCold = legMedian('jsonnet', 0);
+const jsonnetParsed = legMedian('jsonnet', 1);
 const firstKcl: number[] = [];
 const firstJsonnet: number[] = [];
 for (let i = 0; i < firstRuns; i++) {
-  firstKcl.push(firstRun('kcl'));
-  firstJsonnet.push(firstRun('jsonnet'));
+  firstKcl.push(child('--first', 'kcl'));
+  firstJsonnet.push(child('--first', 'jsonnet'));
 }
 
 const kLines = Object.values(files).reduce((n, t) => n + t.split('\n').length, 0);
 const ratio = (a: number, b: number): string => `${(a / b).toFixed(2)}x`;
 console.log(
   `myks tree ${ENVS} x ${APPS}: ${Object.keys(files).length} KCL files, ${kLines} lines; Jsonnet: one program of ` +
-    `${code.split('\n').length} lines. ${useCpu ? 'CPU' : 'wall'} time, median of ${runs} runs after ${warmups} ` +
-    `warm-ups per leg; first run: median of ${firstRuns} fresh processes per engine.`,
+    `${code.split('\n').length} lines. ${useCpu ? 'CPU' : 'wall'} time: each leg the median of ${runs} runs after ` +
+    `${warmups} warm-ups, in ${procs} processes per engine (the median of those); first run: median of ` +
+    `${firstRuns} fresh processes per engine.`,
 );
 const rows = [
   ['leg', 'kcl run', 'jsonnet', 'kcl/jsonnet'],
