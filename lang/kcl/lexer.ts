@@ -108,6 +108,12 @@ function isIdentStart(c: string): boolean {
 function isIdentPartCode(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36 || c > 0x7f;
 }
+function isQuote(c: number): boolean {
+  return c === 34 || c === 39;
+}
+/** Punctuation that starts no longer operator, by char code: `( ) [ ] { } , ; : ~ @`. */
+const SINGLE_OPS: (string | undefined)[] = [];
+for (const o of ['(', ')', '[', ']', '{', '}', ',', ';', ':', '~', '@']) SINGLE_OPS[o.charCodeAt(0)] = o;
 function isDigit(c: string): boolean {
   return c >= '0' && c <= '9';
 }
@@ -117,12 +123,30 @@ function isDigit(c: string): boolean {
  * rather than one per occurrence (less to copy when a collection finds the ASTs alive), and
  * the evaluator's Map lookups by name reuse the string's cached hash. Bounded.
  */
-const NAMES = new Map<string, string>();
-function intern(s: string): string {
-  const known = NAMES.get(s);
-  if (known !== undefined) return known;
-  if (NAMES.size >= 50_000) NAMES.clear();
-  NAMES.set(s, s);
+const NAME_SLOTS = 1 << 15;
+let names: (string | undefined)[] = new Array<string | undefined>(NAME_SLOTS);
+let nameCount = 0;
+/**
+ * The shared string of the name text[start, end), whose hash the scanning loop computed: found
+ * by comparing in place, so a name already known is not sliced out of the text first.
+ */
+function internAt(text: string, start: number, end: number, hash: number): string {
+  const len = end - start;
+  for (let slot = hash & (NAME_SLOTS - 1); ; slot = (slot + 1) & (NAME_SLOTS - 1)) {
+    const known = names[slot];
+    if (known === undefined) break;
+    if (known.length === len && text.startsWith(known, start)) return known;
+  }
+  // Half full: start again rather than probe long chains (a bound on what the table keeps).
+  if (nameCount >= NAME_SLOTS / 2) {
+    names = new Array<string | undefined>(NAME_SLOTS);
+    nameCount = 0;
+  }
+  const s = text.slice(start, end);
+  let slot = hash & (NAME_SLOTS - 1);
+  while (names[slot] !== undefined) slot = (slot + 1) & (NAME_SLOTS - 1);
+  names[slot] = s;
+  nameCount++;
   return s;
 }
 
@@ -196,11 +220,40 @@ export function tokenize(file: string, text: string, tokens: Token[] = []): numb
       i = j;
     }
     if (i >= n) break;
-    const c = text[i]!;
-    if (c === ' ' || c === '\t' || c === '\r') {
+    const cc = text.charCodeAt(i);
+    // The common cases by char code first: blanks, names, punctuation that starts no longer operator.
+    if (cc === 32 || cc === 9 || cc === 13) {
       i++;
       continue;
     }
+    if (
+      (cc >= 97 && cc <= 122 && !((cc === 114 || cc === 82) && isQuote(text.charCodeAt(i + 1)))) ||
+      (cc >= 65 && cc <= 90 && cc !== 82) ||
+      cc === 95
+    ) {
+      let j = i + 1;
+      let h = cc;
+      for (let d = text.charCodeAt(j); j < n && isIdentPartCode(d); d = text.charCodeAt(++j))
+        h = (Math.imul(h, 31) + d) | 0;
+      push('name', internAt(text, i, j, h), i);
+      i = j;
+      continue;
+    }
+    const single = SINGLE_OPS[cc];
+    if (single !== undefined) {
+      if (cc === 40 || cc === 91 || cc === 123) {
+        if (brackets.length >= MAX_NESTING) fail(`brackets nested deeper than ${MAX_NESTING}`, i);
+        brackets.push(single);
+      } else if (cc === 41 || cc === 93 || cc === 125) {
+        const want = cc === 41 ? '(' : cc === 93 ? '[' : '{';
+        if (brackets.pop() !== want) fail(`unmatched '${single}'`, i);
+        if (lastKind() === 'nl') count--;
+      }
+      push('op', single, i);
+      i++;
+      continue;
+    }
+    const c = text[i]!;
     if (c === '#') {
       while (i < n && text[i] !== '\n') i++;
       continue;
@@ -262,8 +315,10 @@ export function tokenize(file: string, text: string, tokens: Token[] = []): numb
     }
     if (isIdentStart(c)) {
       let j = i + 1;
-      while (j < n && isIdentPartCode(text.charCodeAt(j))) j++;
-      push('name', intern(text.slice(i, j)), i);
+      let h = cc;
+      for (let d = text.charCodeAt(j); j < n && isIdentPartCode(d); d = text.charCodeAt(++j))
+        h = (Math.imul(h, 31) + d) | 0;
+      push('name', internAt(text, i, j, h), i);
       i = j;
       continue;
     }

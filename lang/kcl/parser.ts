@@ -161,7 +161,7 @@ class Parser {
         continue;
       }
       if (this.peek().kind === 'indent') this.fail('unexpected indent');
-      body.push(...this.parseStatement());
+      body.push(this.parseStatement());
     }
     return body;
   }
@@ -184,7 +184,7 @@ class Parser {
   private parseBlock(): Stmt[] {
     if (this.peek().kind !== 'newline') {
       // `if x: a = 1` on one line
-      return this.parseStatement();
+      return [this.parseStatement()];
     }
     this.pos++;
     if (this.peek().kind !== 'indent') this.fail('expected an indented block');
@@ -195,13 +195,13 @@ class Parser {
         this.pos++;
         continue;
       }
-      body.push(...this.parseStatement());
+      body.push(this.parseStatement());
     }
     if (this.peek().kind === 'dedent') this.pos++;
     return body;
   }
 
-  private parseStatement(): Stmt[] {
+  private parseStatement(): Stmt {
     const t = this.peek();
     const loc = this.loc(t);
     if (t.kind === 'op' && t.value === '@') this.fail('decorators are outside the supported KCL subset');
@@ -231,12 +231,12 @@ class Parser {
             asName = this.expectName();
           }
           this.endSimple();
-          return [{ s: 'import', path, asName, line: loc.line, col: loc.col }];
+          return { s: 'import', path, asName, line: loc.line, col: loc.col };
         }
         case 'schema':
-          return [{ s: 'schema', def: this.parseSchema(), line: loc.line, col: loc.col }];
+          return { s: 'schema', def: this.parseSchema(), line: loc.line, col: loc.col };
         case 'if':
-          return [this.parseIfStmt()];
+          return this.parseIfStmt();
         case 'assert': {
           this.pos++;
           const test = this.parseOrTest();
@@ -251,7 +251,7 @@ class Parser {
             message = this.parseExpr();
           }
           this.endSimple();
-          return [assertStmt(test, guard, message, loc)];
+          return assertStmt(test, guard, message, loc);
         }
         case 'type':
           if (this.peek(1).kind === 'name' && this.isOp('=', 2)) {
@@ -260,7 +260,7 @@ class Parser {
             this.expectOp('=');
             const type = this.parseType();
             this.endSimple();
-            return [{ s: 'type', name, type, line: loc.line, col: loc.col }];
+            return { s: 'type', name, type, line: loc.line, col: loc.col };
           }
           break;
         case 'rule':
@@ -278,25 +278,25 @@ class Parser {
           this.pos++;
           const value = this.parseExpr();
           this.endSimple();
-          return [{ s: 'assign', target: t.value, type, value, line: loc.line, col: loc.col }];
+          return { s: 'assign', target: t.value, type, value, line: loc.line, col: loc.col };
         }
         // unification: rewind and parse the schema expression
         this.pos = save;
         const value = this.parseExpr();
         if (value.k !== 'schema') this.fail(`expected '=' or a schema expression after '${t.value}:'`);
         this.endSimple();
-        return [{ s: 'unify', target: t.value, value, line: loc.line, col: loc.col }];
+        return { s: 'unify', target: t.value, value, line: loc.line, col: loc.col };
       }
       if (this.atAssignment()) {
         const st = this.parseAssignment(loc);
         this.endSimple();
-        return [st];
+        return st;
       }
     }
     const expr = this.parseExpr();
     if (this.isOp('=')) this.fail('only a name may be assigned at this level (dotted targets are outside the subset)');
     this.endSimple();
-    return [{ s: 'expr', expr, line: loc.line, col: loc.col }];
+    return { s: 'expr', expr, line: loc.line, col: loc.col };
   }
 
   private parseIfStmt(): Stmt {
@@ -960,7 +960,13 @@ class Parser {
       case 'int': {
         this.pos++;
         const v = t.value;
-        const num = /^0[oO]/.test(v) ? parseInt(v.slice(2), 8) : /^0[bB]/.test(v) ? parseInt(v.slice(2), 2) : Number(v);
+        const radix = v.length > 2 && v.charCodeAt(0) === 48 ? v[1]! : '';
+        const num =
+          radix === 'o' || radix === 'O'
+            ? parseInt(v.slice(2), 8)
+            : radix === 'b' || radix === 'B'
+              ? parseInt(v.slice(2), 2)
+              : Number(v);
         if (!Number.isSafeInteger(num))
           this.fail(`integer literal ${v} is outside the 64-bit range this engine computes exactly`, t);
         return { k: 'lit', value: num, line: loc.line, col: loc.col };
