@@ -592,7 +592,10 @@ export class Evaluator {
     if (Array.isArray(v)) return v.map((x, i) => (arity === 2 ? [i, x] : [x]));
     if (v instanceof KDict) {
       const out: Value[][] = [];
-      for (const [k, x] of v.map) if (x !== UNDEFINED) out.push(arity === 2 ? [k, x] : [k]);
+      for (let i = 0; i < v.size; i++) {
+        const x = v.valueAt(i);
+        if (x !== UNDEFINED) out.push(arity === 2 ? [v.keyAt(i), x] : [v.keyAt(i)]);
+      }
       return out;
     }
     if (typeof v === 'string') return [...v].map((ch, i) => (arity === 2 ? [i, ch] : [ch]));
@@ -644,7 +647,8 @@ export class Evaluator {
         if (v === null || v === UNDEFINED) continue;
         if (!(v instanceof KDict))
           this.fail('TypeError', `only dict can be unpacked with **, got ${typeName(v)}`, env.file, en.loc);
-        for (const [k, x] of v.map) this.mergeEntry(out, k, x, 'union', env.file, en.loc, false);
+        for (let i = 0; i < v.size; i++)
+          this.mergeEntry(out, v.keyAt(i), v.valueAt(i), 'union', env.file, en.loc, false);
         continue;
       }
       const value = this.eval(en.value, env);
