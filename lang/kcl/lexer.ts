@@ -190,10 +190,7 @@ export function tokenize(file: string, text: string, tokens: Token[] = []): numb
       // Measure indentation; blank and comment-only lines do not count.
       let j = i;
       let width = 0;
-      while (j < n && (text[j] === ' ' || text[j] === '\t')) {
-        width += text[j] === '\t' ? 4 : 1;
-        j++;
-      }
+      for (let d = text.charCodeAt(j); d === 32 || d === 9; d = text.charCodeAt(++j)) width += d === 9 ? 4 : 1;
       if (j >= n) {
         i = j;
         break;
@@ -253,11 +250,11 @@ export function tokenize(file: string, text: string, tokens: Token[] = []): numb
       i++;
       continue;
     }
-    const c = text[i]!;
-    if (c === '#') {
-      while (i < n && text[i] !== '\n') i++;
+    if (cc === 35 /* # */) {
+      while (i < n && text.charCodeAt(i) !== 10) i++;
       continue;
     }
+    const c = text[i]!;
     if (c === '\\' && (text[i + 1] === '\n' || (text[i + 1] === '\r' && text[i + 2] === '\n'))) {
       i += text[i + 1] === '\n' ? 2 : 3;
       line++;
@@ -306,7 +303,7 @@ export function tokenize(file: string, text: string, tokens: Token[] = []): numb
           line++;
           lineStart = j + 1;
         }
-        if (text.startsWith(quote, j)) break;
+        if (ch === qc && (!triple || text.startsWith(quote, j))) break;
         j++;
       }
       put('string', text.slice(bodyStart, j), startLine, start - startLineStart + 1, rawPrefix, bodyStart - start);

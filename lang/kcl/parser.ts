@@ -163,7 +163,7 @@ class Parser {
       if (this.peek().kind === 'indent') this.fail('unexpected indent');
       body.push(this.parseStatement());
     }
-    return body;
+    return exact(body);
   }
 
   parseStandaloneExpr(): Expr {
@@ -198,7 +198,7 @@ class Parser {
       body.push(this.parseStatement());
     }
     if (this.peek().kind === 'dedent') this.pos++;
-    return body;
+    return exact(body);
   }
 
   private parseStatement(): Stmt {
@@ -344,10 +344,10 @@ class Parser {
     return {
       name,
       ...(base ? { base } : {}),
-      attrs: out.attrs,
-      body: out.body,
+      attrs: exact(out.attrs),
+      body: exact(out.body),
       ...(out.indexSignature ? { indexSignature: out.indexSignature } : {}),
-      checks: out.checks,
+      checks: exact(out.checks),
       loc,
     };
   }
@@ -687,7 +687,7 @@ class Parser {
         this.fail(`expected a newline, got ${this.describe(this.peek())}`);
       this.skipNL();
     }
-    return body;
+    return exact(body);
   }
 
   /** `name = value` or `name += value` (any augmented operator) starts here. */
@@ -950,7 +950,7 @@ class Parser {
       this.pos++;
     }
     this.expectOp(')');
-    return { k: 'call', fn, args, kwargs, line: this.lineOf(t), col: this.colOf(t) };
+    return { k: 'call', fn, args: exact(args), kwargs: exact(kwargs), line: this.lineOf(t), col: this.colOf(t) };
   }
 
   private parseAtom(): Expr {
@@ -981,7 +981,7 @@ class Parser {
         const more: StringPart[] = [...parts];
         while (this.peek().kind === 'string' && this.peek().line === t.line)
           more.push(...this.stringParts(this.next()));
-        return { k: 'str', parts: more, line: loc.line, col: loc.col };
+        return { k: 'str', parts: exact(more), line: loc.line, col: loc.col };
       }
       case 'name': {
         switch (t.value) {
@@ -1097,7 +1097,7 @@ class Parser {
       else this.fail(`expected ',' or ']', got ${this.describe(this.peek())}`);
     }
     this.expectOp(']');
-    return { k: 'list', items, line: loc.line, col: loc.col };
+    return { k: 'list', items: exact(items), line: loc.line, col: loc.col };
   }
 
   private prevKindIsSeparator(): boolean {
@@ -1166,7 +1166,7 @@ class Parser {
       entries.push(this.parseEntry());
     }
     this.expectOp('}');
-    return { k: 'config', entries, line: loc.line, col: loc.col };
+    return { k: 'config', entries: exact(entries), line: loc.line, col: loc.col };
   }
 
   private parseEntry(): ConfigEntry {
@@ -1212,7 +1212,7 @@ class Parser {
     this.pos++;
     this.skipNL();
     const value = this.parseExpr();
-    return { kind: 'entry', ...(path ? { path } : {}), ...(keyExpr ? { keyExpr } : {}), op, value, loc };
+    return { kind: 'entry', ...(path ? { path: exact(path) } : {}), ...(keyExpr ? { keyExpr } : {}), op, value, loc };
   }
 
   private isEntryOp(): boolean {
@@ -1346,6 +1346,15 @@ class Parser {
     if (lit || parts.length === 0) parts.push({ text: lit });
     return parts;
   }
+}
+
+/**
+ * An array built by push, at its length: the first push gives an array room for 16 elements,
+ * and a parsed file's arrays (mostly of one to three) live as long as its AST, copied by every
+ * young-generation collection meanwhile. A copy is made at the length (the pushed one dies young).
+ */
+function exact<T>(a: T[]): T[] {
+  return a.length > 0 && a.length < 16 ? a.slice() : a;
 }
 
 /** An `assert` statement or `check:` item; absent parts stay absent (the printer and evaluator test for them). */
