@@ -13,10 +13,10 @@
  *   measured runs (default 11): what a run costs in a render worker that has run before. Without
  *   that, the first leg measured pays for compiling the engine's code (the parser's too), which
  *   the legs after it then reuse;
- * - each engine's legs run in processes of their own (BENCH_PROCS per engine, default 3,
- *   alternating; the median is printed): run after the other engine in one process, a leg
- *   inherits a heap sized and filled by the other (Jsonnet measured 14 or 23 ms from one
- *   process to the next that way);
+ * - each engine's legs run in processes of their own (BENCH_PROCS per engine, default 5,
+ *   alternating), so neither runs on a heap the other sized and filled. The median over the
+ *   processes is printed, and the range under it: a process's figure flips between two modes,
+ *   by when in a run its scavenges fall (docs/performance.md), for either engine;
  * - first run: one run in a fresh process (modules loaded, nothing compiled yet): what the first
  *   run after the daemon starts costs. BENCH_FIRST processes per engine (default 5), alternating.
  */
@@ -31,7 +31,7 @@ import { APPS, ENVS, jsonnetProgram, kclTree } from './tree.js';
 const runs = Number(process.env.BENCH_RUNS ?? 11);
 const warmups = Number(process.env.BENCH_WARMUPS ?? 10);
 const firstRuns = Number(process.env.BENCH_FIRST ?? 5);
-const procs = Number(process.env.BENCH_PROCS ?? 3);
+const procs = Number(process.env.BENCH_PROCS ?? 5);
 const useCpu = process.env.BENCH_CPU === '1';
 
 /** Wall and CPU (user + system, every thread of the process) time of fn. */
@@ -154,4 +154,10 @@ if (firstRuns > 0) {
   const fj = median(firstJsonnet);
   rows.push(['first run (fresh process)', fmtMs(fk), fmtMs(fj), ratio(fk, fj)]);
 }
+// A process's figures flip between two modes (docs/performance.md: when the scavenge falls in a
+// run), so the spread over the processes is shown under the medians.
+const range = (xs: number[]): string => `${fmtMs(Math.min(...xs))}-${fmtMs(Math.max(...xs))}`;
+const spread = (leg: 0 | 1): string[] => ['kcl', 'jsonnet'].map((e) => range(steady[e]!.map((r) => r[leg])));
+rows.push(['  cold, range', ...spread(0), '']);
+rows.push(['  reused, range', ...spread(1), '']);
 printTable(rows);
