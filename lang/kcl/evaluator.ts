@@ -430,7 +430,9 @@ export class Evaluator {
     if (file.pkg.setters.has(name)) return this.global(file.pkg, name, file, loc);
     const b = this.builtins.get(name);
     if (b !== undefined) return b;
-    return this.fail('CompileError', `name '${name}' is not defined`, file, loc);
+    // kcl suggests the names in scope within a few edits: imports, the package's, the built-ins.
+    const known = [...file.imports.keys(), ...file.pkg.setters.keys(), ...this.builtins.keys()];
+    return this.fail('CompileError', `name '${name}' is not defined${suggestSimilar(name, known)}`, file, loc);
   }
 
   private importModule(file: FileUnit, name: string, imp: { path: string; loc: Loc; value?: KModule }): KModule {
@@ -1028,13 +1030,36 @@ export class Evaluator {
     const why = this.convertWhy;
     return this.fail(
       'TypeError',
-      `expected ${typeText(t)}, got ${describeValue(v)}${why ? ` (${why})` : ''}`,
+      `expected ${this.typeTextOf(t, env)}, got ${describeValue(v)}${why ? ` (${why})` : ''}`,
       errFile,
       loc,
     );
   }
 
   private readonly lastConversion = new Map<TypeExpr, { input: Value; output: Value }>();
+
+  /** A type as kcl names it in an error: a type alias by the type it stands for. */
+  private typeTextOf(t: TypeExpr, env: Env): string {
+    switch (t.t) {
+      case 'named': {
+        let target: SchemaType | TypeAlias | undefined;
+        try {
+          target = this.resolveType(t, env);
+        } catch {
+          target = undefined;
+        }
+        return target instanceof TypeAlias ? this.typeTextOf(target.type, target.file.rootEnv) : typeText(t);
+      }
+      case 'list':
+        return `[${this.typeTextOf(t.item, env)}]`;
+      case 'dict':
+        return `{${this.typeTextOf(t.key, env)}:${this.typeTextOf(t.value, env)}}`;
+      case 'union':
+        return t.types.map((x) => this.typeTextOf(x, env)).join(' | ');
+      default:
+        return typeText(t);
+    }
+  }
 
   /** Why the last union alternative failed (an error inside it), for convert's message. */
   private convertWhy: string | undefined;
@@ -1278,7 +1303,12 @@ export class Evaluator {
 
   binary(op: string, a: Value, b: Value, file: FileUnit, loc: Loc): Value {
     const bad = (): never =>
-      this.fail('TypeError', `unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`, file, loc);
+      this.fail(
+        'TypeError',
+        `unsupported operand type(s) for ${op}: '${describeOperand(a)}' and '${describeOperand(b)}'`,
+        file,
+        loc,
+      );
     if (op === '|') {
       if (typeof a === 'number' && typeof b === 'number') return a | b;
       if (a === null || a === UNDEFINED) return b;
@@ -1391,6 +1421,44 @@ function suggest(name: string, names: readonly string[]): string {
   return close.length ? `, did you mean '${JSON.stringify(close).replace(/,/g, ', ')}'?` : '';
 }
 
+/**
+ * kcl's "did you mean" for an undefined name: clap-style suggestions (Jaro similarity above 0.8,
+ * most similar first), which leave a one-letter name without any.
+ */
+function suggestSimilar(name: string, names: readonly string[]): string {
+  const scored = [...new Set(names)]
+    .map((n) => [n, jaro(name, n)] as const)
+    .filter(([, j]) => j > 0.8)
+    .sort((x, y) => y[1] - x[1]);
+  return scored.length ? `, did you mean '${JSON.stringify(scored.map(([n]) => n)).replace(/,/g, ', ')}'?` : '';
+}
+
+/** Jaro similarity of two strings (0: nothing in common, 1: equal). */
+function jaro(a: string, b: string): number {
+  if (a === b) return 1;
+  if (a.length === 0 || b.length === 0) return 0;
+  const range = Math.max(0, Math.floor(Math.max(a.length, b.length) / 2) - 1);
+  const used = new Array<boolean>(b.length).fill(false);
+  const aMatched: string[] = [];
+  for (let i = 0; i < a.length; i++) {
+    const lo = Math.max(0, i - range);
+    const hi = Math.min(b.length - 1, i + range);
+    for (let j = lo; j <= hi; j++)
+      if (!used[j] && b[j] === a[i]) {
+        used[j] = true;
+        aMatched.push(a[i]!);
+        break;
+      }
+  }
+  const m = aMatched.length;
+  if (m === 0) return 0;
+  let k = 0;
+  let half = 0;
+  for (let j = 0; j < b.length; j++) if (used[j]) half += b[j] !== aMatched[k++] ? 1 : 0;
+  const t = Math.floor(half / 2);
+  return (m / a.length + m / b.length + (m - t) / m) / 3;
+}
+
 function editDistance(a: string, b: string): number {
   const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
   for (let j = 1; j <= b.length; j++) d[0]![j] = j;
@@ -1420,10 +1488,27 @@ function describeValue(v: Value): string {
     return `${typeName(v)}(${toStr(v)})`;
   if (Array.isArray(v)) return `[${[...new Set(v.map(describeValue))].join(' | ')}]`;
   if (v instanceof KDict && !v.schema) {
-    const vals = [...new Set([...v.map.values()].map(describeValue))];
-    return vals.length ? `{str:${vals.join(' | ')}}` : '{}';
+    const keys = [...new Set(v.map.keys().map(describeValue))];
+    const vals = [...new Set(v.map.values().map(describeValue))];
+    return vals.length ? `{${keys.join(' | ')}:${vals.join(' | ')}}` : '{}';
   }
   return typeName(v);
+}
+
+/** An operand in kcl's "unsupported operand type(s)": a scalar with its value, a container by its types. */
+function describeOperand(v: Value): string {
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || v instanceof KFloat)
+    return describeValue(v);
+  return typeOf(v);
+}
+
+function typeOf(v: Value): string {
+  if (Array.isArray(v)) return `[${[...new Set(v.map(typeOf))].join(' | ')}]`;
+  if (v instanceof KDict && !v.schema) {
+    const vals = [...new Set(v.map.values().map(typeOf))];
+    return vals.length ? `{str:${vals.join(' | ')}}` : '{}';
+  }
+  return v === null ? 'NoneType' : v === UNDEFINED ? 'UndefinedType' : typeName(v);
 }
 
 /** `type Name = T`. */
@@ -1449,7 +1534,8 @@ function typeText(t: TypeExpr): string {
     case 'named':
       return t.path.join('.');
     case 'literal':
-      return typeof t.value === 'string' ? JSON.stringify(t.value) : String(t.value);
+      // As kcl names a literal type: str(TCP), int(123), bool(True).
+      return describeValue(typeof t.value === 'number' && !Number.isInteger(t.value) ? new KFloat(t.value) : t.value);
     case 'union':
       return t.types.map(typeText).join(' | ');
     case 'func':
