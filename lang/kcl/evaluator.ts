@@ -154,6 +154,8 @@ interface Slot {
   attr?: AttrEntry;
   isPrivate: boolean;
   readonly body: BodyStmt[];
+  /** Whether a body statement computes the value otherwise than as a config literal (asked lazily). */
+  opaqueDefault?: boolean;
 }
 
 interface Layout {
@@ -215,6 +217,8 @@ export class Evaluator {
   /** > 0 while a schema default is evaluated that a config will be unioned into: its instance is rebuilt from the merged config, whose required attributes and checks are checked then */
   private deferRequired = 0;
   private readonly layouts = new Map<SchemaType, Layout>();
+  /** > 0 while a typed assignment converts a value that is not a config literal (see global). */
+  private opaqueConfigs = 0;
   readonly printed: string[] = [];
 
   constructor(
@@ -321,7 +325,17 @@ export class Evaluator {
               [related(first!.file, first!.stmt, `The variable '${name}' is declared here`, true)],
               [`change the variable name to '_${name}' to make it mutable`],
             );
-          if (st.type) v = this.convert(v, st.type, env, st);
+          if (st.type) {
+            // kcl points at an attribute's declaration when it checks a config written out (a
+            // literal); a value computed otherwise (`a | {x = 1}`) is checked without it.
+            const literal = isConfigLiteral(st.value);
+            if (!literal) this.opaqueConfigs++;
+            try {
+              v = this.convert(v, st.type, env, st);
+            } finally {
+              if (!literal) this.opaqueConfigs--;
+            }
+          }
           value = v;
         } else if (st.s === 'unify') {
           // The configs of every `name: S {...}` statement merge first and S is instantiated once
@@ -990,7 +1004,25 @@ export class Evaluator {
       else if (op === 'insert') v = this.concat(dv, cv!, inst.file, inst.loc);
       else v = cv === UNDEFINED ? dv : dv === UNDEFINED || dv === null ? cv! : this.union(dv, cv!, inst.file, inst.loc);
       const a = slot.attr;
-      if (a?.attr.type) v = this.convert(v, a.attr.type, inst.env(a.ownerIx), eloc, efile);
+      if (a?.attr.type) {
+        // A default computed from an expression other than a config literal: as in global().
+        const opaque = !hasCfg && (slot.opaqueDefault ??= slot.body.some((b) => !isConfigLiteral(b.stmt.value)));
+        if (opaque) this.opaqueConfigs++;
+        try {
+          v = this.convert(
+            v,
+            a.attr.type,
+            inst.env(a.ownerIx),
+            eloc,
+            efile,
+            origin && op !== 'insert' && this.opaqueConfigs === 0
+              ? { file: a.owner.scope as FileUnit, loc: a.attr.loc }
+              : undefined,
+          );
+        } finally {
+          if (opaque) this.opaqueConfigs--;
+        }
+      }
       if (a && !a.attr.optional && this.deferRequired === 0 && (v === null || v === UNDEFINED))
         this.fail(
           'EvaluationError',
@@ -1012,7 +1044,15 @@ export class Evaluator {
 
   // ---- types ----
   /** Checks `v` against `t`, converting dicts to schema instances and ints to floats as KCL does. */
-  convert(v: Value, t: TypeExpr, env: Env, loc: Loc, errFile: FileUnit = env.file): Value {
+  convert(
+    v: Value,
+    t: TypeExpr,
+    env: Env,
+    loc: Loc,
+    errFile: FileUnit = env.file,
+    /** A schema attribute a config value is checked against: kcl's error points at it too. */
+    declared?: { readonly file: FileUnit; readonly loc: Loc },
+  ): Value {
     // A static default (`labels: {str:str} = {app = "x"}`) is one value shared by every instance:
     // converting it again would copy it again, with the same result. So the last conversion of a
     // container by a type of plain parts is kept per type node (values are never mutated).
@@ -1028,11 +1068,16 @@ export class Evaluator {
       return r;
     }
     const why = this.convertWhy;
+    const want = this.typeTextOf(t, env);
+    const got = describeValue(v);
     return this.fail(
       'TypeError',
-      `expected ${this.typeTextOf(t, env)}, got ${describeValue(v)}${why ? ` (${why})` : ''}`,
+      `expected ${want}, got ${got}${why ? ` (${why})` : ''}`,
       errFile,
       loc,
+      declared
+        ? [related(declared.file, declared.loc, `variable is defined here, its type is ${want}, but got ${got}`, true)]
+        : [],
     );
   }
 
@@ -1541,6 +1586,10 @@ function typeText(t: TypeExpr): string {
     case 'func':
       return 'function';
   }
+}
+
+function isConfigLiteral(e: Expr): boolean {
+  return e.k === 'config' || e.k === 'schema';
 }
 
 /** A type whose conversion depends on the value alone (no schema or alias to resolve, no union to try). */
