@@ -66,13 +66,14 @@ const CASES: [string, Record<string, string>, string, string][] = [
     'required attribute',
     { '/m/main.k': 'schema S:\n    image: str\ns = S {}\n' },
     'EvaluationError',
-    "/m/main.k:3:5: attribute 'image' of S is required and can't be None or Undefined",
+    // at the statement, as kcl (its grammar tests schema/optional_attr/fail_0, fail_5)
+    "/m/main.k:3:1: attribute 'image' of S is required and can't be None or Undefined",
   ],
   [
     'required attribute set to None',
     { '/m/main.k': 'schema S:\n    port: int = 80\ns = S {\n    port = None\n}\n' },
     'EvaluationError',
-    "/m/main.k:4:5: attribute 'port' of S is required and can't be None or Undefined",
+    "/m/main.k:3:1: attribute 'port' of S is required and can't be None or Undefined",
   ],
   [
     'unknown member',

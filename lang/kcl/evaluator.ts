@@ -217,6 +217,8 @@ export class Evaluator {
   /** > 0 while a schema default is evaluated that a config will be unioned into: its instance is rebuilt from the merged config, whose required attributes and checks are checked then */
   private deferRequired = 0;
   private readonly layouts = new Map<SchemaType, Layout>();
+  /** The top-level statement being evaluated (what a missing required attribute is reported at). */
+  private stmtAt: { readonly file: FileUnit; readonly loc: Loc } | undefined;
   /** > 0 while a typed assignment converts a value that is not a config literal (see global). */
   private opaqueConfigs = 0;
   readonly printed: string[] = [];
@@ -296,6 +298,7 @@ export class Evaluator {
     if (pkg.busy.has(name))
       return this.fail('RecursionError', `'${name}' refers to itself (a cycle of top-level values)`, file, loc);
     pkg.busy.add(name);
+    const outerStmt = this.stmtAt;
     let value: Value = UNDEFINED;
     let bound = false;
     let first: Setter | undefined;
@@ -305,6 +308,7 @@ export class Evaluator {
         if (!s.guards.every((g) => this.ifBranch(pkg, g.stmt, g.file) === g.branch)) continue;
         const st = s.stmt;
         const env = s.file.rootEnv;
+        this.stmtAt = { file: s.file, loc: st };
         if (pending && st.s !== 'unify') {
           value = this.finishUnify(value, pending);
           pending = undefined;
@@ -365,6 +369,7 @@ export class Evaluator {
       if (pending) value = this.finishUnify(value, pending);
     } finally {
       pkg.busy.delete(name);
+      this.stmtAt = outerStmt;
     }
     pkg.values.set(name, value);
     return value;
@@ -1027,8 +1032,9 @@ export class Evaluator {
         this.fail(
           'EvaluationError',
           `attribute '${name}' of ${s.name} is required and can't be None or Undefined`,
-          efile,
-          eloc,
+          // kcl reports it at the top-level statement being evaluated
+          this.stmtAt ? this.stmtAt.file : efile,
+          this.stmtAt ? this.stmtAt.loc : eloc,
           [],
           [],
           false,
