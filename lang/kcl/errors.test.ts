@@ -138,7 +138,8 @@ const CASES: [string, Record<string, string>, string, string][] = [
     'required option',
     { '/m/main.k': 'a = option("env", required = True)\n' },
     'EvaluationError',
-    "/m/main.k:1:11: option('env') must be initialized, try '-D env=?' argument",
+    // at the statement, as kcl (its grammar tests option/option_help_fail_0)
+    "/m/main.k:1:1: option('env') must be initialized, try '-D env=?' argument",
   ],
   [
     'outside the subset',

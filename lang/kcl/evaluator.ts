@@ -1275,7 +1275,13 @@ export class Evaluator {
       try {
         return fn.impl({ args, kwargs });
       } catch (err) {
-        if (err instanceof CallError) return this.fail(err.kind, err.message, env.file, e, [], [], err.caret);
+        if (err instanceof CallError) {
+          // A built-in failing while it runs (option() without its value): kcl reports it at the
+          // top-level statement, without a caret.
+          if (err.kind === 'EvaluationError' && this.stmtAt)
+            return this.fail(err.kind, err.message, this.stmtAt.file, this.stmtAt.loc, [], [], false);
+          return this.fail(err.kind, err.message, env.file, e, [], [], err.caret);
+        }
         throw err;
       }
     }
