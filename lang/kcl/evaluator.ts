@@ -218,7 +218,8 @@ export class Evaluator {
   private deferRequired = 0;
   private readonly layouts = new Map<SchemaType, Layout>();
   /** The top-level statement being evaluated (what a missing required attribute is reported at). */
-  private stmtAt: { readonly file: FileUnit; readonly loc: Loc } | undefined;
+  private stmtFile: FileUnit | undefined;
+  private stmtLoc: Loc | undefined;
   /** > 0 while a typed assignment converts a value that is not a config literal (see global). */
   private opaqueConfigs = 0;
   readonly printed: string[] = [];
@@ -298,7 +299,8 @@ export class Evaluator {
     if (pkg.busy.has(name))
       return this.fail('RecursionError', `'${name}' refers to itself (a cycle of top-level values)`, file, loc);
     pkg.busy.add(name);
-    const outerStmt = this.stmtAt;
+    const outerFile = this.stmtFile;
+    const outerStmt = this.stmtLoc;
     let value: Value = UNDEFINED;
     let bound = false;
     let first: Setter | undefined;
@@ -308,7 +310,8 @@ export class Evaluator {
         if (!s.guards.every((g) => this.ifBranch(pkg, g.stmt, g.file) === g.branch)) continue;
         const st = s.stmt;
         const env = s.file.rootEnv;
-        this.stmtAt = { file: s.file, loc: st };
+        this.stmtFile = s.file;
+        this.stmtLoc = st;
         if (pending && st.s !== 'unify') {
           value = this.finishUnify(value, pending);
           pending = undefined;
@@ -369,7 +372,8 @@ export class Evaluator {
       if (pending) value = this.finishUnify(value, pending);
     } finally {
       pkg.busy.delete(name);
-      this.stmtAt = outerStmt;
+      this.stmtFile = outerFile;
+      this.stmtLoc = outerStmt;
     }
     pkg.values.set(name, value);
     return value;
@@ -1033,8 +1037,8 @@ export class Evaluator {
           'EvaluationError',
           `attribute '${name}' of ${s.name} is required and can't be None or Undefined`,
           // kcl reports it at the top-level statement being evaluated
-          this.stmtAt ? this.stmtAt.file : efile,
-          this.stmtAt ? this.stmtAt.loc : eloc,
+          this.stmtFile ?? efile,
+          this.stmtLoc ?? eloc,
           [],
           [],
           false,
@@ -1278,8 +1282,8 @@ export class Evaluator {
         if (err instanceof CallError) {
           // A built-in failing while it runs (option() without its value): kcl reports it at the
           // top-level statement, without a caret.
-          if (err.kind === 'EvaluationError' && this.stmtAt)
-            return this.fail(err.kind, err.message, this.stmtAt.file, this.stmtAt.loc, [], [], false);
+          if (err.kind === 'EvaluationError' && this.stmtFile && this.stmtLoc)
+            return this.fail(err.kind, err.message, this.stmtFile, this.stmtLoc, [], [], false);
           return this.fail(err.kind, err.message, env.file, e, [], [], err.caret);
         }
         throw err;
