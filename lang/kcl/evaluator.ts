@@ -466,7 +466,8 @@ export class Evaluator {
       imp.value = target;
       return target;
     }
-    imp.value = new KModule(name, (attr) => {
+    // Named by its path, as kcl names a module in errors (`import pkg as p`: 'pkg').
+    imp.value = new KModule(imp.path, (attr) => {
       if (!target.setters.has(attr)) return undefined;
       if (attr.startsWith('_')) return undefined;
       return this.global(target, attr);
@@ -531,7 +532,7 @@ export class Evaluator {
       case 'select': {
         const v = this.eval(e.value, env);
         if ((v === null || v === UNDEFINED) && e.optional) return v;
-        return this.select(v, e.attr, env.file, e);
+        return this.select(v, e.attr, env.file, e, e.value);
       }
       case 'index': {
         const v = this.eval(e.value, env);
@@ -1209,7 +1210,8 @@ export class Evaluator {
   }
 
   // ---- operations ----
-  select(v: Value, attr: string, file: FileUnit, loc: Loc): Value {
+  /** `start`: the selected expression, whose start a module's missing attribute is reported at. */
+  select(v: Value, attr: string, file: FileUnit, loc: Loc, start?: Expr): Value {
     if (v instanceof KDict) {
       if (v.map.has(attr)) return v.map.get(attr)!;
       if (v.schema && !this.layout(v.schema).attrs.has(attr) && !this.layout(v.schema).index)
@@ -1219,7 +1221,13 @@ export class Evaluator {
     if (v instanceof KModule) {
       const x = v.get(attr);
       if (x === undefined)
-        return this.fail('AttributeError', `module '${v.name}' has no attribute '${attr}'`, file, loc);
+        // kcl's report: a TypeError at the start of the expression (`p` of `p.D`).
+        return this.fail(
+          'TypeError',
+          `attribute '${attr}' not found in 'module '${v.name}''`,
+          file,
+          start ? startOf(start) : loc,
+        );
       return x;
     }
     if (typeof v === 'string') return new KFunc(attr, (a) => callMethod(this, v, attr, a, file, loc));
@@ -1601,6 +1609,15 @@ function typeText(t: TypeExpr): string {
       return t.types.map(typeText).join(' | ');
     case 'func':
       return 'function';
+  }
+}
+
+/** Where an expression starts: the leftmost operand of a chain of selections, indexes and calls. */
+function startOf(e: Expr): Loc {
+  for (;;) {
+    if (e.k === 'select' || e.k === 'index' || e.k === 'slice') e = e.value;
+    else if (e.k === 'call') e = e.fn;
+    else return e;
   }
 }
 
