@@ -139,8 +139,14 @@ class Parser {
     return `'${t.value}'`;
   }
   private expectOp(v: string): Token {
-    if (!this.isOp(v)) this.fail(`expected '${v}', got ${this.describe(this.peek())}`);
+    if (!this.isOp(v)) this.failExpected([v]);
     return this.next();
+  }
+  /** kcl's report of a missing token: `expected one of [")"] got ,`. */
+  private failExpected(what: readonly string[]): never {
+    const t = this.peek();
+    const got = t.kind === 'op' || t.kind === 'name' ? t.value : this.describe(t);
+    return this.fail(`expected one of ${JSON.stringify(what).replace(/,/g, ', ')} got ${got}`);
   }
   private expectName(what = 'identifier'): string {
     const t = this.peek();
@@ -213,7 +219,7 @@ class Parser {
           while (this.isOp('.') || this.isOp('...')) path += this.next().value;
           const segment = (): string => {
             const n = this.peek();
-            if (n.kind !== 'name') this.fail(`expected module path, got ${this.describe(n)}`);
+            if (n.kind !== 'name') this.failExpected(['identifier']);
             this.pos++;
             return n.value;
           };
@@ -1031,7 +1037,7 @@ class Parser {
       this.pos++;
       targets.push(this.expectName());
     }
-    if (!this.isName('in')) this.fail(`expected 'in', got ${this.describe(this.peek())}`);
+    if (!this.isName('in')) this.failExpected(['in']);
     this.pos++;
     const iter = this.parsePostfix(true);
     this.expectOp('{');
@@ -1056,7 +1062,7 @@ class Parser {
         this.pos++;
         targets.push(this.expectName());
       }
-      if (!this.isName('in')) this.fail(`expected 'in', got ${this.describe(this.peek())}`);
+      if (!this.isName('in')) this.failExpected(['in']);
       this.pos++;
       const iter = this.parseOrTest();
       const ifs: Expr[] = [];
