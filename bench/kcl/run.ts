@@ -1,70 +1,57 @@
 /**
- * `bench/kcl/run`: `kcl run` of a generated myks-shaped tree (prototype schemas subclassing
- * myks.App, a root level declaring the applications, one package per environment overriding
- * them in app-<name>.k files, myks.with_apps / myks.finalize) against our Jsonnet engine
- * computing the same values from the same data, in the same run. Both outputs are checked
- * to hold the same values first. Prints medians and the ratios (the issue's target: as fast
- * as Jsonnet): cold (every file parsed, as on a first run) and with the parses reused (the
- * daemon's parse cache when only evaluation reruns). No assertions on time. BENCH_CPU=1
- * measures CPU time instead of wall time.
+ * `bench/kcl/run`: `kcl run` of a generated myks-shaped tree (tree.ts) against our Jsonnet engine
+ * computing the same values from the same data. Both outputs are checked to hold the same values
+ * first. No assertions on time. BENCH_CPU=1 measures CPU time instead of wall time.
+ *
+ * Like is compared with like (docs/performance.md, "KCL ... like with like"):
+ * - both print their output: KCL its YAML (what `kcl run` prints), Jsonnet its JSON text (what the
+ *   `jsonnet` command prints), so neither leg stops at a value the other goes on to write out;
+ * - cold: every file parsed, then evaluated (KCL: the tree's files; Jsonnet: its one program);
+ * - parses reused: the daemon's parse cache when only evaluation reruns (both engines evaluate a
+ *   parsed tree);
+ * - each of those four legs warms up alike (BENCH_WARMUPS runs, default 10) before BENCH_RUNS
+ *   measured runs (default 11): what a run costs in a render worker that has run before. Without
+ *   that, the first leg measured pays for compiling the engine's code (the parser's too), which
+ *   the legs after it then reuse;
+ * - each engine's legs run in processes of their own (BENCH_PROCS per engine, default 5,
+ *   alternating), so neither runs on a heap the other sized and filled. The median over the
+ *   processes is printed, and the range under it: a process's figure flips between two modes,
+ *   by when in a run its scavenges fall (docs/performance.md), for either engine;
+ * - first run: one run in a fresh process (modules loaded, nothing compiled yet): what the first
+ *   run after the daemon starts costs. BENCH_FIRST processes per engine (default 5), alternating.
  */
-import { evaluateSnippet } from '../../lang/jsonnet/index.js';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { evaluateToString, parseSnippet } from '../../lang/jsonnet/index.js';
 import { parseModule, runKcl, type KclHost, type Module } from '../../lang/kcl/index.js';
 import { memoryHost } from '../../lang/kcl/memory-host.js';
-import { fmtMs, median, printTable, timeMs } from '../lib/measure.js';
+import { fmtMs, median, printTable } from '../lib/measure.js';
+import { APPS, ENVS, jsonnetProgram, kclTree } from './tree.js';
 
-const ENVS = Number(process.env.BENCH_KCL_ENVS ?? 20);
-const APPS = Number(process.env.BENCH_KCL_APPS ?? 30);
-const PROTOS = 5;
-const runs = Number(process.env.BENCH_RUNS ?? 5);
+const runs = Number(process.env.BENCH_RUNS ?? 11);
+const warmups = Number(process.env.BENCH_WARMUPS ?? 10);
+const firstRuns = Number(process.env.BENCH_FIRST ?? 5);
+const procs = Number(process.env.BENCH_PROCS ?? 5);
+const useCpu = process.env.BENCH_CPU === '1';
 
-function kclTree(): Record<string, string> {
-  const f: Record<string, string> = { '/t/kcl.mod': '[package]\nname = "bench"\n' };
-  for (let j = 0; j < PROTOS; j++)
-    f[`/t/prototypes/p${j}/proto.k`] =
-      `import myks\n\nschema P${j}(myks.App):\n    proto: str = "p${j}"\n    application: Application = Application {}\n\n` +
-      `schema Application:\n    replicas: int = 1\n    image: str = "img${j}"\n    port: int = 8080\n` +
-      `    labels: {str:str} = {app = "p${j}"}\n\n    check:\n        replicas >= 1, "replicas must be at least 1"\n`;
-  const imports = [...Array(PROTOS).keys()].map((j) => `import prototypes.p${j}`).join('\n');
-  const decls = [...Array(APPS).keys()]
-    .map((k) => `    a${k} = p${k % PROTOS}.P${k % PROTOS} {\n        application.image = "registry/a${k}:1.0"\n    }`)
-    .join('\n');
-  f['/t/envs/env.k'] =
-    'import myks\n\n_level = {\n    environment.id = ""\n    argocd.enabled = True\n    helm.namespace = "default"\n}\n\nlevel = myks.with_apps(_level, _apps)\n';
-  f['/t/envs/apps.k'] = `import myks\n${imports}\n\n_apps: myks.Apps {\n${decls}\n}\n`;
-  for (let i = 0; i < ENVS; i++) {
-    f[`/t/envs/e${i}/env.k`] =
-      `import myks\nimport envs\n\n_level = envs.level | {\n    environment.id = "e${i}"\n    helm.namespace = "e${i}"\n}\n\n` +
-      'env = myks.finalize(myks.with_apps(_level, _apps))\n';
-    for (let k = 0; k < APPS; k++)
-      f[`/t/envs/e${i}/app-a${k}.k`] =
-        `import myks\n\n_apps: myks.Apps {\n    a${k}.application.replicas = ${i + k + 1}\n}\n`;
-  }
-  f['/t/main.k'] =
-    [...Array(ENVS).keys()].map((i) => `import envs.e${i}`).join('\n') +
-    '\n\nenvironments = {\n' +
-    [...Array(ENVS).keys()].map((i) => `    "e${i}" = e${i}.env`).join('\n') +
-    '\n}\n';
-  return f;
+/** Wall and CPU (user + system, every thread of the process) time of fn. */
+function clocks(fn: () => void): { wall: number; cpu: number } {
+  const c0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  fn();
+  const wall = Number(process.hrtime.bigint() - t0) / 1e6;
+  const c = process.cpuUsage(c0);
+  return { wall, cpu: (c.user + c.system) / 1000 };
 }
 
-function jsonnetProgram(): string {
-  return `
-local proto(j) = { proto: 'p' + j, application: { replicas: 1, image: 'img' + j, port: 8080, labels: { app: 'p' + j } } };
-local names = ['a' + k for k in std.range(0, ${APPS - 1})];
-local root = {
-  environment: { id: '' }, argocd: { enabled: true }, helm: { namespace: 'default' },
-  applications: { ['a' + k]: proto(k % ${PROTOS}) + { application+: { image: 'registry/a' + k + ':1.0' } } for k in std.range(0, ${APPS - 1}) },
-};
-local env(i) =
-  local lvl = root + {
-    environment+: { id: 'e' + i }, helm+: { namespace: 'e' + i },
-    applications+: { ['a' + k]+: { application+: { replicas: i + k + 1 } } for k in std.range(0, ${APPS - 1}) },
-  };
-  assert std.all([lvl.applications[n].application.replicas >= 1 for n in names]) : 'replicas must be at least 1';
-  lvl + { environment+: { applications: [{ proto: lvl.applications[n].proto, name: n } for n in names] } };
-{ environments: { ['e' + i]: env(i) for i in std.range(0, ${ENVS - 1}) } }
-`;
+function measure(fn: () => void): number {
+  for (let i = 0; i < warmups; i++) fn();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = clocks(fn);
+    times.push(useCpu ? t.cpu : t.wall);
+  }
+  return median(times);
 }
 
 /** Key-order-insensitive equality of two JSON values. */
@@ -81,68 +68,96 @@ function sameValues(a: unknown, b: unknown): boolean {
   return a === b;
 }
 
-/** CPU time (user + system) of fn: on a shared machine it moves far less than wall time. */
-function cpuMs(fn: () => void): number {
-  const start = process.cpuUsage();
-  fn();
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / 1000;
-}
-
-// BENCH_CPU=1: CPU times instead of wall times (compare builds on a loaded machine with it).
-const clock = process.env.BENCH_CPU === '1' ? cpuMs : timeMs;
-
-function measure(fn: () => void): number {
-  fn(); // warm-up: JIT compilation on both sides alike
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) times.push(clock(fn));
-  return median(times);
-}
-
 const files = kclTree();
 const host = memoryHost(files);
 const code = jsonnetProgram();
+const kclRun = (h: KclHost): string => runKcl(h, { paths: ['/t/main.k'] });
+const jsonnetRun = (m: ReturnType<typeof parseSnippet>): string => evaluateToString(m) as string;
+
+/** The legs of one engine in this process: [cold, parses reused]. */
+function steadyLegs(engine: string): [number, number] {
+  if (engine === 'jsonnet') {
+    const cold = measure(() => jsonnetRun(parseSnippet('bench.jsonnet', code)));
+    const module = parseSnippet('bench.jsonnet', code);
+    return [cold, measure(() => jsonnetRun(module))];
+  }
+  const cold = measure(() => kclRun(host));
+  // The daemon's warm path: files unchanged since the last run, so their parses are reused.
+  const parsed = new Map<string, Module>();
+  const warmHost: KclHost = {
+    ...host,
+    parse: (path, text) => {
+      let m = parsed.get(path);
+      if (!m) parsed.set(path, (m = parseModule(path, text)));
+      return m;
+    },
+  };
+  return [cold, measure(() => kclRun(warmHost))];
+}
+
+// Children: `--first ENGINE` times one first run; `--steady ENGINE` measures that engine's legs.
+const childArg = process.argv.findIndex((a) => a === '--first' || a === '--steady');
+if (childArg >= 0) {
+  const engine = process.argv[childArg + 1]!;
+  if (process.argv[childArg] === '--steady') process.stdout.write(JSON.stringify(steadyLegs(engine)) + '\n');
+  else {
+    const t = clocks(() => (engine === 'kcl' ? kclRun(host) : jsonnetRun(parseSnippet('bench.jsonnet', code))));
+    process.stdout.write(JSON.stringify(useCpu ? t.cpu : t.wall) + '\n');
+  }
+  process.exit(0);
+}
+
 const kclOut = JSON.parse(runKcl(host, { paths: ['/t/main.k'], format: 'json' }));
-const jsonnetOut = evaluateSnippet('bench.jsonnet', code);
+const jsonnetOut: unknown = JSON.parse(jsonnetRun(parseSnippet('bench.jsonnet', code)));
 if (!sameValues(kclOut, jsonnetOut)) {
   console.error('kcl and jsonnet disagree on the values');
   process.exit(1);
 }
-const kclMs = measure(() => runKcl(host, { paths: ['/t/main.k'] }));
-// The daemon's warm path: files unchanged since the last run, so their parses are reused.
-const parsed = new Map<string, Module>();
-const warmHost: KclHost = {
-  ...host,
-  parse: (path, text) => {
-    let m = parsed.get(path);
-    if (!m) parsed.set(path, (m = parseModule(path, text)));
-    return m;
-  },
-};
-const kclWarmMs = measure(() => runKcl(warmHost, { paths: ['/t/main.k'] }));
-const jsonnetMs = measure(() => evaluateSnippet('bench.jsonnet', code));
+
+/** Runs this file as a child measuring `what` (each engine in processes of its own: neither runs on the heap the other left). */
+function child<T>(what: '--first' | '--steady', engine: string): T {
+  const self = fileURLToPath(import.meta.url);
+  const r = spawnSync(process.execPath, [...process.execArgv, self, what, engine], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`bench child (${what} ${engine}) failed: ${r.stderr}`);
+  return JSON.parse(r.stdout) as T;
+}
+const steady: Record<string, [number, number][]> = { kcl: [], jsonnet: [] };
+for (let i = 0; i < procs; i++)
+  for (const engine of ['kcl', 'jsonnet']) steady[engine]!.push(child('--steady', engine));
+const legMedian = (engine: string, leg: 0 | 1): number => median(steady[engine]!.map((r) => r[leg]));
+const kclCold = legMedian('kcl', 0);
+const kclParsed = legMedian('kcl', 1);
+const jsonnetCold = legMedian('jsonnet', 0);
+const jsonnetParsed = legMedian('jsonnet', 1);
+const firstKcl: number[] = [];
+const firstJsonnet: number[] = [];
+for (let i = 0; i < firstRuns; i++) {
+  firstKcl.push(child('--first', 'kcl'));
+  firstJsonnet.push(child('--first', 'jsonnet'));
+}
+
 const kLines = Object.values(files).reduce((n, t) => n + t.split('\n').length, 0);
-printTable([
-  [
-    'case',
-    'envs x apps',
-    'kcl files',
-    'kcl lines',
-    'kcl run',
-    'kcl run, parsed',
-    'jsonnet',
-    'kcl/jsonnet',
-    'parsed/jsonnet',
-  ],
-  [
-    'myks tree',
-    `${ENVS} x ${APPS}`,
-    String(Object.keys(files).length),
-    String(kLines),
-    fmtMs(kclMs),
-    fmtMs(kclWarmMs),
-    fmtMs(jsonnetMs),
-    `${(kclMs / jsonnetMs).toFixed(2)}x`,
-    `${(kclWarmMs / jsonnetMs).toFixed(2)}x`,
-  ],
-]);
+const ratio = (a: number, b: number): string => `${(a / b).toFixed(2)}x`;
+console.log(
+  `myks tree ${ENVS} x ${APPS}: ${Object.keys(files).length} KCL files, ${kLines} lines; Jsonnet: one program of ` +
+    `${code.split('\n').length} lines. ${useCpu ? 'CPU' : 'wall'} time: each leg the median of ${runs} runs after ` +
+    `${warmups} warm-ups, in ${procs} processes per engine (the median of those); first run: median of ` +
+    `${firstRuns} fresh processes per engine.`,
+);
+const rows = [
+  ['leg', 'kcl run', 'jsonnet', 'kcl/jsonnet'],
+  ['cold (every file parsed)', fmtMs(kclCold), fmtMs(jsonnetCold), ratio(kclCold, jsonnetCold)],
+  ['parses reused', fmtMs(kclParsed), fmtMs(jsonnetParsed), ratio(kclParsed, jsonnetParsed)],
+];
+if (firstRuns > 0) {
+  const fk = median(firstKcl);
+  const fj = median(firstJsonnet);
+  rows.push(['first run (fresh process)', fmtMs(fk), fmtMs(fj), ratio(fk, fj)]);
+}
+// A process's figures flip between two modes (docs/performance.md: when the scavenge falls in a
+// run), so the spread over the processes is shown under the medians.
+const range = (xs: number[]): string => `${fmtMs(Math.min(...xs))}-${fmtMs(Math.max(...xs))}`;
+const spread = (leg: 0 | 1): string[] => ['kcl', 'jsonnet'].map((e) => range(steady[e]!.map((r) => r[leg])));
+rows.push(['  cold, range', ...spread(0), '']);
+rows.push(['  reused, range', ...spread(1), '']);
+printTable(rows);

@@ -274,6 +274,14 @@ export function callMethod(ev: Evaluator, s: string, name: string, a: CallArgs, 
       return s.indexOf(str(0, 'sub'));
     case 'rfind':
       return s.lastIndexOf(str(0, 'sub'));
+    case 'index':
+    case 'rindex': {
+      // find / rfind that fail instead of giving -1 (Python's, as kcl's)
+      const sub = str(0, 'sub');
+      const i = name === 'index' ? s.indexOf(sub) : s.lastIndexOf(sub);
+      if (i < 0) throw new CallError('EvaluationError', 'substring not found');
+      return i;
+    }
     case 'isdigit':
       return /^\d+$/.test(s);
     case 'isalpha':

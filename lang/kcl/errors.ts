@@ -74,7 +74,8 @@ export class KclError extends Error {
 
 function block(pos: KclPos, src: string, text: string, caret: boolean): string {
   const gutter = ' '.repeat(String(pos.line).length);
-  const mark = caret ? `${' '.repeat(Math.max(0, pos.col - 1))}^ ${text}` : ` ${text}`;
+  // Without a caret kcl prints the message after one more space, and nothing for an empty one.
+  const mark = caret ? `${' '.repeat(Math.max(0, pos.col - 1))}^ ${text}` : text ? ` ${text}` : '';
   return (
     `${gutter}--> ${pos.file}:${pos.line}:${pos.col}\n` +
     `${gutter} |\n` +

@@ -154,6 +154,8 @@ interface Slot {
   attr?: AttrEntry;
   isPrivate: boolean;
   readonly body: BodyStmt[];
+  /** Whether a body statement computes the value otherwise than as a config literal (asked lazily). */
+  opaqueDefault?: boolean;
 }
 
 interface Layout {
@@ -215,6 +217,11 @@ export class Evaluator {
   /** > 0 while a schema default is evaluated that a config will be unioned into: its instance is rebuilt from the merged config, whose required attributes and checks are checked then */
   private deferRequired = 0;
   private readonly layouts = new Map<SchemaType, Layout>();
+  /** The top-level statement being evaluated (what a missing required attribute is reported at). */
+  private stmtFile: FileUnit | undefined;
+  private stmtLoc: Loc | undefined;
+  /** > 0 while a typed assignment converts a value that is not a config literal (see global). */
+  private opaqueConfigs = 0;
   readonly printed: string[] = [];
 
   constructor(
@@ -292,6 +299,8 @@ export class Evaluator {
     if (pkg.busy.has(name))
       return this.fail('RecursionError', `'${name}' refers to itself (a cycle of top-level values)`, file, loc);
     pkg.busy.add(name);
+    const outerFile = this.stmtFile;
+    const outerStmt = this.stmtLoc;
     let value: Value = UNDEFINED;
     let bound = false;
     let first: Setter | undefined;
@@ -301,6 +310,8 @@ export class Evaluator {
         if (!s.guards.every((g) => this.ifBranch(pkg, g.stmt, g.file) === g.branch)) continue;
         const st = s.stmt;
         const env = s.file.rootEnv;
+        this.stmtFile = s.file;
+        this.stmtLoc = st;
         if (pending && st.s !== 'unify') {
           value = this.finishUnify(value, pending);
           pending = undefined;
@@ -321,7 +332,17 @@ export class Evaluator {
               [related(first!.file, first!.stmt, `The variable '${name}' is declared here`, true)],
               [`change the variable name to '_${name}' to make it mutable`],
             );
-          if (st.type) v = this.convert(v, st.type, env, st);
+          if (st.type) {
+            // kcl points at an attribute's declaration when it checks a config written out (a
+            // literal); a value computed otherwise (`a | {x = 1}`) is checked without it.
+            const literal = isConfigLiteral(st.value);
+            if (!literal) this.opaqueConfigs++;
+            try {
+              v = this.convert(v, st.type, env, st);
+            } finally {
+              if (!literal) this.opaqueConfigs--;
+            }
+          }
           value = v;
         } else if (st.s === 'unify') {
           // The configs of every `name: S {...}` statement merge first and S is instantiated once
@@ -351,6 +372,8 @@ export class Evaluator {
       if (pending) value = this.finishUnify(value, pending);
     } finally {
       pkg.busy.delete(name);
+      this.stmtFile = outerFile;
+      this.stmtLoc = outerStmt;
     }
     pkg.values.set(name, value);
     return value;
@@ -430,7 +453,9 @@ export class Evaluator {
     if (file.pkg.setters.has(name)) return this.global(file.pkg, name, file, loc);
     const b = this.builtins.get(name);
     if (b !== undefined) return b;
-    return this.fail('CompileError', `name '${name}' is not defined`, file, loc);
+    // kcl suggests the names in scope within a few edits: imports, the package's, the built-ins.
+    const known = [...file.imports.keys(), ...file.pkg.setters.keys(), ...this.builtins.keys()];
+    return this.fail('CompileError', `name '${name}' is not defined${suggestSimilar(name, known)}`, file, loc);
   }
 
   private importModule(file: FileUnit, name: string, imp: { path: string; loc: Loc; value?: KModule }): KModule {
@@ -441,7 +466,8 @@ export class Evaluator {
       imp.value = target;
       return target;
     }
-    imp.value = new KModule(name, (attr) => {
+    // Named by its path, as kcl names a module in errors (`import pkg as p`: 'pkg').
+    imp.value = new KModule(imp.path, (attr) => {
       if (!target.setters.has(attr)) return undefined;
       if (attr.startsWith('_')) return undefined;
       return this.global(target, attr);
@@ -506,7 +532,7 @@ export class Evaluator {
       case 'select': {
         const v = this.eval(e.value, env);
         if ((v === null || v === UNDEFINED) && e.optional) return v;
-        return this.select(v, e.attr, env.file, e);
+        return this.select(v, e.attr, env.file, e, e.value);
       }
       case 'index': {
         const v = this.eval(e.value, env);
@@ -592,7 +618,10 @@ export class Evaluator {
     if (Array.isArray(v)) return v.map((x, i) => (arity === 2 ? [i, x] : [x]));
     if (v instanceof KDict) {
       const out: Value[][] = [];
-      for (const [k, x] of v.map) if (x !== UNDEFINED) out.push(arity === 2 ? [k, x] : [k]);
+      for (let i = 0; i < v.size; i++) {
+        const x = v.valueAt(i);
+        if (x !== UNDEFINED) out.push(arity === 2 ? [v.keyAt(i), x] : [v.keyAt(i)]);
+      }
       return out;
     }
     if (typeof v === 'string') return [...v].map((ch, i) => (arity === 2 ? [i, ch] : [ch]));
@@ -644,7 +673,8 @@ export class Evaluator {
         if (v === null || v === UNDEFINED) continue;
         if (!(v instanceof KDict))
           this.fail('TypeError', `only dict can be unpacked with **, got ${typeName(v)}`, env.file, en.loc);
-        for (const [k, x] of v.map) this.mergeEntry(out, k, x, 'union', env.file, en.loc, false);
+        for (let i = 0; i < v.size; i++)
+          this.mergeEntry(out, v.keyAt(i), v.valueAt(i), 'union', env.file, en.loc, false);
         continue;
       }
       const value = this.eval(en.value, env);
@@ -660,8 +690,7 @@ export class Evaluator {
       let op = en.op;
       for (let i = path.length - 1; i >= 1; i--) {
         const d = new KDict();
-        d.map.set(path[i]!, v);
-        d.setKeyMeta(path[i]!, op, env.file.origin(en.loc));
+        d.setWithMeta(path[i]!, v, keyMeta(op, env.file.origin(en.loc)));
         v = d;
         op = 'union';
       }
@@ -673,9 +702,8 @@ export class Evaluator {
   /** One key of a config literal: `:` unions (conflicting scalars are an error), `=` overrides, `+=` appends. */
   private mergeEntry(out: KDict, k: string, v: Value, op: ConfigOp, file: FileUnit, loc: Loc, idempotent = true): void {
     const origin = file.origin(loc);
-    if (!out.map.has(k)) {
-      out.map.set(k, v);
-      out.setKeyMeta(k, op, origin);
+    if (!out.has(k)) {
+      out.setWithMeta(k, v, keyMeta(op, origin));
       return;
     }
     const prev = out.map.get(k)!;
@@ -744,15 +772,19 @@ export class Evaluator {
 
   /** Merges `b` into `out`, which the caller owns (a fresh copy). */
   private mergeConfigInto(out: KDict, b: KDict, file: FileUnit, loc: Loc, idempotent: boolean): KDict {
-    for (const [k, v] of b.map) {
-      const m = b.meta?.get(k);
+    for (let i = 0; i < b.size; i++) {
+      const k = b.keyAt(i);
+      const v = b.valueAt(i);
+      const m = b.metaAt(i);
+      // A new key takes its value and its operator and origin as they are.
+      if (!out.has(k)) {
+        out.setWithMeta(k, v, m);
+        continue;
+      }
       const op = m ? m.op : 'union';
       const origin = m?.origin;
       if (origin) out.setOrigin(k, origin);
-      if (!out.map.has(k)) {
-        out.map.set(k, v);
-        out.setOp(k, op);
-      } else if (op === 'override') {
+      if (op === 'override') {
         out.map.set(k, v);
         out.setOp(k, 'override');
       } else if (op === 'insert') out.map.set(k, this.concat(out.map.get(k)!, v, file, loc));
@@ -868,8 +900,7 @@ export class Evaluator {
         x = this.eval(stmt.value, env);
         for (let i = stmt.path.length - 1; i >= 0; i--) {
           const d = new KDict();
-          d.map.set(stmt.path[i]!, x);
-          d.setOp(stmt.path[i]!, op);
+          d.setWithMeta(stmt.path[i]!, x, op === 'union' ? undefined : keyMeta(op, undefined));
           x = d;
           op = 'union';
         }
@@ -912,7 +943,7 @@ export class Evaluator {
             o ?? loc,
           );
         }
-    const out = new KDict();
+    const out = new KDict(l.attrNames.length + l.privateNames.length);
     out.schema = s;
     out.config = config;
     const inst = new Instance(s, l, config, file, loc);
@@ -962,7 +993,7 @@ export class Evaluator {
     let v: Value;
     const cv = config.map.get(name);
     const hasCfg = cv !== undefined || config.map.has(name);
-    const meta = hasCfg ? config.meta?.get(name) : undefined;
+    const meta = hasCfg ? config.metaOf(name) : undefined;
     const origin = meta?.origin;
     const efile = origin ? (origin.file as FileUnit) : inst.file;
     const eloc: Loc = origin ?? inst.loc;
@@ -983,13 +1014,32 @@ export class Evaluator {
       else if (op === 'insert') v = this.concat(dv, cv!, inst.file, inst.loc);
       else v = cv === UNDEFINED ? dv : dv === UNDEFINED || dv === null ? cv! : this.union(dv, cv!, inst.file, inst.loc);
       const a = slot.attr;
-      if (a?.attr.type) v = this.convert(v, a.attr.type, inst.env(a.ownerIx), eloc, efile);
+      if (a?.attr.type) {
+        // A default computed from an expression other than a config literal: as in global().
+        const opaque = !hasCfg && (slot.opaqueDefault ??= slot.body.some((b) => !isConfigLiteral(b.stmt.value)));
+        if (opaque) this.opaqueConfigs++;
+        try {
+          v = this.convert(
+            v,
+            a.attr.type,
+            inst.env(a.ownerIx),
+            eloc,
+            efile,
+            origin && op !== 'insert' && this.opaqueConfigs === 0
+              ? { file: a.owner.scope as FileUnit, loc: a.attr.loc }
+              : undefined,
+          );
+        } finally {
+          if (opaque) this.opaqueConfigs--;
+        }
+      }
       if (a && !a.attr.optional && this.deferRequired === 0 && (v === null || v === UNDEFINED))
         this.fail(
           'EvaluationError',
           `attribute '${name}' of ${s.name} is required and can't be None or Undefined`,
-          efile,
-          eloc,
+          // kcl reports it at the top-level statement being evaluated
+          this.stmtFile ?? efile,
+          this.stmtLoc ?? eloc,
           [],
           [],
           false,
@@ -1005,16 +1055,66 @@ export class Evaluator {
 
   // ---- types ----
   /** Checks `v` against `t`, converting dicts to schema instances and ints to floats as KCL does. */
-  convert(v: Value, t: TypeExpr, env: Env, loc: Loc, errFile: FileUnit = env.file): Value {
+  convert(
+    v: Value,
+    t: TypeExpr,
+    env: Env,
+    loc: Loc,
+    errFile: FileUnit = env.file,
+    /** A schema attribute a config value is checked against: kcl's error points at it too. */
+    declared?: { readonly file: FileUnit; readonly loc: Loc },
+  ): Value {
+    // A static default (`labels: {str:str} = {app = "x"}`) is one value shared by every instance:
+    // converting it again would copy it again, with the same result. So the last conversion of a
+    // container by a type of plain parts is kept per type node (values are never mutated).
+    const memo = (t.t === 'dict' || t.t === 'list') && (v instanceof KDict || Array.isArray(v));
+    const last = memo ? this.lastConversion.get(t) : undefined;
+    if (last !== undefined && last.input === v) return last.output;
     const r = this.tryConvert(v, t, env, loc, errFile);
-    if (r !== NO_MATCH) return r;
+    if (r !== NO_MATCH) {
+      if (last !== undefined) {
+        last.input = v;
+        last.output = r;
+      } else if (memo && plainType(t)) this.lastConversion.set(t, { input: v, output: r });
+      return r;
+    }
     const why = this.convertWhy;
+    const want = this.typeTextOf(t, env);
+    const got = describeValue(v);
     return this.fail(
       'TypeError',
-      `expected ${typeText(t)}, got ${describeValue(v)}${why ? ` (${why})` : ''}`,
+      `expected ${want}, got ${got}${why ? ` (${why})` : ''}`,
       errFile,
       loc,
+      declared
+        ? [related(declared.file, declared.loc, `variable is defined here, its type is ${want}, but got ${got}`, true)]
+        : [],
     );
+  }
+
+  private readonly lastConversion = new Map<TypeExpr, { input: Value; output: Value }>();
+
+  /** A type as kcl names it in an error: a type alias by the type it stands for. */
+  private typeTextOf(t: TypeExpr, env: Env): string {
+    switch (t.t) {
+      case 'named': {
+        let target: SchemaType | TypeAlias | undefined;
+        try {
+          target = this.resolveType(t, env);
+        } catch {
+          target = undefined;
+        }
+        return target instanceof TypeAlias ? this.typeTextOf(target.type, target.file.rootEnv) : typeText(t);
+      }
+      case 'list':
+        return `[${this.typeTextOf(t.item, env)}]`;
+      case 'dict':
+        return `{${this.typeTextOf(t.key, env)}:${this.typeTextOf(t.value, env)}}`;
+      case 'union':
+        return t.types.map((x) => this.typeTextOf(x, env)).join(' | ');
+      default:
+        return typeText(t);
+    }
   }
 
   /** Why the last union alternative failed (an error inside it), for convert's message. */
@@ -1059,14 +1159,11 @@ export class Evaluator {
         if (v.schema && t.value.t === 'any') return v;
         const out = new KDict();
         // The operators are kept, not the origins.
-        if (v.meta) {
-          const meta = (out.meta = new Map());
-          v.meta.forEach((m, k) => meta.set(k, keyMeta(m.op, undefined)));
-        }
-        for (const [k, x] of v.map) {
-          const r = this.tryConvert(x, t.value, env, loc, errFile);
+        for (let i = 0; i < v.size; i++) {
+          const r = this.tryConvert(v.valueAt(i), t.value, env, loc, errFile);
           if (r === NO_MATCH) return r;
-          out.map.set(k, r);
+          const m = v.metaAt(i);
+          out.setWithMeta(v.keyAt(i), r, m ? keyMeta(m.op, undefined) : undefined);
         }
         return out;
       }
@@ -1113,7 +1210,8 @@ export class Evaluator {
   }
 
   // ---- operations ----
-  select(v: Value, attr: string, file: FileUnit, loc: Loc): Value {
+  /** `start`: the selected expression, whose start a module's missing attribute is reported at. */
+  select(v: Value, attr: string, file: FileUnit, loc: Loc, start?: Expr): Value {
     if (v instanceof KDict) {
       if (v.map.has(attr)) return v.map.get(attr)!;
       if (v.schema && !this.layout(v.schema).attrs.has(attr) && !this.layout(v.schema).index)
@@ -1123,7 +1221,13 @@ export class Evaluator {
     if (v instanceof KModule) {
       const x = v.get(attr);
       if (x === undefined)
-        return this.fail('AttributeError', `module '${v.name}' has no attribute '${attr}'`, file, loc);
+        // kcl's report: a TypeError at the start of the expression (`p` of `p.D`).
+        return this.fail(
+          'TypeError',
+          `attribute '${attr}' not found in 'module '${v.name}''`,
+          file,
+          start ? startOf(start) : loc,
+        );
       return x;
     }
     if (typeof v === 'string') return new KFunc(attr, (a) => callMethod(this, v, attr, a, file, loc));
@@ -1183,7 +1287,13 @@ export class Evaluator {
       try {
         return fn.impl({ args, kwargs });
       } catch (err) {
-        if (err instanceof CallError) return this.fail(err.kind, err.message, env.file, e, [], [], err.caret);
+        if (err instanceof CallError) {
+          // A built-in failing while it runs (option() without its value): kcl reports it at the
+          // top-level statement, without a caret.
+          if (err.kind === 'EvaluationError' && this.stmtFile && this.stmtLoc)
+            return this.fail(err.kind, err.message, this.stmtFile, this.stmtLoc, [], [], false);
+          return this.fail(err.kind, err.message, env.file, e, [], [], err.caret);
+        }
         throw err;
       }
     }
@@ -1262,7 +1372,12 @@ export class Evaluator {
 
   binary(op: string, a: Value, b: Value, file: FileUnit, loc: Loc): Value {
     const bad = (): never =>
-      this.fail('TypeError', `unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`, file, loc);
+      this.fail(
+        'TypeError',
+        `unsupported operand type(s) for ${op}: '${describeOperand(a)}' and '${describeOperand(b)}'`,
+        file,
+        loc,
+      );
     if (op === '|') {
       if (typeof a === 'number' && typeof b === 'number') return a | b;
       if (a === null || a === UNDEFINED) return b;
@@ -1375,6 +1490,44 @@ function suggest(name: string, names: readonly string[]): string {
   return close.length ? `, did you mean '${JSON.stringify(close).replace(/,/g, ', ')}'?` : '';
 }
 
+/**
+ * kcl's "did you mean" for an undefined name: clap-style suggestions (Jaro similarity above 0.8,
+ * most similar first), which leave a one-letter name without any.
+ */
+function suggestSimilar(name: string, names: readonly string[]): string {
+  const scored = [...new Set(names)]
+    .map((n) => [n, jaro(name, n)] as const)
+    .filter(([, j]) => j > 0.8)
+    .sort((x, y) => y[1] - x[1]);
+  return scored.length ? `, did you mean '${JSON.stringify(scored.map(([n]) => n)).replace(/,/g, ', ')}'?` : '';
+}
+
+/** Jaro similarity of two strings (0: nothing in common, 1: equal). */
+function jaro(a: string, b: string): number {
+  if (a === b) return 1;
+  if (a.length === 0 || b.length === 0) return 0;
+  const range = Math.max(0, Math.floor(Math.max(a.length, b.length) / 2) - 1);
+  const used = new Array<boolean>(b.length).fill(false);
+  const aMatched: string[] = [];
+  for (let i = 0; i < a.length; i++) {
+    const lo = Math.max(0, i - range);
+    const hi = Math.min(b.length - 1, i + range);
+    for (let j = lo; j <= hi; j++)
+      if (!used[j] && b[j] === a[i]) {
+        used[j] = true;
+        aMatched.push(a[i]!);
+        break;
+      }
+  }
+  const m = aMatched.length;
+  if (m === 0) return 0;
+  let k = 0;
+  let half = 0;
+  for (let j = 0; j < b.length; j++) if (used[j]) half += b[j] !== aMatched[k++] ? 1 : 0;
+  const t = Math.floor(half / 2);
+  return (m / a.length + m / b.length + (m - t) / m) / 3;
+}
+
 function editDistance(a: string, b: string): number {
   const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
   for (let j = 1; j <= b.length; j++) d[0]![j] = j;
@@ -1404,10 +1557,27 @@ function describeValue(v: Value): string {
     return `${typeName(v)}(${toStr(v)})`;
   if (Array.isArray(v)) return `[${[...new Set(v.map(describeValue))].join(' | ')}]`;
   if (v instanceof KDict && !v.schema) {
-    const vals = [...new Set([...v.map.values()].map(describeValue))];
-    return vals.length ? `{str:${vals.join(' | ')}}` : '{}';
+    const keys = [...new Set(v.map.keys().map(describeValue))];
+    const vals = [...new Set(v.map.values().map(describeValue))];
+    return vals.length ? `{${keys.join(' | ')}:${vals.join(' | ')}}` : '{}';
   }
   return typeName(v);
+}
+
+/** An operand in kcl's "unsupported operand type(s)": a scalar with its value, a container by its types. */
+function describeOperand(v: Value): string {
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || v instanceof KFloat)
+    return describeValue(v);
+  return typeOf(v);
+}
+
+function typeOf(v: Value): string {
+  if (Array.isArray(v)) return `[${[...new Set(v.map(typeOf))].join(' | ')}]`;
+  if (v instanceof KDict && !v.schema) {
+    const vals = [...new Set(v.map.values().map(typeOf))];
+    return vals.length ? `{str:${vals.join(' | ')}}` : '{}';
+  }
+  return v === null ? 'NoneType' : v === UNDEFINED ? 'UndefinedType' : typeName(v);
 }
 
 /** `type Name = T`. */
@@ -1433,11 +1603,41 @@ function typeText(t: TypeExpr): string {
     case 'named':
       return t.path.join('.');
     case 'literal':
-      return typeof t.value === 'string' ? JSON.stringify(t.value) : String(t.value);
+      // As kcl names a literal type: str(TCP), int(123), bool(True).
+      return describeValue(typeof t.value === 'number' && !Number.isInteger(t.value) ? new KFloat(t.value) : t.value);
     case 'union':
       return t.types.map(typeText).join(' | ');
     case 'func':
       return 'function';
+  }
+}
+
+/** Where an expression starts: the leftmost operand of a chain of selections, indexes and calls. */
+function startOf(e: Expr): Loc {
+  for (;;) {
+    if (e.k === 'select' || e.k === 'index' || e.k === 'slice') e = e.value;
+    else if (e.k === 'call') e = e.fn;
+    else return e;
+  }
+}
+
+function isConfigLiteral(e: Expr): boolean {
+  return e.k === 'config' || e.k === 'schema';
+}
+
+/** A type whose conversion depends on the value alone (no schema or alias to resolve, no union to try). */
+function plainType(t: TypeExpr): boolean {
+  switch (t.t) {
+    case 'any':
+    case 'basic':
+    case 'literal':
+      return true;
+    case 'list':
+      return plainType(t.item);
+    case 'dict':
+      return plainType(t.key) && plainType(t.value);
+    default:
+      return false;
   }
 }
 

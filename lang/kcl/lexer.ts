@@ -11,15 +11,31 @@ import { KclError } from './errors.js';
 export type TokenKind = 'name' | 'int' | 'float' | 'string' | 'op' | 'newline' | 'nl' | 'indent' | 'dedent' | 'eof';
 
 export interface Token {
-  readonly kind: TokenKind;
+  kind: TokenKind;
   /** Name text, operator text, number text, or a string's raw body. */
-  readonly value: string;
-  readonly line: number;
-  readonly col: number;
+  value: string;
+  line: number;
+  col: number;
   /** For strings: raw (r"..."). */
-  readonly raw: boolean;
+  raw: boolean;
   /** For strings: how far the body starts after the token (prefix and quote); 0 otherwise. */
-  readonly bodyShift: number;
+  bodyShift: number;
+}
+
+/**
+ * Token objects are reused from one file to the next: a parse reads its tokens while it runs and
+ * keeps none of them (nodes copy what they need), so a run of 629 files makes no token garbage.
+ * One pool per nesting level, as an interpolation's expression is tokenized while its file's
+ * parse is under way.
+ */
+const POOLS: Token[][] = [];
+const POOL_MAX = 8192;
+export function tokenPool(level: number): Token[] {
+  return (POOLS[level] ??= []);
+}
+/** After a parse: a pool keeps at most POOL_MAX tokens (a huge file's are let go). */
+export function trimTokenPool(pool: Token[]): void {
+  if (pool.length > POOL_MAX) pool.length = POOL_MAX;
 }
 
 const OPERATORS = [
@@ -92,6 +108,12 @@ function isIdentStart(c: string): boolean {
 function isIdentPartCode(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36 || c > 0x7f;
 }
+function isQuote(c: number): boolean {
+  return c === 34 || c === 39;
+}
+/** Punctuation that starts no longer operator, by char code: `( ) [ ] { } , ; : ~ @`. */
+const SINGLE_OPS: (string | undefined)[] = [];
+for (const o of ['(', ')', '[', ']', '{', '}', ',', ';', ':', '~', '@']) SINGLE_OPS[o.charCodeAt(0)] = o;
 function isDigit(c: string): boolean {
   return c >= '0' && c <= '9';
 }
@@ -101,17 +123,39 @@ function isDigit(c: string): boolean {
  * rather than one per occurrence (less to copy when a collection finds the ASTs alive), and
  * the evaluator's Map lookups by name reuse the string's cached hash. Bounded.
  */
-const NAMES = new Map<string, string>();
-function intern(s: string): string {
-  const known = NAMES.get(s);
-  if (known !== undefined) return known;
-  if (NAMES.size >= 50_000) NAMES.clear();
-  NAMES.set(s, s);
+const NAME_SLOTS = 1 << 15;
+let names: (string | undefined)[] = new Array<string | undefined>(NAME_SLOTS);
+let nameCount = 0;
+/**
+ * The shared string of the name text[start, end), whose hash the scanning loop computed: found
+ * by comparing in place, so a name already known is not sliced out of the text first.
+ */
+function internAt(text: string, start: number, end: number, hash: number): string {
+  const len = end - start;
+  for (let slot = hash & (NAME_SLOTS - 1); ; slot = (slot + 1) & (NAME_SLOTS - 1)) {
+    const known = names[slot];
+    if (known === undefined) break;
+    if (known.length === len && text.startsWith(known, start)) return known;
+  }
+  // Half full: start again rather than probe long chains (a bound on what the table keeps).
+  if (nameCount >= NAME_SLOTS / 2) {
+    names = new Array<string | undefined>(NAME_SLOTS);
+    nameCount = 0;
+  }
+  const s = text.slice(start, end);
+  let slot = hash & (NAME_SLOTS - 1);
+  while (names[slot] !== undefined) slot = (slot + 1) & (NAME_SLOTS - 1);
+  names[slot] = s;
+  nameCount++;
   return s;
 }
 
-export function tokenize(file: string, text: string): Token[] {
-  const tokens: Token[] = [];
+/**
+ * Tokenizes `text` into `tokens` (a pool from tokenPool, or a fresh array), overwriting what it
+ * held; returns how many tokens there are (the last is 'eof'). Entries past that are stale.
+ */
+export function tokenize(file: string, text: string, tokens: Token[] = []): number {
+  let count = 0;
   const indents = [0];
   const brackets: string[] = [];
   let i = 0;
@@ -124,19 +168,29 @@ export function tokenize(file: string, text: string): Token[] {
     throw new KclError('InvalidSyntax', msg, { file, line: l, col: off - ls + 1 }, lineText(l));
   };
   // Every token has the same six fields (string ones included): the parser's reads stay monomorphic.
-  const push = (kind: TokenKind, value: string, offset: number): void => {
-    tokens.push({ kind, value, line, col: offset - lineStart + 1, raw: false, bodyShift: 0 });
+  const put = (kind: TokenKind, value: string, tl: number, col: number, raw: boolean, bodyShift: number): void => {
+    const t = tokens[count];
+    if (t === undefined) tokens.push({ kind, value, line: tl, col, raw, bodyShift });
+    else {
+      t.kind = kind;
+      t.value = value;
+      t.line = tl;
+      t.col = col;
+      t.raw = raw;
+      t.bodyShift = bodyShift;
+    }
+    count++;
   };
+  const push = (kind: TokenKind, value: string, offset: number): void =>
+    put(kind, value, line, offset - lineStart + 1, false, 0);
+  const lastKind = (): TokenKind | undefined => (count > 0 ? tokens[count - 1]!.kind : undefined);
 
   while (i <= n) {
     if (atLineStart && brackets.length === 0) {
       // Measure indentation; blank and comment-only lines do not count.
       let j = i;
       let width = 0;
-      while (j < n && (text[j] === ' ' || text[j] === '\t')) {
-        width += text[j] === '\t' ? 4 : 1;
-        j++;
-      }
+      for (let d = text.charCodeAt(j); d === 32 || d === 9; d = text.charCodeAt(++j)) width += d === 9 ? 4 : 1;
       if (j >= n) {
         i = j;
         break;
@@ -163,15 +217,44 @@ export function tokenize(file: string, text: string): Token[] {
       i = j;
     }
     if (i >= n) break;
-    const c = text[i]!;
-    if (c === ' ' || c === '\t' || c === '\r') {
+    const cc = text.charCodeAt(i);
+    // The common cases by char code first: blanks, names, punctuation that starts no longer operator.
+    if (cc === 32 || cc === 9 || cc === 13) {
       i++;
       continue;
     }
-    if (c === '#') {
-      while (i < n && text[i] !== '\n') i++;
+    if (
+      (cc >= 97 && cc <= 122 && !((cc === 114 || cc === 82) && isQuote(text.charCodeAt(i + 1)))) ||
+      (cc >= 65 && cc <= 90 && cc !== 82) ||
+      cc === 95
+    ) {
+      let j = i + 1;
+      let h = cc;
+      for (let d = text.charCodeAt(j); j < n && isIdentPartCode(d); d = text.charCodeAt(++j))
+        h = (Math.imul(h, 31) + d) | 0;
+      push('name', internAt(text, i, j, h), i);
+      i = j;
       continue;
     }
+    const single = SINGLE_OPS[cc];
+    if (single !== undefined) {
+      if (cc === 40 || cc === 91 || cc === 123) {
+        if (brackets.length >= MAX_NESTING) fail(`brackets nested deeper than ${MAX_NESTING}`, i);
+        brackets.push(single);
+      } else if (cc === 41 || cc === 93 || cc === 125) {
+        const want = cc === 41 ? '(' : cc === 93 ? '[' : '{';
+        if (brackets.pop() !== want) fail(`unmatched '${single}'`, i);
+        if (lastKind() === 'nl') count--;
+      }
+      push('op', single, i);
+      i++;
+      continue;
+    }
+    if (cc === 35 /* # */) {
+      while (i < n && text.charCodeAt(i) !== 10) i++;
+      continue;
+    }
+    const c = text[i]!;
     if (c === '\\' && (text[i + 1] === '\n' || (text[i + 1] === '\r' && text[i + 2] === '\n'))) {
       i += text[i + 1] === '\n' ? 2 : 3;
       line++;
@@ -184,8 +267,8 @@ export function tokenize(file: string, text: string): Token[] {
         push('newline', '', i);
         atLineStart = true;
       } else if (top !== '(') {
-        const last = tokens[tokens.length - 1];
-        if (last && last.kind !== 'nl') push('nl', '', i);
+        const last = lastKind();
+        if (last !== undefined && last !== 'nl') push('nl', '', i);
       }
       i++;
       line++;
@@ -220,24 +303,19 @@ export function tokenize(file: string, text: string): Token[] {
           line++;
           lineStart = j + 1;
         }
-        if (text.startsWith(quote, j)) break;
+        if (ch === qc && (!triple || text.startsWith(quote, j))) break;
         j++;
       }
-      tokens.push({
-        kind: 'string',
-        value: text.slice(bodyStart, j),
-        line: startLine,
-        col: start - startLineStart + 1,
-        raw: rawPrefix,
-        bodyShift: bodyStart - start,
-      });
+      put('string', text.slice(bodyStart, j), startLine, start - startLineStart + 1, rawPrefix, bodyStart - start);
       i = j + quote.length;
       continue;
     }
     if (isIdentStart(c)) {
       let j = i + 1;
-      while (j < n && isIdentPartCode(text.charCodeAt(j))) j++;
-      push('name', intern(text.slice(i, j)), i);
+      let h = cc;
+      for (let d = text.charCodeAt(j); j < n && isIdentPartCode(d); d = text.charCodeAt(++j))
+        h = (Math.imul(h, 31) + d) | 0;
+      push('name', internAt(text, i, j, h), i);
       i = j;
       continue;
     }
@@ -291,19 +369,18 @@ export function tokenize(file: string, text: string): Token[] {
     if (o === ')' || o === ']' || o === '}') {
       const want = o === ')' ? '(' : o === ']' ? '[' : '{';
       if (brackets.pop() !== want) fail(`unmatched '${o}'`, i);
-      const last = tokens[tokens.length - 1];
-      if (last && last.kind === 'nl') tokens.pop();
+      if (lastKind() === 'nl') count--;
     }
     push('op', o, i);
     i += o.length;
   }
   if (brackets.length > 0) fail(`unclosed '${brackets[brackets.length - 1]}'`, n);
-  const last = tokens[tokens.length - 1];
-  if (last && last.kind !== 'newline' && last.kind !== 'dedent') push('newline', '', n);
+  const last = lastKind();
+  if (last !== undefined && last !== 'newline' && last !== 'dedent') push('newline', '', n);
   while (indents.length > 1) {
     indents.pop();
     push('dedent', '', n);
   }
   push('eof', '', n);
-  return tokens;
+  return count;
 }

@@ -107,7 +107,7 @@ export class PackageLoader {
         const bkey = `<builtin>/${importPath}`;
         const cached = this.packages.get(bkey);
         if (cached) return cached;
-        mods = builtin.map(([name, text]) => this.parse(`<builtin>/${importPath}/${name}`, text));
+        mods = builtin.map(([name, text]) => builtinModule(`<builtin>/${importPath}/${name}`, text));
         const pkg = new Package(importPath);
         Evaluator.index(pkg, mods);
         this.packages.set(bkey, pkg);
@@ -121,6 +121,17 @@ export class PackageLoader {
     this.packages.set(key, pkg);
     return pkg;
   }
+}
+
+/**
+ * Built-in packages are part of the engine, like Jsonnet's std: parsed once per process, not once
+ * per run (an AST is never changed once made).
+ */
+const BUILTIN_ASTS = new Map<string, Module>();
+function builtinModule(path: string, text: string): Module {
+  let m = BUILTIN_ASTS.get(path);
+  if (m === undefined || m.text !== text) BUILTIN_ASTS.set(path, (m = parseModule(path, text)));
+  return m;
 }
 
 function findModRoot(host: KclHost, dir: string): string | undefined {

@@ -22,7 +22,7 @@ import type {
   TypeExpr,
 } from './ast.js';
 import { KclError } from './errors.js';
-import { tokenize, type Token } from './lexer.js';
+import { tokenPool, tokenize, trimTokenPool, type Token } from './lexer.js';
 
 const KEYWORDS = new Set([
   'import',
@@ -52,15 +52,29 @@ const KEYWORDS = new Set([
 
 const AUG_OPS = new Set(['+=', '-=', '*=', '/=', '//=', '%=', '**=', '|=', '&=', '^=', '<<=', '>>=']);
 
+/** How many parses are under way (an interpolation's parse runs inside its file's): which token pool is free. */
+let level = 0;
+
+/** Runs fn with the next level's token pool holding `text`'s tokens. */
+function withTokens<T>(file: string, text: string, fn: (toks: Token[], count: number) => T): T {
+  const toks = tokenPool(level);
+  level++;
+  try {
+    return fn(toks, tokenize(file, text, toks));
+  } finally {
+    level--;
+    trimTokenPool(toks);
+  }
+}
+
 export function parseModule(file: string, text: string): Module {
-  const p = new Parser(file, text, tokenize(file, text));
-  return { file, text, body: p.parseFile() };
+  const body = withTokens(file, text, (toks, count) => new Parser(file, text, toks, count).parseFile());
+  return { file, text, body };
 }
 
 /** One expression on its own (`-D name=value` values, interpolations). */
 export function parseExpression(file: string, text: string): Expr {
-  const p = new Parser(file, text, tokenize(file, text));
-  return p.parseStandaloneExpr();
+  return withTokens(file, text, (toks, count) => new Parser(file, text, toks, count).parseStandaloneExpr());
 }
 
 interface SchemaParts {
@@ -77,17 +91,19 @@ class Parser {
   constructor(
     private readonly file: string,
     private readonly text: string,
-    private readonly toks: Token[],
+    /** The file's tokens: a pool whose entries past `count` are stale. */
+    private readonly toks: readonly Token[],
+    private readonly count: number,
     /** Offsets of an interpolation's text within its file, so positions point into the file. */
     private readonly base?: { line: number; col: number },
   ) {}
 
   // ---- token helpers ----
   private peek(o = 0): Token {
-    return this.toks[Math.min(this.pos + o, this.toks.length - 1)]!;
+    return this.toks[Math.min(this.pos + o, this.count - 1)]!;
   }
   private next(): Token {
-    return this.toks[this.pos++]!;
+    return this.toks[Math.min(this.pos++, this.count - 1)]!;
   }
   private isOp(v: string, o = 0): boolean {
     const t = this.peek(o);
@@ -123,8 +139,14 @@ class Parser {
     return `'${t.value}'`;
   }
   private expectOp(v: string): Token {
-    if (!this.isOp(v)) this.fail(`expected '${v}', got ${this.describe(this.peek())}`);
+    if (!this.isOp(v)) this.failExpected([v]);
     return this.next();
+  }
+  /** kcl's report of a missing token: `expected one of [")"] got ,`. */
+  private failExpected(what: readonly string[]): never {
+    const t = this.peek();
+    const got = t.kind === 'op' || t.kind === 'name' ? t.value : this.describe(t);
+    return this.fail(`expected one of ${JSON.stringify(what).replace(/,/g, ', ')} got ${got}`);
   }
   private expectName(what = 'identifier'): string {
     const t = this.peek();
@@ -145,9 +167,9 @@ class Parser {
         continue;
       }
       if (this.peek().kind === 'indent') this.fail('unexpected indent');
-      body.push(...this.parseStatement());
+      body.push(this.parseStatement());
     }
-    return body;
+    return exact(body);
   }
 
   parseStandaloneExpr(): Expr {
@@ -168,7 +190,7 @@ class Parser {
   private parseBlock(): Stmt[] {
     if (this.peek().kind !== 'newline') {
       // `if x: a = 1` on one line
-      return this.parseStatement();
+      return [this.parseStatement()];
     }
     this.pos++;
     if (this.peek().kind !== 'indent') this.fail('expected an indented block');
@@ -179,13 +201,13 @@ class Parser {
         this.pos++;
         continue;
       }
-      body.push(...this.parseStatement());
+      body.push(this.parseStatement());
     }
     if (this.peek().kind === 'dedent') this.pos++;
-    return body;
+    return exact(body);
   }
 
-  private parseStatement(): Stmt[] {
+  private parseStatement(): Stmt {
     const t = this.peek();
     const loc = this.loc(t);
     if (t.kind === 'op' && t.value === '@') this.fail('decorators are outside the supported KCL subset');
@@ -197,7 +219,7 @@ class Parser {
           while (this.isOp('.') || this.isOp('...')) path += this.next().value;
           const segment = (): string => {
             const n = this.peek();
-            if (n.kind !== 'name') this.fail(`expected module path, got ${this.describe(n)}`);
+            if (n.kind !== 'name') this.failExpected(['identifier']);
             this.pos++;
             return n.value;
           };
@@ -215,12 +237,12 @@ class Parser {
             asName = this.expectName();
           }
           this.endSimple();
-          return [{ s: 'import', path, asName, line: loc.line, col: loc.col }];
+          return { s: 'import', path, asName, line: loc.line, col: loc.col };
         }
         case 'schema':
-          return [{ s: 'schema', def: this.parseSchema(), line: loc.line, col: loc.col }];
+          return { s: 'schema', def: this.parseSchema(), line: loc.line, col: loc.col };
         case 'if':
-          return [this.parseIfStmt()];
+          return this.parseIfStmt();
         case 'assert': {
           this.pos++;
           const test = this.parseOrTest();
@@ -235,7 +257,7 @@ class Parser {
             message = this.parseExpr();
           }
           this.endSimple();
-          return [assertStmt(test, guard, message, loc)];
+          return assertStmt(test, guard, message, loc);
         }
         case 'type':
           if (this.peek(1).kind === 'name' && this.isOp('=', 2)) {
@@ -244,7 +266,7 @@ class Parser {
             this.expectOp('=');
             const type = this.parseType();
             this.endSimple();
-            return [{ s: 'type', name, type, line: loc.line, col: loc.col }];
+            return { s: 'type', name, type, line: loc.line, col: loc.col };
           }
           break;
         case 'rule':
@@ -262,25 +284,25 @@ class Parser {
           this.pos++;
           const value = this.parseExpr();
           this.endSimple();
-          return [{ s: 'assign', target: t.value, type, value, line: loc.line, col: loc.col }];
+          return { s: 'assign', target: t.value, type, value, line: loc.line, col: loc.col };
         }
         // unification: rewind and parse the schema expression
         this.pos = save;
         const value = this.parseExpr();
         if (value.k !== 'schema') this.fail(`expected '=' or a schema expression after '${t.value}:'`);
         this.endSimple();
-        return [{ s: 'unify', target: t.value, value, line: loc.line, col: loc.col }];
+        return { s: 'unify', target: t.value, value, line: loc.line, col: loc.col };
       }
       if (this.atAssignment()) {
         const st = this.parseAssignment(loc);
         this.endSimple();
-        return [st];
+        return st;
       }
     }
     const expr = this.parseExpr();
     if (this.isOp('=')) this.fail('only a name may be assigned at this level (dotted targets are outside the subset)');
     this.endSimple();
-    return [{ s: 'expr', expr, line: loc.line, col: loc.col }];
+    return { s: 'expr', expr, line: loc.line, col: loc.col };
   }
 
   private parseIfStmt(): Stmt {
@@ -328,10 +350,10 @@ class Parser {
     return {
       name,
       ...(base ? { base } : {}),
-      attrs: out.attrs,
-      body: out.body,
+      attrs: exact(out.attrs),
+      body: exact(out.body),
       ...(out.indexSignature ? { indexSignature: out.indexSignature } : {}),
-      checks: out.checks,
+      checks: exact(out.checks),
       loc,
     };
   }
@@ -671,7 +693,7 @@ class Parser {
         this.fail(`expected a newline, got ${this.describe(this.peek())}`);
       this.skipNL();
     }
-    return body;
+    return exact(body);
   }
 
   /** `name = value` or `name += value` (any augmented operator) starts here. */
@@ -934,7 +956,7 @@ class Parser {
       this.pos++;
     }
     this.expectOp(')');
-    return { k: 'call', fn, args, kwargs, line: this.lineOf(t), col: this.colOf(t) };
+    return { k: 'call', fn, args: exact(args), kwargs: exact(kwargs), line: this.lineOf(t), col: this.colOf(t) };
   }
 
   private parseAtom(): Expr {
@@ -944,7 +966,13 @@ class Parser {
       case 'int': {
         this.pos++;
         const v = t.value;
-        const num = /^0[oO]/.test(v) ? parseInt(v.slice(2), 8) : /^0[bB]/.test(v) ? parseInt(v.slice(2), 2) : Number(v);
+        const radix = v.length > 2 && v.charCodeAt(0) === 48 ? v[1]! : '';
+        const num =
+          radix === 'o' || radix === 'O'
+            ? parseInt(v.slice(2), 8)
+            : radix === 'b' || radix === 'B'
+              ? parseInt(v.slice(2), 2)
+              : Number(v);
         if (!Number.isSafeInteger(num))
           this.fail(`integer literal ${v} is outside the 64-bit range this engine computes exactly`, t);
         return { k: 'lit', value: num, line: loc.line, col: loc.col };
@@ -959,7 +987,7 @@ class Parser {
         const more: StringPart[] = [...parts];
         while (this.peek().kind === 'string' && this.peek().line === t.line)
           more.push(...this.stringParts(this.next()));
-        return { k: 'str', parts: more, line: loc.line, col: loc.col };
+        return { k: 'str', parts: exact(more), line: loc.line, col: loc.col };
       }
       case 'name': {
         switch (t.value) {
@@ -1009,7 +1037,7 @@ class Parser {
       this.pos++;
       targets.push(this.expectName());
     }
-    if (!this.isName('in')) this.fail(`expected 'in', got ${this.describe(this.peek())}`);
+    if (!this.isName('in')) this.failExpected(['in']);
     this.pos++;
     const iter = this.parsePostfix(true);
     this.expectOp('{');
@@ -1034,7 +1062,7 @@ class Parser {
         this.pos++;
         targets.push(this.expectName());
       }
-      if (!this.isName('in')) this.fail(`expected 'in', got ${this.describe(this.peek())}`);
+      if (!this.isName('in')) this.failExpected(['in']);
       this.pos++;
       const iter = this.parseOrTest();
       const ifs: Expr[] = [];
@@ -1075,7 +1103,7 @@ class Parser {
       else this.fail(`expected ',' or ']', got ${this.describe(this.peek())}`);
     }
     this.expectOp(']');
-    return { k: 'list', items, line: loc.line, col: loc.col };
+    return { k: 'list', items: exact(items), line: loc.line, col: loc.col };
   }
 
   private prevKindIsSeparator(): boolean {
@@ -1144,7 +1172,7 @@ class Parser {
       entries.push(this.parseEntry());
     }
     this.expectOp('}');
-    return { k: 'config', entries, line: loc.line, col: loc.col };
+    return { k: 'config', entries: exact(entries), line: loc.line, col: loc.col };
   }
 
   private parseEntry(): ConfigEntry {
@@ -1190,7 +1218,7 @@ class Parser {
     this.pos++;
     this.skipNL();
     const value = this.parseExpr();
-    return { kind: 'entry', ...(path ? { path } : {}), ...(keyExpr ? { keyExpr } : {}), op, value, loc };
+    return { kind: 'entry', ...(path ? { path: exact(path) } : {}), ...(keyExpr ? { keyExpr } : {}), op, value, loc };
   }
 
   private isEntryOp(): boolean {
@@ -1305,10 +1333,11 @@ class Parser {
         const line = t.line + nlCount;
         const lastNl = before.lastIndexOf('\n');
         const col = nlCount === 0 ? t.col + t.bodyShift + i + 2 : i + 2 - lastNl;
-        const sub = new Parser(this.file, this.text, tokenize(this.file, inner), { line, col });
         let expr: Expr;
         try {
-          expr = sub.parseStandaloneExpr();
+          expr = withTokens(this.file, inner, (toks, count) =>
+            new Parser(this.file, this.text, toks, count, { line, col }).parseStandaloneExpr(),
+          );
         } catch (err) {
           if (err instanceof KclError) this.fail(`invalid string interpolation: ${err.detail}`, t);
           throw err;
@@ -1323,6 +1352,15 @@ class Parser {
     if (lit || parts.length === 0) parts.push({ text: lit });
     return parts;
   }
+}
+
+/**
+ * An array built by push, at its length: the first push gives an array room for 16 elements,
+ * and a parsed file's arrays (mostly of one to three) live as long as its AST, copied by every
+ * young-generation collection meanwhile. A copy is made at the length (the pushed one dies young).
+ */
+function exact<T>(a: T[]): T[] {
+  return a.length > 0 && a.length < 16 ? a.slice() : a;
 }
 
 /** An `assert` statement or `check:` item; absent parts stay absent (the printer and evaluator test for them). */

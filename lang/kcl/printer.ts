@@ -204,7 +204,7 @@ function shown(k: string, v: Value, o: PrintOptions): boolean {
   return !(o.ignoreNone && v === null);
 }
 
-/** The printed keys of a dict, in print order (no [key, value] pairs: the writer reads the map). */
+/** The printed keys of a dict, sorted (with sortKeys; otherwise the writer walks the entries). */
 function shownKeys(d: KDict, o: PrintOptions): string[] {
   const out: string[] = [];
   d.map.forEach((v, k) => {
@@ -212,6 +212,12 @@ function shownKeys(d: KDict, o: PrintOptions): string[] {
   });
   if (o.sortKeys) out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return out;
+}
+
+/** Whether a dict prints any key (no list of them made). */
+function anyShown(d: KDict, o: PrintOptions): boolean {
+  for (let i = 0; i < d.size; i++) if (shown(d.keyAt(i), d.valueAt(i), o)) return true;
+  return false;
 }
 
 const PADS: string[] = [];
@@ -228,12 +234,19 @@ export function encodeYaml(v: Value, o: PrintOptions = {}): string {
     if (t === undefined) scalars.set(s, (t = scalarString(s)));
     return t;
   };
+  // `    key:` lines, per indent: made once per output, not once per dict.
+  const keyLines: Map<string, string>[] = [];
+  const keyLine = (indent: number, k: string): string => {
+    const lines = (keyLines[indent] ??= new Map());
+    let t = lines.get(k);
+    if (t === undefined) lines.set(k, (t = pad(indent) + scalarOf(k) + ':'));
+    return t;
+  };
   /** Writes `x` as the value after `prefix` (a `key:` or `-`), at `indent` for nested lines. */
   const value = (prefix: string, x: Value, indent: number): void => {
     if (x instanceof KDict) {
-      const keys = shownKeys(x, o);
-      if (keys.length === 0) out.push(join(prefix, '{}'));
-      else mapping(x, keys, indent, prefix);
+      if (!anyShown(x, o)) out.push(join(prefix, '{}'));
+      else mapping(x, indent, prefix);
       return;
     }
     if (Array.isArray(x)) {
@@ -249,26 +262,39 @@ export function encodeYaml(v: Value, o: PrintOptions = {}): string {
     }
     out.push(join(prefix, scalarText(x)));
   };
-  /** A mapping whose first line may continue `prefix` (`- ` of a sequence item). */
-  const mapping = (d: KDict, keys: string[], indent: number, prefix: string): void => {
-    const p = pad(indent);
+  /** One `key: value` of a mapping; the first key of an inline mapping continues `prefix`. */
+  const entry = (k: string, x: Value, indent: number, inlinePrefix: string | undefined): void => {
+    const key = inlinePrefix !== undefined ? `${inlinePrefix} ` + scalarOf(k) + ':' : keyLine(indent, k);
+    if (x instanceof KDict) {
+      if (anyShown(x, o)) mapping(x, indent + 2, key);
+      else out.push(`${key} {}`);
+    } else if (Array.isArray(x)) {
+      const items = listItems(x, o);
+      if (items.length > 0) {
+        out.push(key);
+        seq(items, indent, '');
+      } else out.push(`${key} []`);
+    } else value(key, x, indent);
+  };
+  /** A mapping (at least one key shown) whose first line may continue `prefix` (`- ` of a sequence item). */
+  const mapping = (d: KDict, indent: number, prefix: string): void => {
     const inline = prefix.endsWith('-');
     if (!inline && prefix) out.push(prefix);
-    for (let i = 0; i < keys.length; i++) {
-      const k = keys[i]!;
-      const x = d.map.get(k)!;
-      const key = (i === 0 && inline ? `${prefix} ` : p) + scalarOf(k) + ':';
-      if (x instanceof KDict) {
-        const inner = shownKeys(x, o);
-        if (inner.length > 0) mapping(x, inner, indent + 2, key);
-        else out.push(`${key} {}`);
-      } else if (Array.isArray(x)) {
-        const items = listItems(x, o);
-        if (items.length > 0) {
-          out.push(key);
-          seq(items, indent, '');
-        } else out.push(`${key} []`);
-      } else value(key, x, indent);
+    let first = inline;
+    if (o.sortKeys) {
+      for (const k of shownKeys(d, o)) {
+        entry(k, d.map.get(k)!, indent, first ? prefix : undefined);
+        first = false;
+      }
+      return;
+    }
+    // Entries read off the dict in order: no list of keys per dict.
+    for (let i = 0; i < d.size; i++) {
+      const k = d.keyAt(i);
+      const x = d.valueAt(i);
+      if (!shown(k, x, o)) continue;
+      entry(k, x, indent, first ? prefix : undefined);
+      first = false;
     }
   };
   const seq = (items: Value[], indent: number, prefix: string): void => {
@@ -279,8 +305,7 @@ export function encodeYaml(v: Value, o: PrintOptions = {}): string {
       const x = items[i]!;
       const dash = i === 0 && inline ? `${prefix} -` : `${p}-`;
       if (x instanceof KDict) {
-        const inner = shownKeys(x, o);
-        if (inner.length > 0) mapping(x, inner, indent + 2, dash);
+        if (anyShown(x, o)) mapping(x, indent + 2, dash);
         else out.push(`${dash} {}`);
       } else if (Array.isArray(x)) {
         const inner = listItems(x, o);
@@ -290,8 +315,7 @@ export function encodeYaml(v: Value, o: PrintOptions = {}): string {
     }
   };
   if (v instanceof KDict) {
-    const keys = shownKeys(v, o);
-    if (keys.length > 0) mapping(v, keys, 0, '');
+    if (anyShown(v, o)) mapping(v, 0, '');
     else value('', v, 0);
   } else if (Array.isArray(v) && listItems(v, o).length > 0) seq(listItems(v, o), 0, '');
   else value('', v, 0);

@@ -15,40 +15,182 @@ export class KFloat {
   constructor(readonly v: number) {}
 }
 
-export class KDict {
-  readonly map = new Map<string, Value>();
-  /**
-   * How keys of a config were written: the operator (`:` union, `=` override, `+=` insert) and
-   * where. One map for both, holding shared KeyMeta objects: a dict copy copies two maps, not three.
-   */
-  meta?: Map<string, KeyMeta>;
-  schema?: SchemaType;
-  /** For an instance: the merged config it was instantiated from. */
-  config?: KDict;
+/** Entries of an empty dict: shared, never written (the first set allocates). */
+const NO_ENTRIES: unknown[] = [];
+/** Above this many keys a dict indexes them; below, a scan of a few keys is cheaper than hashing. */
+const SCAN_MAX = 8;
 
+/**
+ * A dict or schema instance. Its entries are triples in one array (key, value, KeyMeta): a KCL
+ * run keeps thousands of small dicts alive until the output is written, and a JS Map per dict (two
+ * with the operators and origins) made most of that live set, which every young-generation
+ * collection copies. Keys are found by a scan up to SCAN_MAX entries, by an index above. `map`
+ * is the dict itself, with the Map methods the engine uses (insertion order, `set` of a known
+ * key keeps its place).
+ */
+export class KDict {
+  private kv: unknown[] = NO_ENTRIES;
+  private n = 0;
+  private index: Map<string, number> | undefined = undefined;
+  schema?: SchemaType = undefined;
+  /** For an instance: the merged config it was instantiated from. */
+  config?: KDict = undefined;
+
+  /** `capacity`: the number of keys expected (an instance knows its attributes). */
+  constructor(capacity = 0) {
+    if (capacity > 0) this.kv = new Array<unknown>(3 * capacity);
+  }
+
+  /** The entries as a Map-like view (the dict itself). */
+  get map(): this {
+    return this;
+  }
+  get size(): number {
+    return this.n;
+  }
+
+  private find(k: string): number {
+    if (this.index !== undefined) {
+      const i = this.index.get(k);
+      return i === undefined ? -1 : i;
+    }
+    const kv = this.kv;
+    for (let i = 0, j = 0; i < this.n; i++, j += 3) if (kv[j] === k) return i;
+    return -1;
+  }
+
+  private append(k: string, v: Value, m: KeyMeta | undefined): void {
+    const n = this.n;
+    let kv = this.kv;
+    if (3 * n >= kv.length) {
+      const grown = new Array<unknown>(n === 0 ? 3 : 6 * n);
+      for (let j = 0; j < 3 * n; j++) grown[j] = kv[j];
+      this.kv = kv = grown;
+    }
+    kv[3 * n] = k;
+    kv[3 * n + 1] = v;
+    kv[3 * n + 2] = m;
+    this.n = n + 1;
+    if (this.index !== undefined) this.index.set(k, n);
+    else if (n + 1 > SCAN_MAX) this.reindex();
+  }
+
+  private reindex(): void {
+    const index = new Map<string, number>();
+    for (let i = 0; i < this.n; i++) index.set(this.kv[3 * i] as string, i);
+    this.index = index;
+  }
+
+  get(k: string): Value | undefined {
+    const i = this.find(k);
+    return i < 0 ? undefined : (this.kv[3 * i + 1] as Value);
+  }
+  has(k: string): boolean {
+    return this.find(k) >= 0;
+  }
+  set(k: string, v: Value): this {
+    const i = this.find(k);
+    if (i >= 0) this.kv[3 * i + 1] = v;
+    else this.append(k, v, undefined);
+    return this;
+  }
+  delete(k: string): boolean {
+    const i = this.find(k);
+    if (i < 0) return false;
+    const kv = this.kv;
+    for (let j = 3 * i; j < 3 * (this.n - 1); j++) kv[j] = kv[j + 3];
+    this.n--;
+    kv[3 * this.n] = kv[3 * this.n + 1] = kv[3 * this.n + 2] = undefined;
+    if (this.index !== undefined) this.reindex();
+    return true;
+  }
+  /** Calls fn for each entry in order; entries added meanwhile are visited too, as with a Map. */
+  forEach(fn: (v: Value, k: string, d: KDict) => void): void {
+    for (let i = 0; i < this.n; i++) fn(this.kv[3 * i + 1] as Value, this.kv[3 * i] as string, this);
+  }
+  keys(): string[] {
+    const out = new Array<string>(this.n);
+    for (let i = 0; i < this.n; i++) out[i] = this.kv[3 * i] as string;
+    return out;
+  }
+  values(): Value[] {
+    const out = new Array<Value>(this.n);
+    for (let i = 0; i < this.n; i++) out[i] = this.kv[3 * i + 1] as Value;
+    return out;
+  }
+  entries(): [string, Value][] {
+    const out = new Array<[string, Value]>(this.n);
+    for (let i = 0; i < this.n; i++) out[i] = [this.kv[3 * i] as string, this.kv[3 * i + 1] as Value];
+    return out;
+  }
+  [Symbol.iterator](): IterableIterator<[string, Value]> {
+    return this.entries()[Symbol.iterator]();
+  }
+  /** Entry i (insertion order): its key, value and KeyMeta, for loops that read all three. */
+  keyAt(i: number): string {
+    return this.kv[3 * i] as string;
+  }
+  valueAt(i: number): Value {
+    return this.kv[3 * i + 1] as Value;
+  }
+  metaAt(i: number): KeyMeta | undefined {
+    return this.kv[3 * i + 2] as KeyMeta | undefined;
+  }
+
+  /**
+   * How a key of a config was written: the operator (`:` union, `=` override, `+=` insert) and
+   * where, as a shared KeyMeta beside the value. Set on keys already in the dict.
+   */
+  metaOf(k: string): KeyMeta | undefined {
+    const i = this.find(k);
+    return i < 0 ? undefined : (this.kv[3 * i + 2] as KeyMeta | undefined);
+  }
+  private putMeta(k: string, m: KeyMeta): void {
+    const i = this.find(k);
+    if (i < 0) throw new Error(`internal: key meta for '${k}', which the dict does not hold`);
+    this.kv[3 * i + 2] = m;
+  }
   opOf(k: string): ConfigOp {
-    return this.meta?.get(k)?.op ?? 'union';
+    return this.metaOf(k)?.op ?? 'union';
   }
   originOf(k: string): KeyOrigin | undefined {
-    return this.meta?.get(k)?.origin;
+    return this.metaOf(k)?.origin;
   }
   setOp(k: string, op: ConfigOp): void {
-    const m = this.meta?.get(k);
+    const m = this.metaOf(k);
     if (op === 'union' && !m) return;
-    (this.meta ??= new Map()).set(k, keyMeta(op, m?.origin));
+    this.putMeta(k, keyMeta(op, m?.origin));
   }
   setOrigin(k: string, origin: KeyOrigin): void {
-    const m = this.meta?.get(k);
-    (this.meta ??= new Map()).set(k, keyMeta(m ? m.op : 'union', origin));
+    const m = this.metaOf(k);
+    this.putMeta(k, keyMeta(m ? m.op : 'union', origin));
   }
   /** Both at once (a key written for the first time, or overridden). */
   setKeyMeta(k: string, op: ConfigOp, origin: KeyOrigin | undefined): void {
-    if (op === 'union' && !origin && !this.meta?.has(k)) return;
-    (this.meta ??= new Map()).set(k, keyMeta(op, origin));
+    if (op === 'union' && !origin && !this.metaOf(k)) return;
+    this.putMeta(k, keyMeta(op, origin));
+  }
+  /** Sets a key and its KeyMeta together (undefined: a plain `:` key). */
+  setWithMeta(k: string, v: Value, m: KeyMeta | undefined): void {
+    const i = this.find(k);
+    if (i < 0) this.append(k, v, m);
+    else {
+      this.kv[3 * i + 1] = v;
+      this.kv[3 * i + 2] = m;
+    }
+  }
+  /** A copy of the entries and their KeyMeta (not the schema). */
+  copy(): KDict {
+    const out = new KDict();
+    if (this.n === 0) return out;
+    out.kv = this.kv.slice(0, 3 * this.n);
+    out.n = this.n;
+    if (this.index !== undefined) out.index = new Map(this.index);
+    return out;
   }
   static of(entries: Iterable<[string, Value]>): KDict {
     const d = new KDict();
-    for (const [k, v] of entries) d.map.set(k, v);
+    for (const [k, v] of entries) d.set(k, v);
     return d;
   }
 }
@@ -181,16 +323,5 @@ function visibleKeys(d: KDict): string[] {
 
 /** A shallow copy keeping ops (not the schema). */
 export function copyDict(d: KDict): KDict {
-  const out = new KDict();
-  // forEach rather than `new Map(m)` or for-of: no [key, value] pair per entry (unions copy thousands of dicts).
-  const map = out.map;
-  d.map.forEach((v, k) => map.set(k, v));
-  if (d.meta) out.meta = copyMap(d.meta);
-  return out;
-}
-
-function copyMap<V>(m: Map<string, V>): Map<string, V> {
-  const out = new Map<string, V>();
-  m.forEach((v, k) => out.set(k, v));
-  return out;
+  return d.copy();
 }

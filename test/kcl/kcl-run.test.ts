@@ -69,7 +69,9 @@ describe('kcl run in process', () => {
     assert.equal(o.stdout, '');
     assert.equal(
       o.stderr,
-      `error[E2G22]: TypeError\n --> ${join(dir, 'bad.k')}:4:5\n  |\n4 |     n = "x"\n  |     ^ expected int, got str(x)\n  |\n`,
+      `error[E2G22]: TypeError\n --> ${join(dir, 'bad.k')}:4:5\n  |\n4 |     n = "x"\n  |     ^ expected int, got str(x)\n  |\n` +
+        // and where the attribute is declared, as kcl shows it (its grammar tests schema/type/type_fail_*)
+        ` --> ${join(dir, 'bad.k')}:2:5\n  |\n2 |     n: int = 1\n  |     ^ variable is defined here, its type is int, but got str(x)\n  |\n`,
     );
   });
 
