@@ -111,11 +111,7 @@ export function normalize(t: Ty): Ty {
       flat = flat.filter((m) => !isLit(m, true) && !isLit(m, false));
       flat.push(T.bool);
     }
-    const kept: Ty[] = [];
-    flat.forEach((m, i) => {
-      const subsumed = flat.some((o, j) => j !== i && isSubtype(m, o) && (!isSubtype(o, m) || j < i));
-      if (!subsumed) kept.push(m);
-    });
+    const kept = withoutSubsumed(flat);
     if (kept.length === 0) return T.never;
     if (kept.length === 1) return kept[0]!;
     return { k: 'union', members: kept };
@@ -132,6 +128,32 @@ export function normalize(t: Ty): Ty {
   return t;
 }
 
+/**
+ * The members no other member subsumes, in their order; of two equivalent members the first stays.
+ * Subsumption is on inputs (isSubtype's `inputs`): a union conforms inputs, and `{ b: 0 }` (b may be
+ * left out) absorbed into `{ b: Float }` would refuse `{}`, which the union accepted. A member is
+ * removed only for a member that stays (the kept set grows from the top), so no chain of
+ * subsumptions can leave nothing that accepts what a removed member accepted.
+ */
+function withoutSubsumed(flat: readonly Ty[]): Ty[] {
+  const inputSubtype = (a: Ty, b: Ty): boolean => isSubtype(a, b, new Set(), true);
+  const above = (m: Ty, i: number, among: readonly number[]): boolean =>
+    among.some((j) => j !== i && inputSubtype(m, flat[j]!) && (!inputSubtype(flat[j]!, m) || j < i));
+  const keptAt: number[] = [];
+  let rest = flat.map((_, i) => i);
+  while (rest.length > 0) {
+    rest = rest.filter((i) => !above(flat[i]!, i, keptAt));
+    const top = rest.filter((i) => !above(flat[i]!, i, rest));
+    if (top.length === 0) {
+      keptAt.push(...rest); // a cycle no member tops: keep them all rather than lose what they accept
+      break;
+    }
+    keptAt.push(...top);
+    rest = rest.filter((i) => !top.includes(i));
+  }
+  return keptAt.sort((a, b) => a - b).map((i) => flat[i]!);
+}
+
 function isLit(t: Ty, v: boolean): boolean {
   const r = resolve(t);
   return r.k === 'lit' && r.v === v;
@@ -142,8 +164,13 @@ export function fieldOmittable(f: Field): boolean {
   return f.optional || f.default !== undefined || resolve(f.type).k === 'lit';
 }
 
-/** §3.1: is every value of `a` a value of `b`? Refined `b` is only proven for the same predicate. */
-export function isSubtype(a: Ty, b: Ty, seen: Set<string> = new Set()): boolean {
+/**
+ * §3.1: is every value of `a` a value of `b`? Refined `b` is only proven for the same predicate.
+ * With `inputs`, the stricter question normalization asks (§3.2): does `b` accept every input `a`
+ * accepts? Then a field `a` lets a caller leave out (optional, defaulted, a single literal) must be
+ * one `b` lets a caller leave out too: `{ kind: "A" }` accepts `{}`, `{ kind: Str }` does not.
+ */
+export function isSubtype(a: Ty, b: Ty, seen: Set<string> = new Set(), inputs = false): boolean {
   if (a === b) return true;
   // Named types may be deep (schemas): memoize pairs being compared to cut cycles.
   if (a.k === 'named' && b.k === 'named') {
@@ -156,7 +183,7 @@ export function isSubtype(a: Ty, b: Ty, seen: Set<string> = new Set()): boolean 
   const rb = resolve(b);
   if (ra.k === 'never') return true;
   if (rb.k === 'json') return true;
-  if (ra.k === 'union') return ra.members.every((m) => isSubtype(m, rb, seen));
+  if (ra.k === 'union') return ra.members.every((m) => isSubtype(m, rb, seen, inputs));
   if (
     ra.k === 'bool' &&
     rb.k === 'union' &&
@@ -164,13 +191,13 @@ export function isSubtype(a: Ty, b: Ty, seen: Set<string> = new Set()): boolean 
     rb.members.some((m) => isLit(m, false))
   )
     return true;
-  if (rb.k === 'union') return rb.members.some((m) => isSubtype(ra, m, seen));
+  if (rb.k === 'union') return rb.members.some((m) => isSubtype(ra, m, seen, inputs));
   if (rb.k === 'refine') {
-    if (ra.k === 'refine' && ra.pred === rb.pred) return isSubtype(ra.base, rb.base, seen);
-    if (ra.k === 'refine') return isSubtype(ra.base, rb, seen);
+    if (ra.k === 'refine' && ra.pred === rb.pred) return isSubtype(ra.base, rb.base, seen, inputs);
+    if (ra.k === 'refine') return isSubtype(ra.base, rb, seen, inputs);
     return false;
   }
-  if (ra.k === 'refine') return isSubtype(ra.base, rb, seen);
+  if (ra.k === 'refine') return isSubtype(ra.base, rb, seen, inputs);
   switch (ra.k) {
     case 'json':
       return false;
@@ -193,21 +220,24 @@ export function isSubtype(a: Ty, b: Ty, seen: Set<string> = new Set()): boolean 
       return rb.k === 'float';
     }
     case 'list':
-      return rb.k === 'list' && isSubtype(ra.elem, rb.elem, seen);
+      return rb.k === 'list' && isSubtype(ra.elem, rb.elem, seen, inputs);
     case 'tuple':
-      if (rb.k === 'list') return ra.elems.every((e) => isSubtype(e, rb.elem, seen));
+      if (rb.k === 'list') return ra.elems.every((e) => isSubtype(e, rb.elem, seen, inputs));
       return (
         rb.k === 'tuple' &&
         rb.elems.length === ra.elems.length &&
-        ra.elems.every((e, i) => isSubtype(e, rb.elems[i]!, seen))
+        ra.elems.every((e, i) => isSubtype(e, rb.elems[i]!, seen, inputs))
       );
     case 'map':
-      if (rb.k === 'map') return isSubtype(ra.value, rb.value, seen);
-      return rb.k === 'record' && rb.open && rb.fields.every((f) => f.optional) && isSubtype(ra.value, T.json, seen);
+      if (rb.k === 'map') return isSubtype(ra.value, rb.value, seen, inputs);
+      return (
+        rb.k === 'record' && rb.open && rb.fields.every((f) => f.optional) && isSubtype(ra.value, T.json, seen, inputs)
+      );
     case 'record': {
       if (rb.k === 'map')
         return (
-          (!ra.open || resolve(rb.value).k === 'json') && ra.fields.every((f) => isSubtype(f.type, rb.value, seen))
+          (!ra.open || resolve(rb.value).k === 'json') &&
+          ra.fields.every((f) => isSubtype(f.type, rb.value, seen, inputs))
         );
       if (rb.k !== 'record') return false;
       if (ra.open && !rb.open) return false;
@@ -219,7 +249,8 @@ export function isSubtype(a: Ty, b: Ty, seen: Set<string> = new Set()): boolean 
           continue;
         }
         if (fa.optional && !fb.optional && fb.default === undefined) return false;
-        if (!isSubtype(fa.type, fb.type, seen)) return false;
+        if (inputs && fieldOmittable(fa) && !fieldOmittable(fb)) return false;
+        if (!isSubtype(fa.type, fb.type, seen, inputs)) return false;
       }
       if (!rb.open) for (const fa of ra.fields) if (!rb.fields.some((f) => f.name === fa.name)) return false;
       return true;
