@@ -146,18 +146,21 @@ async function measureCase(c: BenchCase): Promise<void> {
         libEdit ? (libEdit / 350).toFixed(2) + 'x' : '-',
         '<= 1x',
       ],
-      [
-        '--watch: save to last byte vs the render (edit show - warm repeat)',
-        fmtMs(watch),
-        fmtMs(mainEdit - warm),
-        `${(watch - (mainEdit - warm)).toFixed(0)} ms more`,
-        '<= 50 ms more',
-      ],
+      // The target is "50 ms plus the render": the render is the daemon's own job time. The edit
+      // show minus a warm repeat stood for it until render on save overlapped an edit show's CLI
+      // start with the render, which makes that difference smaller than the render; kept as a proxy.
       [
         "--watch: save to last byte vs the daemon's render job",
         fmtMs(watch),
         fmtMs(watchRender),
         `${(watch - watchRender).toFixed(0)} ms more`,
+        '<= 50 ms more',
+      ],
+      [
+        '--watch: save to last byte vs edit show - warm repeat (proxy)',
+        fmtMs(watch),
+        fmtMs(mainEdit - warm),
+        `${(watch - (mainEdit - warm)).toFixed(0)} ms more`,
         '-',
       ],
       [
