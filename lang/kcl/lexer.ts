@@ -150,6 +150,16 @@ function internAt(text: string, start: number, end: number, hash: number): strin
   return s;
 }
 
+/** The name that starts at text[start] (an identifier start), interned; its length says where it ends. */
+function scanName(text: string, start: number): string {
+  const n = text.length;
+  let j = start + 1;
+  let h = text.charCodeAt(start);
+  for (let d = text.charCodeAt(j); j < n && isIdentPartCode(d); d = text.charCodeAt(++j))
+    h = (Math.imul(h, 31) + d) | 0;
+  return internAt(text, start, j, h);
+}
+
 /**
  * Tokenizes `text` into `tokens` (a pool from tokenPool, or a fresh array), overwriting what it
  * held; returns how many tokens there are (the last is 'eof'). Entries past that are stale.
@@ -228,12 +238,9 @@ export function tokenize(file: string, text: string, tokens: Token[] = []): numb
       (cc >= 65 && cc <= 90 && cc !== 82) ||
       cc === 95
     ) {
-      let j = i + 1;
-      let h = cc;
-      for (let d = text.charCodeAt(j); j < n && isIdentPartCode(d); d = text.charCodeAt(++j))
-        h = (Math.imul(h, 31) + d) | 0;
-      push('name', internAt(text, i, j, h), i);
-      i = j;
+      const name = scanName(text, i);
+      push('name', name, i);
+      i += name.length;
       continue;
     }
     const single = SINGLE_OPS[cc];
@@ -311,12 +318,9 @@ export function tokenize(file: string, text: string, tokens: Token[] = []): numb
       continue;
     }
     if (isIdentStart(c)) {
-      let j = i + 1;
-      let h = cc;
-      for (let d = text.charCodeAt(j); j < n && isIdentPartCode(d); d = text.charCodeAt(++j))
-        h = (Math.imul(h, 31) + d) | 0;
-      push('name', internAt(text, i, j, h), i);
-      i = j;
+      const name = scanName(text, i);
+      push('name', name, i);
+      i += name.length;
       continue;
     }
     if (isDigit(c) || (c === '.' && isDigit(text[i + 1] ?? ''))) {

@@ -23,6 +23,18 @@ function convert(extra: Record<string, string>) {
 }
 
 /** The schema block named `name` of a proto.k (up to the next schema). */
+/** Evaluates `web.Web {BODY}` against a converted proto.k (throws what KCL reports). */
+function instantiateWeb(proto: string, body: string) {
+  return evaluateKcl(
+    memoryHost({
+      '/r/kcl.mod': '[package]\nname = "r"\n',
+      '/r/prototypes/web/proto.k': proto,
+      '/r/main.k': `import prototypes.web\n\nx = web.Web {${body}}\n`,
+    }),
+    { paths: ['/r/main.k'] },
+  );
+}
+
 function schemaBlock(proto: string, name: string): string {
   const m = new RegExp(`\\nschema ${name}(\\([^)]*\\))?:\\n[\\s\\S]*?(?=\\nschema |$)`).exec(proto);
   assert.ok(m, `schema ${name} in:\n${proto}`);
@@ -76,15 +88,7 @@ test('an index signature stays only where the ytt schema did not close the scope
 
 test('a closed schema catches the misspelled key ytt used to catch', () => {
   const { proto } = convert({ 'prototypes/web/app-data.yaml': SCHEMA + 'application:\n  image: nginx\n' });
-  const run = (body: string) =>
-    evaluateKcl(
-      memoryHost({
-        '/r/kcl.mod': '[package]\nname = "r"\n',
-        '/r/prototypes/web/proto.k': proto,
-        '/r/main.k': `import prototypes.web\n\nx = web.Web {${body}}\n`,
-      }),
-      { paths: ['/r/main.k'] },
-    );
+  const run = (body: string) => instantiateWeb(proto, body);
   run('application.image = "httpd"');
   assert.throws(() => run('application.imag = "httpd"'), /Cannot add member 'imag' to schema 'Application'/);
 });
@@ -264,15 +268,7 @@ test("env-data schema documents: a validation of an application's scopes from a 
   ])
     assert.ok(r.warnings.includes(w), `${w}\n${r.warnings.join('\n')}`);
   // the checks run where an application states the value
-  const run = (body: string) =>
-    evaluateKcl(
-      memoryHost({
-        '/r/kcl.mod': '[package]\nname = "r"\n',
-        '/r/prototypes/web/proto.k': proto,
-        '/r/main.k': `import prototypes.web\n\nx = web.Web {${body}}\n`,
-      }),
-      { paths: ['/r/main.k'] },
-    );
+  const run = (body: string) => instantiateWeb(proto, body);
   run('application.tier = "b"');
   assert.throws(() => run('application.tier = "c"'), /application\.tier must be one of/);
   assert.throws(() => run('helm.namespace = "x"'), /helm\.namespace must be at least 2 long/);
@@ -291,15 +287,7 @@ test('a typed attribute is required (None fails); nullable, any and undescribed 
   assert.match(app, /\n {4}containerPort: int = 80\n/);
   assert.match(app, /\n {4}tag\?: any = None\n/);
   assert.match(app, /\n {4}extra\?: any = \{k = "v"\}\n/);
-  const run = (body: string) =>
-    evaluateKcl(
-      memoryHost({
-        '/r/kcl.mod': '[package]\nname = "r"\n',
-        '/r/prototypes/web/proto.k': proto,
-        '/r/main.k': `import prototypes.web\n\nx = web.Web {${body}}\n`,
-      }),
-      { paths: ['/r/main.k'] },
-    );
+  const run = (body: string) => instantiateWeb(proto, body);
   run('application.tag = None');
   run('application.extra = None');
   run('');
