@@ -92,3 +92,20 @@ export function readsOf(kcl: string, pkg: string): { vars: string[]; lambdas: st
   const lambdas = [...kcl.matchAll(new RegExp(`(?<![\\w.])${pkg}\\.([A-Za-z_]\\w*)`, 'g'))].map((m) => m[1]!);
   return { vars, lambdas };
 }
+
+/**
+ * True when the brackets that open `text` close at its last character, so it is one group:
+ * `[a] + [b]` and `(a) + (b)` start and end with brackets without being one. Strings are skipped.
+ */
+export function oneGroup(text: string): boolean {
+  let d = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"') {
+      i++;
+      while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+    } else if ('([{'.includes(c)) d++;
+    else if (')]}'.includes(c) && --d === 0 && i < text.length - 1) return false;
+  }
+  return true;
+}

@@ -11,7 +11,7 @@
  */
 import { textPieces, type TextPiece } from '../ytt/index.js';
 import { kclString } from './kcl-write.js';
-import { toKclExpr } from './translate-expr.js';
+import { oneGroup, toKclExpr } from './translate-expr.js';
 
 type Seg =
   | { text: string }
@@ -110,22 +110,9 @@ function concat(segs: readonly Seg[]): string {
 
 /** An operand of `+` that binds looser than `+` is parenthesized. */
 function paren(e: string): string {
-  return /^[\w.]+(\([^()]*\))?$|^"[^"]*"$/.test(e) || wrapped(e) ? e : `(${e})`;
-}
-
-/** `(...)` as one group, not `(a) + (b)`. */
-function wrapped(e: string): boolean {
-  if (!e.startsWith('(') || !e.endsWith(')')) return false;
-  let d = 0;
-  for (let i = 0; i < e.length; i++) {
-    const c = e[i]!;
-    if (c === '"') {
-      i++;
-      while (i < e.length && e[i] !== '"') i += e[i] === '\\' ? 2 : 1;
-    } else if (c === '(') d++;
-    else if (c === ')' && --d === 0 && i < e.length - 1) return false;
-  }
-  return true;
+  return /^[\w.]+(\([^()]*\))?$|^"[^"]*"$/.test(e) || (e.startsWith('(') && e.endsWith(')') && oneGroup(e))
+    ? e
+    : `(${e})`;
 }
 
 /**

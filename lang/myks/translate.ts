@@ -25,7 +25,7 @@ import type { TemplateFile, TemplateNode } from '../ytt/index.js';
 import { Expr, isList, isMap, keyRef, scalarText, type Entry, type Value } from './kcl-write.js';
 import type { SourceValues } from './sources.js';
 import { clauseVars, readProgram, type Clause, type Stmt } from './translate-program.js';
-import { readsOf, toKclExpr } from './translate-expr.js';
+import { oneGroup, readsOf, toKclExpr } from './translate-expr.js';
 import { templateExpr } from './translate-text.js';
 import { lambdaFiles, withCalls, YttLibrary, type Lambda, type LibraryContext } from './translate-library.js';
 
@@ -137,7 +137,7 @@ export function translate(t: TemplateFile, out: SourceValues, ctx: LibraryContex
       const cl = clausesText(a.clauses, sc, new Set());
       const item = cl && toKclExpr(app.expr, sc, cl.bound);
       if (cl === undefined || item === undefined) return undefined;
-      const base: string = /^(\[[\s\S]*\]|[\w.]+)$/.test(text) && balanced(text) ? text : `(${text})`;
+      const base: string = /^(\[[\s\S]*\]|[\w.]+)$/.test(text) && oneGroup(text) ? text : `(${text})`;
       text = `${base} + [${item}${cl.text}]`;
     }
     return text;
@@ -395,23 +395,6 @@ function find(root: { map: unknown[] }, path: readonly (string | number)[]): Hol
     cur = holder.value;
   }
   return holder;
-}
-
-function balanced(text: string): boolean {
-  // `[a] + [b]` starts and ends with brackets without being one list
-  let d = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === '"') {
-      i++;
-      while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
-    } else if ('([{'.includes(c)) d++;
-    else if (')]}'.includes(c)) {
-      d--;
-      if (d === 0 && i < text.length - 1) return false;
-    }
-  }
-  return true;
 }
 
 /** Between a list's binding and a loop appending to it, nothing reads or binds the list. */

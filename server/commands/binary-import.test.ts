@@ -10,20 +10,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { CommandParams, FlagValue } from '../../protocol/index.js';
+import type { FlagValue } from '../../protocol/index.js';
 import { runShow } from './show.js';
-import { NO_TTY as tty, IN_PROCESS as ctx } from '../../test/support/command-params.js';
+import { commandParams, IN_PROCESS as ctx } from '../../test/support/command-params.js';
 
 describe('binary:// imports (in-process)', () => {
   let dir: string;
-  const params = (args: string[], flags: Record<string, FlagValue>): CommandParams => ({
-    requestId: 'r',
-    args,
-    flags,
-    cwd: dir,
-    env: {},
-    tty,
-  });
+  const params = (args: string[], flags: Record<string, FlagValue>) => commandParams(dir, args, flags);
   const bytes = Uint8Array.from([0, 1, 127, 128, 255, 10, 34]);
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'kcfg-binary-'));
@@ -83,8 +76,7 @@ describe('kustomize+https:// imports (in-process)', () => {
     writeFileSync(join(dir, 'k.jsonnet'), "import 'kustomize+https://example.com/repo//base?ref=v1'\n");
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
-  const show = (flags: Record<string, FlagValue>) =>
-    runShow({ requestId: 'r', args: ['k.jsonnet'], flags, cwd: dir, env: {}, tty }, ctx);
+  const show = (flags: Record<string, FlagValue>) => runShow(commandParams(dir, ['k.jsonnet'], flags), ctx);
 
   it('is refused with the gate error when the feature is off', () => {
     const r = show({});

@@ -57,19 +57,24 @@ function formatOptionsFrom(flags: Flags): FormatOptions {
   return opts;
 }
 
+/** A command refused before reading any file (bad flags, a feature off): kubecfg's log line, nothing else. */
+function refused(params: CommandParams, err: unknown, cacheable: boolean): CommandOutcome {
+  return {
+    exitCode: 1,
+    stdout: '',
+    stderr: logLine(logStyle(params.tty), 'ERROR', describeError(err)),
+    deps: [],
+    cacheable,
+  };
+}
+
 export function runFmt(params: CommandParams, _ctx: RunContext): CommandOutcome {
   const flags = new Flags('fmt', params);
   let options: FormatOptions;
   try {
     options = formatOptionsFrom(flags);
   } catch (err) {
-    return {
-      exitCode: 1,
-      stdout: '',
-      stderr: logLine(logStyle(params.tty), 'ERROR', describeError(err)),
-      deps: [],
-      cacheable: false,
-    };
+    return refused(params, err, false);
   }
   return formatFiles(flags, params, (name, text) => formatJsonnet(name, text, options));
 }
@@ -80,13 +85,7 @@ export function runYaklfmt(params: CommandParams, ctx: RunContext): CommandOutco
     const gates = gatesFor(flags, ctx.rc);
     for (const arg of params.args) gates.require('yakl', arg);
   } catch (err) {
-    return {
-      exitCode: 1,
-      stdout: '',
-      stderr: logLine(logStyle(params.tty), 'ERROR', describeError(err)),
-      deps: [],
-      cacheable: true,
-    };
+    return refused(params, err, true);
   }
   return formatFiles(flags, params, formatYakl);
 }

@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BUILT, Sandbox } from './harness.js';
-import { loadedNativeModules } from '../support/native-modules.js';
+import { loadedNativeModules, writeModuleLoadProbe } from '../support/native-modules.js';
 
 const NOT_ON_THE_WARM_PATH = [
   'child_process',
@@ -30,11 +30,7 @@ describe(
     let file: string;
     before(async () => {
       sb = new Sandbox();
-      probe = join(sb.root, 'probe.cjs');
-      writeFileSync(
-        probe,
-        "process.on('exit', () => require('fs').writeFileSync(process.env.PROBE_OUT, process.moduleLoadList.join('\\n')));\n",
-      );
+      probe = writeModuleLoadProbe(sb.root);
       file = join(sb.work, 'main.jsonnet');
       writeFileSync(
         file,

@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BUILT, Sandbox } from './harness.js';
-import { loadedNativeModules } from '../support/native-modules.js';
+import { loadedNativeModules, writeModuleLoadProbe } from '../support/native-modules.js';
 
 const NOT_IN_A_ONE_SHOT_RENDER = [
   'tls',
@@ -27,11 +27,7 @@ describe('one-shot start-up: what a --no-daemon render loads', { skip: !BUILT &&
   let file: string;
   before(() => {
     sb = new Sandbox();
-    probe = join(sb.root, 'probe.cjs');
-    writeFileSync(
-      probe,
-      "process.on('exit', () => require('fs').writeFileSync(process.env.PROBE_OUT, process.moduleLoadList.join('\\n')));\n",
-    );
+    probe = writeModuleLoadProbe(sb.root);
     file = join(sb.work, 'main.jsonnet');
     writeFileSync(
       file,
