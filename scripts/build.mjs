@@ -7,6 +7,7 @@ import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import {
   chmodSync,
+  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -257,11 +258,10 @@ if (existsSync('client-cli/main.ts') && existsSync('server/oneshot-run.ts')) {
   const entry = 'dist/bin/kubecfg.snapshot.cjs';
   const blob = 'dist/bin/kubecfg.blob';
   try {
-    writeFileSync(
-      join(warm, 'warm.jsonnet'),
-      "local l = { name: 'x', n: [i * 2 for i in std.range(1, 3)] };\n" +
-        "{ cm: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: l.name }, data: { v: std.toString(l.n) } } }\n",
-    );
+    // A program in the style of kube-prometheus (std, a library, a .json import, comprehensions,
+    // more than one chunk of output): what its render compiles is in the heap, not compiled again
+    // by every one-shot (docs/performance.md, "Cold one-shot, third round").
+    for (const f of readdirSync('scripts/snapshot-warm')) copyFileSync(join('scripts/snapshot-warm', f), join(warm, f));
     const paths = {
       cli: here('dist/bin/kubecfg.js'),
       engine: here('dist/bin/engine.cjs'),
