@@ -7,6 +7,7 @@ import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import {
   chmodSync,
+  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -253,15 +254,20 @@ if (existsSync('client-cli/main.ts') && existsSync('server/oneshot-run.ts')) {
   });
   // Paths are the real ones: the snapshot's main function compares the CLI it was started with.
   const here = (f) => realpathSync(resolve(f));
+  // The young and old generations of a one-shot render (docs/performance.md, "Cold one-shot, third
+  // round"): most of what a render allocates lives until it ends (the AST, compiled code, values),
+  // so a small semi-space promotes it after less copying and touches less memory, and a larger
+  // initial heap spares the mark-compacts of a heap growing from a few MB. V8 stamps its flags
+  // into the blob: the wrapper passes the same ones (kubecfg.sh's v8_flags), else Node refuses it.
+  const snapshotV8Flags = ['--initial-heap-size=192', '--max-semi-space-size=2'];
   const warm = mkdtempSync(join(tmpdir(), 'kubecfg-snapshot-'));
   const entry = 'dist/bin/kubecfg.snapshot.cjs';
   const blob = 'dist/bin/kubecfg.blob';
   try {
-    writeFileSync(
-      join(warm, 'warm.jsonnet'),
-      "local l = { name: 'x', n: [i * 2 for i in std.range(1, 3)] };\n" +
-        "{ cm: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: l.name }, data: { v: std.toString(l.n) } } }\n",
-    );
+    // A program in the style of kube-prometheus (std, a library, a .json import, comprehensions,
+    // more than one chunk of output): what its render compiles is in the heap, not compiled again
+    // by every one-shot (docs/performance.md, "Cold one-shot, third round").
+    for (const f of readdirSync('scripts/snapshot-warm')) copyFileSync(join('scripts/snapshot-warm', f), join(warm, f));
     const paths = {
       cli: here('dist/bin/kubecfg.js'),
       engine: here('dist/bin/engine.cjs'),
@@ -281,10 +287,14 @@ if (existsSync('client-cli/main.ts') && existsSync('server/oneshot-run.ts')) {
     const env = { ...process.env };
     delete env.NODE_OPTIONS;
     try {
-      execFileSync(process.execPath, ['--no-warnings', '--snapshot-blob', `${blob}.tmp`, '--build-snapshot', entry], {
-        stdio: ['ignore', 'inherit', 'pipe'],
-        env,
-      });
+      execFileSync(
+        process.execPath,
+        ['--no-warnings', ...snapshotV8Flags, '--snapshot-blob', `${blob}.tmp`, '--build-snapshot', entry],
+        {
+          stdio: ['ignore', 'inherit', 'pipe'],
+          env,
+        },
+      );
     } catch (err) {
       const why = String(err.stderr ?? err.message)
         .split('\n')
@@ -305,7 +315,8 @@ if (existsSync('client-cli/main.ts') && existsSync('server/oneshot-run.ts')) {
   const shQuoted = (path) => path.replaceAll("'", "'\\''");
   const wrapper = readFileSync('scripts/kubecfg.sh', 'utf8')
     .replace('@BUILT_NODE@', () => shQuoted(realpathSync(process.execPath)))
-    .replace('@BIN_DIR@', () => shQuoted(realpathSync('dist/bin')));
+    .replace('@BIN_DIR@', () => shQuoted(realpathSync('dist/bin')))
+    .replace('@V8_FLAGS@', () => snapshotV8Flags.join(' '));
   writeFileSync('dist/bin/kubecfg', wrapper);
   chmodSync('dist/bin/kubecfg', 0o755);
 }

@@ -29,6 +29,8 @@ cli=$dir/kubecfg.js
 blob=$dir/kubecfg.blob
 # The Node that built the blob: another Node (or this one upgraded in place) refuses it.
 built_node='@BUILT_NODE@'
+# The V8 flags the blob was built with (heap sizes of a one-shot render): Node refuses the blob without them.
+v8_flags='@V8_FLAGS@'
 
 in_process_render() {
   [ "${KUBECFG_STARTUP_SNAPSHOT-1}" != 0 ] || return 1
@@ -74,8 +76,9 @@ in_process_render() {
 }
 
 if in_process_render "$@"; then
-  [ -z "${KUBECFG_BIN_TRACE-}" ] || echo "kubecfg: node --snapshot-blob $blob $cli" >&2
-  exec node --snapshot-blob "$blob" "$cli" "$@"
+  [ -z "${KUBECFG_BIN_TRACE-}" ] || echo "kubecfg: node --snapshot-blob $blob $v8_flags $cli" >&2
+  # shellcheck disable=SC2086 # v8_flags is a list of words
+  exec node --snapshot-blob "$blob" $v8_flags "$cli" "$@"
 fi
 [ -z "${KUBECFG_BIN_TRACE-}" ] || echo "kubecfg: node $cli" >&2
 exec node "$cli" "$@"

@@ -11,6 +11,7 @@ import { runCommand } from './commands/run.js';
 import { installTestHook, type TestHook } from './commands/test-hook.js';
 import { renderOnlyOnce } from './commands/engine.js';
 import { RemoteInputs } from './remote-inputs/remote-fetcher.js';
+import { knownStdoutBytes } from './commands/stdout-bytes.js';
 
 // Watch and the main stages (httpd, cluster, pack) are imported when used: their libraries
 // (chokidar, fastify, the cluster client) would otherwise load before every one-shot render.
@@ -24,6 +25,7 @@ function fail(sink: OutputSink, message: string): number {
 
 const processSink: OutputSink = {
   write: (stream, data) => void (stream === 'stdout' ? process.stdout : process.stderr).write(data),
+  writeBytes: (stream, data) => void (stream === 'stdout' ? process.stdout : process.stderr).write(data),
 };
 
 /**
@@ -91,7 +93,12 @@ export async function runOneshotRequest(
     // the first evaluated, as in the daemon.
     if (params.args.length <= 1) renderOnlyOnce();
     const outcome = await executor.execute(command, params, ctl.signal);
-    sink.write('stdout', outcome.stdout);
+    // A command's own UTF-8 (`jsonnet`'s JSON) is printed as it is: its text is never made.
+    const bytes = knownStdoutBytes(outcome);
+    if (bytes !== undefined && sink.writeBytes) {
+      if (bytes.byteLength > 0)
+        sink.writeBytes('stdout', Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    } else sink.write('stdout', outcome.stdout);
     sink.write('stderr', outcome.stderr);
     return outcome.exitCode;
   } catch (err) {

@@ -1117,12 +1117,20 @@ export class Evaluator implements ValidationHost {
    * benches: the tree was a tenth of the peak heap and of the allocations).
    */
   manifestText(v: Value, multiline: boolean, indent: string, trailer = ''): string {
-    const sink = new TextSink();
+    return this.manifestToSink(v, multiline, indent, trailer, new TextSink()).text();
+  }
+
+  /** manifestText's text as UTF-8 bytes, encoded chunk by chunk as it is written (see TextSink). */
+  manifestBytes(v: Value, multiline: boolean, indent: string, trailer = ''): Uint8Array {
+    return this.manifestToSink(v, multiline, indent, trailer, new TextSink(true)).bytes();
+  }
+
+  private manifestToSink(v: Value, multiline: boolean, indent: string, trailer: string, sink: TextSink): TextSink {
     this.manifestInto(v, multiline, indent, sink);
     // Inside the sink's one join: `text + '\n'` after it would be a cons string of the whole
     // output, flattened (copied, 2 bytes per character once any is non-Latin-1) by its first reader.
     if (trailer !== '') sink.write(trailer);
-    return sink.text();
+    return sink;
   }
 
   /** Writes the text of `v` to `out` (see TextSink for why not `+=`). */

@@ -134,6 +134,16 @@ export function evaluateToString(
   );
 }
 
+/**
+ * The default ('json') mode's text of evaluateToString as UTF-8 bytes, newline included: what
+ * `jsonnet FILE` prints, for a caller that writes bytes (a large output is then never one string).
+ */
+export function evaluateToBytes(module: Module, options: EvalOptions = {}): Uint8Array {
+  return withEvaluator(options, (ev) =>
+    guarded(ev, () => ev.manifestBytes(evaluateValue(ev, module, options), true, '', '\n')),
+  );
+}
+
 /** Go's %T of a decoded JSON value, as go-jsonnet prints it in multi string mode. */
 function goJsonTypeName(v: JsonValue): string {
   if (v === null) return '<nil>';

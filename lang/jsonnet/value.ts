@@ -18,20 +18,24 @@ export type Value = null | boolean | number | string | ArrayValue | ObjectValue 
 
 /** Lexical environment: one frame of slots plus the self binding in effect. */
 export class Env {
-  constructor(
-    readonly parent: Env | null,
-    readonly slots: Thunk[],
-    readonly self: ObjectValue | null,
-    readonly layer: number,
-  ) {}
+  declare readonly parent: Env | null;
+  declare readonly slots: Thunk[];
+  declare readonly self: ObjectValue | null;
+  declare readonly layer: number;
+  constructor(parent: Env | null, slots: Thunk[], self: ObjectValue | null, layer: number) {
+    this.parent = parent;
+    this.slots = slots;
+    this.self = self;
+    this.layer = layer;
+  }
 }
 
 /** A lazily computed value: code + env, a native computation, or a ready value. */
 export class Thunk {
-  value: Value | undefined;
-  node: Node | null;
-  env: Env | null;
-  compute: (() => Value) | null;
+  declare value: Value | undefined;
+  declare node: Node | null;
+  declare env: Env | null;
+  declare compute: (() => Value) | null;
   /** Trace: the node that created the thunk (for builtins' lazy elements). */
   constructor(value: Value | undefined, node: Node | null, env: Env | null, compute: (() => Value) | null) {
     this.value = value;
@@ -60,25 +64,33 @@ export class Thunk {
  * lazy parts are dropped.
  */
 export class ArrayValue {
-  private flat: Thunk[] | null;
-  private left: ArrayValue | null = null;
-  private right: ArrayValue | null = null;
+  declare private flat: Thunk[] | null;
+  declare private left: ArrayValue | null;
+  declare private right: ArrayValue | null;
   /** Slice view: element i is base[offset + i * step]. */
-  private base: Thunk[] | null = null;
-  private offset = 0;
-  private step = 1;
-  readonly length: number;
+  declare private base: Thunk[] | null;
+  declare private offset: number;
+  declare private step: number;
+  declare readonly length: number;
   /**
    * Set for an array read from JSON (an imported .json file): its elements, made into
    * values on first use, and the depth bound of the document (see valueFromJson).
    */
-  json: JsonValue[] | null = null;
-  jsonDepth = 0;
+  declare json: JsonValue[] | null;
+  declare jsonDepth: number;
 
   /** A flat array; the lazy forms pass their length and no elements. */
   constructor(elems: Thunk[], length = elems.length) {
+    // Fields are assigned here, not declared with initialisers (see ObjectValue's constructor).
     this.flat = elems;
+    this.left = null;
+    this.right = null;
+    this.base = null;
+    this.offset = 0;
+    this.step = 1;
     this.length = length;
+    this.json = null;
+    this.jsonDepth = 0;
   }
 
   /** The elements as one array (made on first use for lazy arrays). Never mutate it. */
@@ -198,14 +210,23 @@ export interface SharedNames {
  * (kube-lib: 500 apps x ~20 small objects each recomputed and sorted their names).
  */
 export class SharedFields implements SharedNames {
-  visibility: Map<string, boolean> | undefined;
-  visible: string[] | undefined;
-  sortedVisible: string[] | undefined;
-  positions: string[] | undefined;
-  quotedNames: string[] | undefined;
+  declare visibility: Map<string, boolean> | undefined;
+  declare visible: string[] | undefined;
+  declare sortedVisible: string[] | undefined;
+  declare positions: string[] | undefined;
+  declare quotedNames: string[] | undefined;
   /** Layer stacks ending in this table whose tables are all shared, and their names (see layeredNames). */
-  stacks: LayerStack[] | undefined;
-  constructor(readonly fields: Map<string, FieldDef>) {}
+  declare stacks: LayerStack[] | undefined;
+  declare readonly fields: Map<string, FieldDef>;
+  constructor(fields: Map<string, FieldDef>) {
+    this.visibility = undefined;
+    this.visible = undefined;
+    this.sortedVisible = undefined;
+    this.positions = undefined;
+    this.quotedNames = undefined;
+    this.stacks = undefined;
+    this.fields = fields;
+  }
 }
 
 /**
@@ -216,10 +237,16 @@ export class SharedFields implements SharedNames {
  * visibility Map made for the occasion) before.
  */
 export class LayerStack implements SharedNames {
-  sortedVisible: string[] | undefined;
-  positions: string[] | undefined;
-  quotedNames: string[] | undefined;
-  constructor(readonly tables: readonly Map<string, FieldDef>[]) {}
+  declare sortedVisible: string[] | undefined;
+  declare positions: string[] | undefined;
+  declare quotedNames: string[] | undefined;
+  declare readonly tables: readonly Map<string, FieldDef>[];
+  constructor(tables: readonly Map<string, FieldDef>[]) {
+    this.sortedVisible = undefined;
+    this.positions = undefined;
+    this.quotedNames = undefined;
+    this.tables = tables;
+  }
 }
 
 /** Stacks remembered per top table: past this, objects of rarer stacks sort their own names. */
@@ -227,23 +254,35 @@ const MAX_STACKS_PER_TABLE = 16;
 
 /** One object literal instance (or a native object). */
 export class Layer {
-  private table: Map<string, FieldDef> | null;
+  declare private table: Map<string, FieldDef> | null;
+  /** The literal, for its locals and asserts and frame layout; null for native objects. */
+  declare readonly literal: ObjectLit | ObjectComp | null;
+  declare readonly asserts: readonly ObjAssert[];
+  /** The env the literal was evaluated in (its asserts and shared field bodies); null for native objects. */
+  declare readonly closure: Env | null;
+  /** Set when `fields` is the literal's shared table (see SharedFields). */
+  declare readonly shared: SharedFields | null;
+  /** A JSON object this layer holds (an import): visible fields of ready values. */
+  declare readonly json: JsonObject | null;
+  /** The depth bound of the JSON document `json` is part of (see valueFromJson). */
+  declare readonly jsonDepth: number;
   constructor(
     /** null only with `json`: the table is then made from it on first use. */
     fields: Map<string, FieldDef> | null,
-    /** The literal, for its locals and asserts and frame layout; null for native objects. */
-    readonly literal: ObjectLit | ObjectComp | null,
-    readonly asserts: readonly ObjAssert[],
-    /** The env the literal was evaluated in (its asserts and shared field bodies); null for native objects. */
-    readonly closure: Env | null,
-    /** Set when `fields` is the literal's shared table (see SharedFields). */
-    readonly shared: SharedFields | null = null,
-    /** A JSON object this layer holds (an import): visible fields of ready values. */
-    readonly json: JsonObject | null = null,
-    /** The depth bound of the JSON document `json` is part of (see valueFromJson). */
-    readonly jsonDepth = 0,
+    literal: ObjectLit | ObjectComp | null,
+    asserts: readonly ObjAssert[],
+    closure: Env | null,
+    shared: SharedFields | null = null,
+    json: JsonObject | null = null,
+    jsonDepth = 0,
   ) {
     this.table = fields;
+    this.literal = literal;
+    this.asserts = asserts;
+    this.closure = closure;
+    this.shared = shared;
+    this.json = json;
+    this.jsonDepth = jsonDepth;
   }
 
   get fields(): Map<string, FieldDef> {
@@ -291,24 +330,39 @@ export class ObjectValue {
    * layers of a `+` are never indexed themselves (kube-lib: each Deployment's mixins
    * and their nested `spec+:` objects), so an eager Map per object was pure garbage.
    */
-  cache: FieldCache | null = null;
+  declare cache: FieldCache | null;
   /**
    * Values of fields reached through `super`: a
    * field body in layer i with self = this always yields the same value, and deep
    * mixin chains re-read super.x once per layer above (inheritance bench). Indexed
    * by layer, made lazily.
    */
-  superCache: (FieldCache | undefined)[] | null = null;
+  declare superCache: (FieldCache | undefined)[] | null;
   /** Per-layer envs (object locals bound once per instance); see Evaluator.sharedLayerEnv. */
-  layerEnvs: (Env | undefined)[] | null = null;
+  declare layerEnvs: (Env | undefined)[] | null;
   /** undefined: not checked; null: passed or in progress; Error: failed. */
-  assertState: undefined | null | unknown = undefined;
-  private visibleCache: string[] | undefined;
-  private visibilityCache: Map<string, boolean> | undefined;
-  private sortedCache: string[] | undefined;
+  declare assertState: undefined | null | unknown;
+  declare private visibleCache: string[] | undefined;
+  declare private visibilityCache: Map<string, boolean> | undefined;
+  declare private sortedCache: string[] | undefined;
   /** Where sortedCache came from when objects of this shape share it; null: not shared. */
-  private namesSource: SharedNames | null | undefined;
-  constructor(readonly layers: Layer[]) {}
+  declare private namesSource: SharedNames | null | undefined;
+  declare readonly layers: Layer[];
+  constructor(layers: Layer[]) {
+    // Assigned here rather than declared with initialisers or as parameter properties: with
+    // ES2022 class fields, each declaration is defined by a separate initialiser function (a
+    // define IC per field, then the constructor's own stores), which cold code pays on every
+    // object (kube-prometheus's one-shot: ~16 ms in those initialisers over the value classes).
+    this.cache = null;
+    this.superCache = null;
+    this.layerEnvs = null;
+    this.assertState = undefined;
+    this.visibleCache = undefined;
+    this.visibilityCache = undefined;
+    this.sortedCache = undefined;
+    this.namesSource = undefined;
+    this.layers = layers;
+  }
 
   /** Visible field names in code point order (manifest order). Cached; never mutate the result. */
   sortedVisibleFields(compare: (a: string, b: string) => number): string[] {
@@ -441,17 +495,30 @@ export interface Param {
 
 /** A user function (closure) or a builtin. */
 export class FuncValue {
+  declare readonly params: readonly Param[];
+  /** Closure: the literal and its env. */
+  declare readonly literal: FunctionLit | null;
+  declare readonly env: Env | null;
+  /** Builtin: the name (for traces) and the implementation over forced arguments. */
+  declare readonly builtinName: string;
+  declare readonly builtin: ((args: Thunk[]) => Value) | null;
+  /** Builtin defaults for optional parameters, made lazily (a default may be an error). */
+  declare readonly defaults: readonly ((() => Thunk) | undefined)[] | null;
   constructor(
-    readonly params: readonly Param[],
-    /** Closure: the literal and its env. */
-    readonly literal: FunctionLit | null,
-    readonly env: Env | null,
-    /** Builtin: the name (for traces) and the implementation over forced arguments. */
-    readonly builtinName: string,
-    readonly builtin: ((args: Thunk[]) => Value) | null,
-    /** Builtin defaults for optional parameters, made lazily (a default may be an error). */
-    readonly defaults: readonly ((() => Thunk) | undefined)[] | null,
-  ) {}
+    params: readonly Param[],
+    literal: FunctionLit | null,
+    env: Env | null,
+    builtinName: string,
+    builtin: ((args: Thunk[]) => Value) | null,
+    defaults: readonly ((() => Thunk) | undefined)[] | null,
+  ) {
+    this.params = params;
+    this.literal = literal;
+    this.env = env;
+    this.builtinName = builtinName;
+    this.builtin = builtin;
+    this.defaults = defaults;
+  }
 }
 
 export function typeName(v: Value): string {

@@ -27,6 +27,7 @@ import {
   ModuleReuse,
   evaluate,
   evaluateSnippet,
+  evaluateToBytes,
   evaluateToString,
   parseModule,
   type EvalOptions,
@@ -150,6 +151,7 @@ export interface Engine {
   /** Evaluates inline code with `kubecfg` predefined. */
   evaluateInline(name: string, code: string): JsonValue;
   evaluateToString: typeof evaluateToString;
+  evaluateToBytes: typeof evaluateToBytes;
 }
 
 /**
@@ -218,5 +220,6 @@ export function createEngine(
     evaluateFile: (file) => evaluate(parseFile(file), options),
     evaluateInline: (name, code) => evaluateSnippet(name, withKubecfgPredefined(code, name), options),
     evaluateToString,
+    evaluateToBytes,
   };
 }

@@ -17,6 +17,7 @@ import { umaskOf, writeUserFile } from './user-files.js';
 import { describeError } from './errors.js';
 import { Flags } from './flags.js';
 import type { RunContext } from './run-context.js';
+import { withStdoutBytes } from './stdout-bytes.js';
 
 export function runJsonnet(params: CommandParams, ctx: RunContext): CommandOutcome {
   const flags = new Flags('jsonnet', params);
@@ -42,6 +43,12 @@ export function runJsonnet(params: CommandParams, ctx: RunContext): CommandOutco
       return { exitCode, stdout, stderr, deps: recorder.deps(), cacheable: false };
     }
     const mode = flags.bool('string') ? 'string' : flags.bool('yaml-stream') ? 'yamlStream' : 'json';
+    if (mode === 'json') {
+      // The JSON as UTF-8 bytes, newline included: printed (or sent by the worker) as they are,
+      // decoded to a string only where something reads `stdout` (server/worker/stdout-bytes.ts).
+      const bytes = engine.evaluateToBytes(module, engine.options);
+      return withStdoutBytes<CommandOutcome>({ exitCode, stderr, deps: recorder.deps(), cacheable: true }, bytes);
+    }
     const text = engine.evaluateToString(module, { ...engine.options, mode });
     if (typeof text !== 'string') throw new Error('internal: multi-file output in single-file mode');
     stdout = text.endsWith('\n') ? text : text + '\n';

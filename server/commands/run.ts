@@ -22,6 +22,7 @@ import { Flags } from './flags.js';
 import { RENDERS } from './registry.js';
 import { isRemoteFlagError, openRemoteSession, withRemoteReport } from '../remote-inputs/run-remote.js';
 import { withRemoteSession, type RemoteSession } from '../remote-inputs/remote-session.js';
+import { withChanges } from './stdout-bytes.js';
 
 export type { RunContext };
 
@@ -61,5 +62,5 @@ export function runCommand(command: CommandName, params: CommandParams, ctx: Run
     out.log('WARNING', message);
     return out.stderrText();
   };
-  return withRemoteReport({ ...outcome, deps: [...recorder.deps(), ...outcome.deps] }, session, warn);
+  return withRemoteReport(withChanges(outcome, { deps: [...recorder.deps(), ...outcome.deps] }), session, warn);
 }

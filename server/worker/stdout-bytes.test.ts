@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { knownStdoutBytes, withStdoutBytes } from './stdout-bytes.js';
+import { knownStdoutBytes, withChanges, withStdoutBytes } from './stdout-bytes.js';
 import { stdoutBytes, writeOutput, type CachedOutput } from '../command-runner.js';
 
 const text = 'kind: ConfigMap “quoted” ☃ 𝄞\n'.repeat(3);
@@ -37,4 +37,19 @@ test('the framed stream sends the bytes as they came, without decoding them', ()
     ],
   );
   assert.equal(stdoutBytes(out).buffer, bytes.buffer, 'a view of the received bytes, not a copy');
+});
+
+test('withChanges keeps the bytes and never decodes them, unless stdout itself changes', () => {
+  const bytes = new TextEncoder().encode(text);
+  const out = withStdoutBytes<CachedOutput>({ exitCode: 0, stderr: '' }, bytes);
+  Object.defineProperty(out, 'stdout', { enumerable: true, get: () => assert.fail('decoded') });
+  const changed = withChanges(out, { stderr: 'warn\n' });
+  assert.equal(knownStdoutBytes(changed), bytes);
+  assert.equal(changed.stderr, 'warn\n');
+  assert.equal(changed.exitCode, 0);
+  const emptied = withChanges(out, { stdout: '' });
+  assert.equal(emptied.stdout, '');
+  assert.equal(knownStdoutBytes(emptied), undefined);
+  const plain = withChanges<CachedOutput>({ exitCode: 1, stdout: 'x', stderr: '' }, { exitCode: 2 });
+  assert.deepEqual(plain, { exitCode: 2, stdout: 'x', stderr: '' });
 });

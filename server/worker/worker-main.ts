@@ -12,7 +12,7 @@ import type { FromWorker, ToWorker, WorkerData } from './messages.js';
 import { setWorkerHeapLimitMb, takeLimitRefusals } from '../commands/memory-limit.js';
 import { cacheReport, noteRetainedHeap } from './cache-report.js';
 import { IdleCollector } from '../idle-gc.js';
-import { STDOUT_BYTES_MIN } from './stdout-bytes.js';
+import { knownStdoutBytes, STDOUT_BYTES_MIN, withChanges } from './stdout-bytes.js';
 
 const data = workerData as WorkerData;
 const cancelFlag = new Int32Array(data.cancelBuffer);
@@ -49,13 +49,21 @@ port.on('message', (msg: ToWorker) => {
       ...(job.remote ? { remote: job.remote } : {}),
     });
     const refused = takeLimitRefusals();
-    const done = refused.length ? { ...outcome, limitRefusals: refused } : outcome;
-    if (done.stdout.length >= STDOUT_BYTES_MIN) {
+    const done = refused.length ? withChanges(outcome, { limitRefusals: refused }) : outcome;
+    // Bytes the command made itself (`jsonnet`'s JSON) are sent as they are, never decoded here.
+    const known = knownStdoutBytes(done);
+    if (known !== undefined || done.stdout.length >= STDOUT_BYTES_MIN) {
       // Encoded once here; the buffer moves to the host without a copy (stdout-bytes.ts).
-      const stdoutBytes = encoder.encode(done.stdout);
+      const stdoutBytes = known ?? encoder.encode(done.stdout);
       port.postMessage(
-        { type: 'done', jobId: job.jobId, outcome: { ...done, stdout: '' }, stdoutBytes, caches: cacheReport() },
-        [stdoutBytes.buffer],
+        {
+          type: 'done',
+          jobId: job.jobId,
+          outcome: withChanges(done, { stdout: '' }),
+          stdoutBytes,
+          caches: cacheReport(),
+        },
+        [stdoutBytes.buffer as ArrayBuffer],
       );
     } else send({ type: 'done', jobId: job.jobId, outcome: done, caches: cacheReport() });
   } catch (err) {

@@ -34,6 +34,10 @@ function run(cmd: string, args: string[], env: Record<string, string>, cwd: stri
   });
 }
 
+/** The V8 flags the blob was built with, which the wrapper passes (Node refuses the blob without them). */
+const V8_FLAGS = BUILT
+  ? (/^v8_flags='([^']*)'$/m.exec(readFileSync(BIN, 'utf8'))?.[1] ?? '').split(' ').filter(Boolean)
+  : [];
 // Paths may hold spaces (a checkout under such a directory).
 const TRACE = /^kubecfg: node (--snapshot-blob .*?kubecfg\.blob )?.*?kubecfg\.js\n/;
 /** The wrapper's run with its trace line taken off stderr, and whether it used the snapshot. */
@@ -156,7 +160,7 @@ describe(
       const args = ['--no-daemon', 'show', '-V', 't=z', 'cm.jsonnet'];
       const other = await run(
         process.execPath,
-        ['--snapshot-blob', BLOB, join(dist, 'bin', 'kubecfg.js'), ...args],
+        ['--snapshot-blob', BLOB, ...V8_FLAGS, join(dist, 'bin', 'kubecfg.js'), ...args],
         sb.env,
         sb.work,
       );
