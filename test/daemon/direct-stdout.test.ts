@@ -1,14 +1,15 @@
 // A large stdout written by the daemon straight into the CLI's stdout pipe (server/rpc/direct-stdout.ts),
 // through the built CLI in real shell pipelines: the same bytes as through the socket, in the same
 // order with stderr, the same exit when the reader goes away, Ctrl-C stops it, and files, appends,
-// and a pid naming another process's pipe keep the copy through the socket.
+// a pid naming another process's pipe and the TCP listener keep the copy through the socket.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, constants, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { Socket } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { FRAMED_CONTENT_TYPE, STDOUT_PIPE_HEADER } from '../../protocol/index.js';
-import { BUILT, CLI, commandParams, httpRequest, Sandbox, waitFor } from './harness.js';
+import { BUILT, CLI, commandParams, httpRequest, rpc, Sandbox, waitFor } from './harness.js';
 
 /** About 1.5 MB of JSON: far more than a pipe holds (64 KiB), so a reader that stops is noticed. */
 const MAIN = `{
@@ -33,6 +34,8 @@ describe(
       mkdirSync(dir);
       writeFileSync(join(dir, 'main.jsonnet'), MAIN);
       writeFileSync(join(dir, 'traced.jsonnet'), `std.trace('a warning on stderr', ${MAIN})`);
+      const started = await sb.run(['daemon', 'start', '--listen', '127.0.0.1:0']);
+      assert.equal(started.code, 0, started.stderr);
       reference = run('kubecfg show -o json --no-daemon main.jsonnet > ref.out').out('ref.out');
       assert.ok(reference.length > 1 << 20);
     });
@@ -141,6 +144,53 @@ describe(
       assert.match(reply.body, /"method":"stream\/bytes".*"length":\d+/);
       assert.doesNotMatch(reply.body, /stream\/direct/);
       assert.ok(reply.body.includes(reference.toString('utf8')), 'the whole output in the response');
+    });
+
+    it('the offer of a real pipe is taken on the unix socket and ignored on the TCP listener', async () => {
+      const fifo = join(sb.work, 'offered');
+      execFileSync('mkfifo', [fifo]);
+      const readFd = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+      const writeFd = openSync(fifo, constants.O_WRONLY);
+      const st = fstatSync(writeFd, { bigint: true });
+      // A process whose stdout is that pipe, as the CLI would be.
+      const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], {
+        stdio: ['ignore', writeFd, 'ignore'],
+      });
+      await new Promise((resolve) => holder.once('spawn', resolve));
+      closeSync(writeFd);
+      const reader = new Socket({ fd: readFd, readable: true, writable: false });
+      const piped: Buffer[] = [];
+      reader.on('data', (c: Buffer) => piped.push(c));
+      const status = (await rpc(sb.socket, 'daemon/status', {})).result;
+      const port = Number(status.tcpListen.split(':')[1]);
+      const token = readFileSync(join(sb.daemonDir, 'tcp-token'), 'utf8').trim();
+      const ask = (target: { socketPath: string } | { host: string; port: number }, id: string, auth = {}) =>
+        httpRequest(target, {
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'render/show',
+            params: { ...commandParams(sb, id, ['main.jsonnet'], { format: 'json' }), cwd: dir },
+          }),
+          headers: { ...auth, accept: FRAMED_CONTENT_TYPE, [STDOUT_PIPE_HEADER]: `${holder.pid} ${st.dev} ${st.ino}` },
+        });
+      try {
+        const viaTcp = await ask({ host: '127.0.0.1', port }, 'over-tcp', { authorization: `Bearer ${token}` });
+        assert.match(viaTcp.body, /"method":"stream\/bytes"/);
+        assert.doesNotMatch(viaTcp.body, /stream\/direct/);
+        assert.ok(viaTcp.body.includes(reference.toString('utf8')), 'the output in the TCP response');
+
+        const viaSocket = await ask({ socketPath: sb.socket }, 'over-socket');
+        assert.match(viaSocket.body, new RegExp(`"method":"stream/direct".*"length":${reference.length}}`));
+        assert.doesNotMatch(viaSocket.body, /stream\/bytes/);
+        await waitFor('the pipe to be read', () =>
+          Buffer.concat(piped).length >= reference.length ? true : undefined,
+        );
+        assert.deepEqual(Buffer.concat(piped), reference, 'the output in the pipe');
+      } finally {
+        holder.kill('SIGKILL');
+        reader.destroy();
+      }
     });
   },
 );
