@@ -6,7 +6,14 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, constants, fstatSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { openStdoutPipe, parseStdoutPipe, writeToPipe, type StdoutPipe } from './direct-stdout.js';
+import {
+  DIRECT_MIN_BYTES,
+  openStdoutPipe,
+  parseStdoutPipe,
+  PipeFirstOutput,
+  writeToPipe,
+  type StdoutPipe,
+} from './direct-stdout.js';
 
 const root = mkdtempSync('/tmp/kcfg-direct-');
 const children: ChildProcess[] = [];
@@ -144,5 +151,56 @@ describe('openStdoutPipe and writeToPipe (real pipes and processes)', () => {
     assert.equal(drain(p.readFd).length, 0);
     closeSync(p.readFd);
     closeSync(p.writeFd);
+  });
+});
+
+describe('PipeFirstOutput: the order of direct writes and frames', () => {
+  const big = (c: string): Buffer => Buffer.alloc(DIRECT_MIN_BYTES * 3, c);
+  async function session(writes: ['stdout' | 'stderr', Buffer][]): Promise<string[]> {
+    const p = pipe();
+    const pid = await processWithStdout(p.writeFd);
+    const events: string[] = [];
+    const out = new PipeFirstOutput(
+      { pid, ...p.id },
+      new AbortController().signal,
+      (stream, data) => events.push(`frame ${stream} ${data.length}`),
+      (length, error) => events.push(`direct ${length}${error ? ` ${error}` : ''}`),
+    );
+    // A reader, so a write larger than the pipe can end.
+    const reading = setInterval(() => drain(p.readFd), 1);
+    try {
+      for (const [stream, data] of writes) out.write(stream, data);
+      await out.drained();
+    } finally {
+      clearInterval(reading);
+      closeSync(p.readFd);
+      closeSync(p.writeFd);
+    }
+    return events;
+  }
+
+  it('stderr written after a direct stdout waits for it', async () => {
+    const events = await session([
+      ['stdout', big('a')],
+      ['stderr', Buffer.from('warning\n')],
+    ]);
+    assert.deepEqual(events, [`direct ${DIRECT_MIN_BYTES * 3}`, 'frame stderr 8']);
+  });
+
+  it('two large stdouts in a row both go direct, in order; a small one is framed', async () => {
+    const events = await session([
+      ['stdout', big('a')],
+      ['stdout', big('b')],
+      ['stdout', Buffer.from('tail\n')],
+    ]);
+    assert.deepEqual(events, [`direct ${DIRECT_MIN_BYTES * 3}`, `direct ${DIRECT_MIN_BYTES * 3}`, 'frame stdout 5']);
+  });
+
+  it('after a frame nothing goes direct (the client may not have copied it yet)', async () => {
+    const events = await session([
+      ['stderr', Buffer.from('first\n')],
+      ['stdout', big('a')],
+    ]);
+    assert.deepEqual(events, ['frame stderr 6', `frame stdout ${DIRECT_MIN_BYTES * 3}`]);
   });
 });

@@ -81,3 +81,55 @@ export function writeToPipe(pipe: Socket, data: Uint8Array, signal: AbortSignal)
     pipe.write(data, (err) => settle(err ? ((err as NodeJS.ErrnoException).code ?? 'EIO') : undefined));
   });
 }
+
+/**
+ * The output of one response with a client's pipe offered: a stdout of DIRECT_MIN_BYTES or more is
+ * written into the pipe, the rest goes to `frame` (the socket), in the order written. Output after
+ * a direct write waits until it has ended (the client copies frames to the same or another stream),
+ * and direct writes happen only before the first frame (the client may not have copied an earlier
+ * frame to its pipe yet when the daemon writes there).
+ */
+export class PipeFirstOutput {
+  private pipeUsable = true;
+  private writing: Promise<void> | null = null;
+  private readonly queued: (() => void)[] = [];
+  /** A cancel or a hang-up stopped a direct write: the response is the cancellation, not a failed stdout. */
+  cancelled = false;
+
+  constructor(
+    private readonly target: StdoutPipe,
+    private readonly signal: AbortSignal,
+    private readonly frame: (stream: 'stdout' | 'stderr', data: Buffer) => void,
+    /** A direct write ended: `error` is the errno code that stopped it (never ECANCELED). */
+    private readonly written: (length: number, error: string | undefined) => void,
+  ) {}
+
+  write(stream: 'stdout' | 'stderr', data: Buffer): void {
+    if (this.writing !== null) {
+      this.queued.push(() => this.write(stream, data));
+      return;
+    }
+    if (this.pipeUsable && stream === 'stdout' && data.length >= DIRECT_MIN_BYTES) {
+      const pipe = openStdoutPipe(this.target);
+      if (pipe !== undefined) {
+        this.writing = writeToPipe(pipe, data, this.signal).then((error) => this.ended(data.length, error));
+        return;
+      }
+    }
+    if (data.length > 0) this.pipeUsable = false;
+    this.frame(stream, data);
+  }
+
+  /** Resolves once every direct write has ended and the output queued behind it has been sent. */
+  async drained(): Promise<void> {
+    while (this.writing !== null) await this.writing;
+  }
+
+  private ended(length: number, error: string | undefined): void {
+    this.writing = null;
+    if (error !== undefined) this.pipeUsable = false;
+    if (error === 'ECANCELED') this.cancelled = true;
+    else this.written(length, error);
+    while (this.writing === null && this.queued.length > 0) this.queued.shift()!();
+  }
+}

@@ -18,7 +18,7 @@ import type { DaemonContext } from '../daemon-context.js';
 import { JobCancelledError, WorkerCrashedError } from '../worker/pool.js';
 import type { StreamingHandler } from './router.js';
 import type { OutputSink } from '../command-runner.js';
-import { DIRECT_MIN_BYTES, openStdoutPipe, writeToPipe, type StdoutPipe } from './direct-stdout.js';
+import { PipeFirstOutput, type StdoutPipe } from './direct-stdout.js';
 
 type Id = string | number | null;
 
@@ -67,56 +67,23 @@ export async function serveStream(
     );
     res.write(data);
   };
-  // Output written into the client's pipe must land before anything sent after it through the
-  // socket (the client copies that to the same or another stream): while a direct write runs,
-  // later output waits in `queued`. Direct writes happen only before the first frame, since the
-  // client may not have copied an earlier frame to its pipe yet when the daemon writes there.
-  let pipeUsable = stdoutPipe !== undefined;
-  let directCancelled = false;
-  let writing: Promise<void> | null = null;
-  const queued: (() => void)[] = [];
-  const writeDirect = (data: Buffer): Promise<void> | null => {
-    const pipe = openStdoutPipe(stdoutPipe!);
-    if (pipe === undefined) return null;
-    return writeToPipe(pipe, data, ctl.signal).then((error) => {
-      if (error !== undefined) pipeUsable = false;
-      else ctx.metrics.wroteDirect(data.length);
-      // Stopped by a cancel or a hang-up: the response says so (RequestCancelled), not a failed stdout.
-      if (error === 'ECANCELED') directCancelled = true;
-      if (finished || res.destroyed || directCancelled) return;
-      res.write(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          method: Notifications.direct,
-          params: { requestId: params.requestId, stream: 'stdout', length: data.length, ...(error ? { error } : {}) },
-        }) + '\n',
-      );
-    });
-  };
-  const emit = (stream: 'stdout' | 'stderr', data: Buffer): void => {
-    if (writing !== null) {
-      queued.push(() => emit(stream, data));
-      return;
-    }
-    if (pipeUsable && stream === 'stdout' && data.length >= DIRECT_MIN_BYTES) {
-      const direct = writeDirect(data);
-      if (direct !== null) {
-        writing = direct.then(() => {
-          writing = null;
-          while (writing === null && queued.length > 0) queued.shift()!();
+  // With the client's pipe offered, a large stdout may go straight into it (direct-stdout.ts).
+  const pipeFirst =
+    stdoutPipe === undefined
+      ? undefined
+      : new PipeFirstOutput(stdoutPipe, ctl.signal, writeFrame, (length, error) => {
+          if (error === undefined) ctx.metrics.wroteDirect(length);
+          if (finished || res.destroyed) return;
+          res.write(
+            JSON.stringify({
+              jsonrpc: '2.0',
+              method: Notifications.direct,
+              params: { requestId: params.requestId, stream: 'stdout', length, ...(error ? { error } : {}) },
+            }) + '\n',
+          );
         });
-        return;
-      }
-    }
-    if (data.length > 0) pipeUsable = false;
-    writeFrame(stream, data);
-  };
-  /** Resolves once every direct write has ended and the output queued behind it has been sent. */
-  const drained = async (): Promise<void> => {
-    while (writing !== null) await writing;
-  };
   const writeBytes = (stream: 'stdout' | 'stderr', data: Buffer): void =>
-    stdoutPipe === undefined ? writeFrame(stream, data) : emit(stream, data);
+    pipeFirst ? pipeFirst.write(stream, data) : writeFrame(stream, data);
   const sink: OutputSink = {
     ...(framed ? { writeBytes } : {}),
     write(stream: 'stdout' | 'stderr', data: string): void {
@@ -138,12 +105,12 @@ export async function serveStream(
   let last: string;
   try {
     const result = await handler(ctx, params, sink, ctl.signal);
-    await drained();
-    if (directCancelled) throw new JobCancelledError();
+    await pipeFirst?.drained();
+    if (pipeFirst?.cancelled) throw new JobCancelledError();
     last = JSON.stringify({ jsonrpc: '2.0', id, result }) + '\n';
   } catch (err) {
     // The response line goes after the output already on its way into the client's pipe.
-    await drained();
+    await pipeFirst?.drained();
     if (err instanceof JobCancelledError) {
       outcome = 'cancelled';
       last = errorLine(id, ErrorCodes.RequestCancelled, 'the request was cancelled');
