@@ -16,7 +16,10 @@
 import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import { Socket } from 'node:net';
 
-/** Below this, one frame through the socket costs less than opening the pipe. */
+/**
+ * Below this the copy through the CLI is one read and one write, as cheap as opening the pipe through
+ * /proc (not measured apart: the saving is in large outputs, ~95 reads and writes for 6 MB).
+ */
 export const DIRECT_MIN_BYTES = 64 * 1024;
 
 export interface StdoutPipe {
