@@ -10,6 +10,7 @@ import {
   FRAMED_CONTENT_TYPE,
   Notifications,
   RPC_PATH,
+  STDOUT_PIPE_HEADER,
   type BytesNotificationParams,
   type RpcError,
 } from '../protocol/index.js';
@@ -127,6 +128,7 @@ export type BytesHandler = (stream: 'stdout' | 'stderr', data: Buffer) => void;
  * With `onBytes` the daemon is asked for the framed stream (FRAMED_CONTENT_TYPE):
  * output arrives as raw bytes handed to `onBytes` without decoding or parsing;
  * a daemon that answers plain NDJSON still works (its output comes as notifications).
+ * `stdoutPipe` (framed only): STDOUT_PIPE_HEADER's value, offering the daemon this process's stdout pipe.
  */
 export function rpcStream<R>(
   target: DaemonTarget,
@@ -134,6 +136,7 @@ export function rpcStream<R>(
   params: unknown,
   onNotification: (method: string, params: unknown) => void,
   onBytes?: BytesHandler,
+  stdoutPipe?: string,
 ): StreamHandle<R> {
   const id = nextId++;
   const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
@@ -234,7 +237,9 @@ export function rpcStream<R>(
           ),
       },
       null,
-      onBytes ? FRAMED_CONTENT_TYPE : undefined,
+      onBytes
+        ? { accept: FRAMED_CONTENT_TYPE, ...(stdoutPipe === undefined ? {} : { [STDOUT_PIPE_HEADER]: stdoutPipe }) }
+        : {},
     );
   });
   return {

@@ -12,6 +12,7 @@ import { daemonTarget, DaemonTargetError } from './daemon-target.js';
 import { daemonPaths, InsecureDirError } from './paths.js';
 import { buildCommandParams, ttyInfo } from './request.js';
 import { runRemote } from './run-remote.js';
+import { exitOnOutputError } from './stdout-pipe.js';
 
 // Only what a warm render command needs is imported above. The rest (help, completion, daemon
 // management, the launcher, --remote, the in-process engine) is imported where it is used: the
@@ -163,9 +164,7 @@ async function reportFatal(err: unknown): Promise<number> {
 export function startCli(): void {
   // `kubecfg show | head -1`: the reader went away; stop quietly instead of crashing on EPIPE.
   for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (err: NodeJS.ErrnoException) => {
-      process.exit(err.code === 'EPIPE' ? (process.exitCode ?? 0) : 1);
-    });
+    stream.on('error', (err: NodeJS.ErrnoException) => exitOnOutputError(err.code));
   }
 
   run(process.argv.slice(2)).then(

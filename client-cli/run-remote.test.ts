@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { after, describe, it } from 'node:test';
-import { ErrorCodes, Notifications, PROTOCOL_VERSION, type CommandParams } from '../protocol/index.js';
+import {
+  ErrorCodes,
+  FRAMED_CONTENT_TYPE,
+  Notifications,
+  PROTOCOL_VERSION,
+  STDOUT_PIPE_HEADER,
+  type CommandParams,
+} from '../protocol/index.js';
 import { daemonPaths, ensureSecureDir, type DaemonPaths } from './paths.js';
 import { isBuildSkew, runRemote } from './run-remote.js';
 import { RpcCallError } from './connection.js';
@@ -198,6 +205,74 @@ describe('runRemote: the version handshake travels with the command', () => {
     try {
       const r = await run(paths, async () => assert.fail('must not start a daemon'));
       assert.deepEqual([r.code, r.err, r.calls], [1, ['kubecfg: params.flags.x: unknown flag\n'], []]);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('runRemote: output the daemon writes into the stdout pipe', () => {
+  /** Answers one framed command with the given lines before the result; records the request's headers. */
+  function framedDaemon(paths: DaemonPaths, lines: object[]): Promise<{ server: Server; headers: Headers[] }> {
+    const headers: Headers[] = [];
+    const server = createServer((req, res) => {
+      headers.push(new Headers(req.headers as Record<string, string>));
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': FRAMED_CONTENT_TYPE });
+        for (const line of lines) res.write(JSON.stringify({ jsonrpc: '2.0', ...line }) + '\n');
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { exitCode: 4, cached: true } }) + '\n');
+      });
+    });
+    return new Promise((resolve) => server.listen(paths.socket, () => resolve({ server, headers })));
+  }
+  const direct = (extra: object) => ({
+    method: Notifications.direct,
+    params: { requestId: 'r1', stream: 'stdout', length: 100000, ...extra },
+  });
+
+  it('offers the pipe on the socket; a write that ended well changes nothing', async () => {
+    const paths = sandbox();
+    const { server, headers } = await framedDaemon(paths, [direct({})]);
+    try {
+      const errors: string[] = [];
+      const code = await runRemote(paths, 'render/show', params(), {
+        writeBytes: () => assert.fail('no bytes through the socket'),
+        stdoutPipe: '123 45 6789',
+        onDirectError: (c) => errors.push(c),
+      });
+      assert.deepEqual([code, errors], [4, []]);
+      assert.equal(headers[0]!.get(STDOUT_PIPE_HEADER), '123 45 6789');
+      assert.equal(headers[0]!.get('accept'), FRAMED_CONTENT_TYPE);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("a failed write in the daemon is the CLI's failed stdout (EPIPE)", async () => {
+    const paths = sandbox();
+    const { server } = await framedDaemon(paths, [direct({ error: 'EPIPE' })]);
+    try {
+      const errors: string[] = [];
+      await runRemote(paths, 'render/show', params(), {
+        writeBytes: () => undefined,
+        stdoutPipe: '123 45 6789',
+        onDirectError: (c) => errors.push(c),
+      });
+      assert.deepEqual(errors, ['EPIPE']);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('offers nothing when output goes to a caller (no pipe of its own) or as NDJSON', async () => {
+    const paths = sandbox();
+    const { server, headers } = await framedDaemon(paths, []);
+    try {
+      await runRemote(paths, 'render/show', params(), { writeBytes: () => undefined });
+      await runRemote(paths, 'render/show', params(), { write: () => undefined, stdoutPipe: '1 2 3' });
+      assert.equal(headers[0]!.get(STDOUT_PIPE_HEADER), null);
+      assert.equal(headers[1]!.get(STDOUT_PIPE_HEADER), null, 'no framed stream, no offer');
     } finally {
       server.close();
     }

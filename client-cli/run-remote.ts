@@ -20,6 +20,7 @@ import {
   PROTOCOL_VERSION,
   type CommandParams,
   type CommandResult,
+  type DirectNotificationParams,
   type OutputNotificationParams,
 } from '../protocol/index.js';
 import { cliBuildId } from './build-info.js';
@@ -34,6 +35,7 @@ import {
   type TcpTarget,
 } from './connection.js';
 import { ensureSecureDir, type DaemonPaths } from './paths.js';
+import { exitOnOutputError, ownStdoutPipe } from './stdout-pipe.js';
 
 // The launcher (node:child_process and friends) is needed only when no daemon of this build
 // answers; a warm command never loads it (docs/performance.md, "The CLI's own start-up").
@@ -62,6 +64,13 @@ export interface RunRemoteOptions {
    * output as raw bytes (protocol FRAMED_CONTENT_TYPE), which this process copies without decoding.
    */
   writeBytes?: BytesHandler;
+  /**
+   * STDOUT_PIPE_HEADER's value offered to a daemon on the unix socket (default: this process's stdout
+   * when it is a pipe and output goes to this process): the daemon may write stdout straight into it.
+   */
+  stdoutPipe?: string;
+  /** The daemon's write into that pipe failed with this errno code (default: exit as a failed stdout does). */
+  onDirectError?: (code: string) => void;
 }
 
 const writeToProcess = (stream: 'stdout' | 'stderr', data: string | Buffer): void => {
@@ -83,11 +92,17 @@ export async function runRemote(
   opts: RunRemoteOptions = {},
 ): Promise<number> {
   const write = opts.write ?? writeToProcess;
-  const writeBytes = opts.writeBytes ?? (opts.write === undefined ? writeToProcess : undefined);
+  const toProcess = opts.writeBytes === undefined && opts.write === undefined;
+  const writeBytes = opts.writeBytes ?? (toProcess ? writeToProcess : undefined);
+  const direct: DirectOutput = {
+    stdoutPipe: opts.stdoutPipe ?? (toProcess ? ownStdoutPipe() : undefined),
+    onError: opts.onDirectError ?? exitOnOutputError,
+  };
   const sent: CommandParams = { ...params, client: { protocolVersion: PROTOCOL_VERSION, buildId: cliBuildId() } };
   if (opts.tcp !== undefined) {
     try {
-      return await streamOnce(opts.tcp, method, sent, write, writeBytes);
+      // Never over TCP: the daemon may be on another machine, and ignores the offer there anyway.
+      return await streamOnce(opts.tcp, method, sent, write, writeBytes, { onError: direct.onError });
     } catch (err) {
       if (isBuildSkew(err) && err instanceof RpcCallError)
         return reportFailure(
@@ -103,7 +118,7 @@ export async function runRemote(
   ensureSecureDir(paths.dir);
   for (let attempt = 0; ; attempt++) {
     try {
-      return await streamOnce(paths.socket, method, sent, write, writeBytes);
+      return await streamOnce(paths.socket, method, sent, write, writeBytes, direct);
     } catch (err) {
       if (attempt > 0) return reportFailure(err, write);
       if (err instanceof ConnectError) {
@@ -129,6 +144,12 @@ export async function runRemote(
 
 class Interrupted extends Error {}
 
+/** The stdout pipe offered to the daemon, and what to do when its write there fails. */
+interface DirectOutput {
+  stdoutPipe?: string;
+  onError: (code: string) => void;
+}
+
 /** One attempt; rejects with what the connection layer raised, or Interrupted after Ctrl-C. */
 async function streamOnce(
   target: DaemonTarget,
@@ -136,6 +157,7 @@ async function streamOnce(
   params: CommandParams,
   write: (stream: 'stdout' | 'stderr', data: string) => void,
   writeBytes: BytesHandler | undefined,
+  direct: DirectOutput,
 ): Promise<number> {
   let interrupted = false;
   const handle = rpcStream<CommandResult>(
@@ -143,11 +165,17 @@ async function streamOnce(
     method,
     params,
     (name, p) => {
+      if (name === Notifications.direct) {
+        const error = (p as DirectNotificationParams).error;
+        if (typeof error === 'string') direct.onError(error);
+        return;
+      }
       if (name !== Notifications.output) return;
       const out = p as OutputNotificationParams;
       write(out.stream, out.data);
     },
     writeBytes,
+    writeBytes === undefined ? undefined : direct.stdoutPipe,
   );
   const onSigint = (): void => {
     if (interrupted) {

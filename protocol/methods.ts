@@ -182,6 +182,17 @@ export interface OutputNotificationParams {
   data: string;
 }
 
+/**
+ * `stream/direct`: the daemon wrote `length` bytes of `stream` straight into the client's pipe
+ * (STDOUT_PIPE_HEADER), or stopped with `error` (an errno code such as EPIPE: the pipe's reader went away).
+ */
+export interface DirectNotificationParams {
+  requestId: string;
+  stream: 'stdout';
+  length: number;
+  error?: string;
+}
+
 /** `stream/bytes`: the next `length` bytes of the response body are output of `stream`. */
 export interface BytesNotificationParams {
   requestId: string;
@@ -313,6 +324,8 @@ export const Notifications = {
   output: 'stream/output',
   /** Announces `length` raw bytes of output that follow the line (FRAMED_CONTENT_TYPE only). */
   bytes: 'stream/bytes',
+  /** Output the daemon wrote into the client's own stdout pipe (STDOUT_PIPE_HEADER requests only). */
+  direct: 'stream/direct',
 } as const;
 
 export type CommandMethod = MethodDescriptor<CommandParams, CommandResult>;

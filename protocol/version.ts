@@ -24,3 +24,12 @@ export const NDJSON_CONTENT_TYPE = 'application/x-ndjson';
  * type in its `accept` header; other clients get plain NDJSON.
  */
 export const FRAMED_CONTENT_TYPE = 'application/x-kubecfg-frames';
+
+/**
+ * Request header of a framed request on the daemon's unix socket: `PID DEV INO`, the client's process
+ * id and the device and inode numbers of its stdout, sent only when that stdout is a pipe. The daemon
+ * may then write a large stdout straight into that pipe (opened through /proc/PID/fd/1, used only if
+ * it is a pipe with that device and inode) and send a `stream/direct` notification instead of the
+ * bytes. Ignored on TCP (docs/protocol.md, "Output written into the client's pipe").
+ */
+export const STDOUT_PIPE_HEADER = 'x-kubecfg-stdout-pipe';

@@ -18,6 +18,7 @@ import {
   METRICS_PATH,
   ParamsError,
   RPC_PATH,
+  STDOUT_PIPE_HEADER,
   type CommandParams,
 } from '../protocol/index.js';
 import type { DaemonContext } from './daemon-context.js';
@@ -25,6 +26,7 @@ import { clientSkew } from './handlers/hello.js';
 import { createRpcServer, STREAMING } from './rpc/router.js';
 import { badIdResponse, hasBadId } from './rpc/request-id.js';
 import { errorLine, serveStream } from './rpc/stream.js';
+import { parseStdoutPipe } from './rpc/direct-stdout.js';
 import { bearerMatches } from './tcp-token.js';
 import { IdleCollector } from './idle-gc.js';
 
@@ -136,6 +138,8 @@ export function createHttpApp(ctx: DaemonContext, auth: { token: string } | null
       reply.hijack();
       const res = reply.raw;
       const framed = (req.headers.accept ?? '').includes(FRAMED_CONTENT_TYPE);
+      // Only on the per-user unix socket (its directory is the trust boundary; server/rpc/direct-stdout.ts).
+      const stdoutPipe = framed && auth === null ? parseStdoutPipe(req.headers[STDOUT_PIPE_HEADER]) : undefined;
       const outcome = await serveStream(
         ctx,
         method,
@@ -145,6 +149,7 @@ export function createHttpApp(ctx: DaemonContext, auth: { token: string } | null
         res,
         (listener) => res.on('close', listener),
         framed,
+        stdoutPipe,
       );
       ctx.metrics.observe(method, outcome, seconds());
       ctx.touch();

@@ -26,6 +26,14 @@ function label(value: string): string {
 export class Metrics {
   private readonly requests = new Map<string, number>();
   private readonly durations = new Map<string, Histogram>();
+  private directWrites = 0;
+  private directBytes = 0;
+
+  /** A stdout the daemon wrote straight into a client's pipe (server/rpc/direct-stdout.ts). */
+  wroteDirect(bytes: number): void {
+    this.directWrites++;
+    this.directBytes += bytes;
+  }
 
   observe(method: string, outcome: 'ok' | 'error' | 'cancelled', seconds: number): void {
     const key = `${method}\u0000${outcome}`;
@@ -76,6 +84,13 @@ export class Metrics {
         g.workersReplaced,
       ],
       ['kubecfg_requests_in_flight', 'gauge', 'Requests being served.', g.inFlight],
+      [
+        'kubecfg_output_direct_writes_total',
+        'counter',
+        "Outputs written straight into a client's stdout pipe.",
+        this.directWrites,
+      ],
+      ['kubecfg_output_direct_bytes_total', 'counter', "Bytes written straight into clients' pipes.", this.directBytes],
       ['kubecfg_heap_used_bytes', 'gauge', 'V8 heap used by the main thread.', mem.heapUsed],
       ['kubecfg_resident_memory_bytes', 'gauge', 'Resident set size of the daemon.', mem.rss],
     ];

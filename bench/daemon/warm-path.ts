@@ -1,7 +1,9 @@
 /**
  * Issue 22 targets 5-7 on real-world inputs (BENCH_EXTERNAL, e.g. kube-prometheus; see
  * bench/jsonnet/external-cases.ts), each figure next to its reference from the same run:
- * - warm repeat: `show -o json` answered from the result cache vs `node -e 0` (wall and CLI CPU);
+ * - warm repeat: `show -o json` answered from the result cache vs `node -e 0` (wall and CLI CPU),
+ *   with stdout a socket pair (Node's spawn) and with stdout a pipe (a shell pipeline: the daemon
+ *   then writes the output into the pipe itself, server/rpc/direct-stdout.ts);
  * - edit: `show` after appending a comment to the main file, and to the library it imports first;
  * - `show --watch`: from the save to the last byte printed, next to what an edit adds to a `show`
  *   (edit show - warm repeat), and next to the render job as the daemon timed it (`lastRenderMs`
@@ -19,6 +21,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseExternalCases, jpathArgs, type BenchCase } from '../jsonnet/external-cases.js';
 import { fmtMs, median, printTable, runChild } from '../lib/measure.js';
+import { pipeRunner } from './pipe-stdout.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, here.includes('/dist/') ? '../../..' : '../..');
@@ -98,6 +101,25 @@ async function measureCase(c: BenchCase): Promise<void> {
       nodeCpu += c1 - c0;
       warmCpu += c2 - c1;
     }
+    // The same with stdout a pipe, runs interleaved again.
+    const piped = pipeRunner();
+    const nodePipeTimes: number[] = [];
+    const warmPipeTimes: number[] = [];
+    let nodePipeCpu = 0;
+    let warmPipeCpu = 0;
+    try {
+      for (let i = 0; i < Math.max(runs * 2, 10); i++) {
+        const c0 = childrenCpuMs();
+        nodePipeTimes.push(await piped.run(['-e', '0'], { expectBytes: 0 }));
+        const c1 = childrenCpuMs();
+        warmPipeTimes.push(await piped.run([cli, ...args], { env, cwd: copy, expectBytes: bytes }));
+        const c2 = childrenCpuMs();
+        nodePipeCpu += c1 - c0;
+        warmPipeCpu += c2 - c1;
+      }
+    } finally {
+      piped.close();
+    }
     const edit = (file: string): number => {
       const times: number[] = [];
       for (let i = 0; i < runs; i++) {
@@ -125,6 +147,8 @@ async function measureCase(c: BenchCase): Promise<void> {
     const mib = (b: number | undefined): string => (b === undefined ? '-' : `${(b / 1048576).toFixed(0)} MiB`);
     const warm = median(warmTimes);
     const node = median(nodeTimes);
+    const warmPipe = median(warmPipeTimes);
+    const nodePipe = median(nodePipeTimes);
     console.log(
       `${c.name}: show -o json, ${(bytes / 1e6).toFixed(1)} MB; library edited: ${library ? relative(copy, library) : '-'}\n`,
     );
@@ -136,6 +160,20 @@ async function measureCase(c: BenchCase): Promise<void> {
         fmtMs(warmCpu / warmTimes.length),
         fmtMs(nodeCpu / nodeTimes.length),
         (warmCpu / nodeCpu).toFixed(2) + 'x',
+        '-',
+      ],
+      [
+        'warm repeat, stdout a pipe, vs node -e 0 (same)',
+        fmtMs(warmPipe),
+        fmtMs(nodePipe),
+        (warmPipe / nodePipe).toFixed(2) + 'x',
+        '<= 1.5x',
+      ],
+      [
+        'CLI CPU of that vs node -e 0 CPU',
+        fmtMs(warmPipeCpu / warmPipeTimes.length),
+        fmtMs(nodePipeCpu / nodePipeTimes.length),
+        (warmPipeCpu / nodePipeCpu).toFixed(2) + 'x',
         '-',
       ],
       ['show after editing the main file', fmtMs(mainEdit), '350 ms', (mainEdit / 350).toFixed(2) + 'x', '<= 1x'],

@@ -3,7 +3,8 @@
  * notifications, then the JSON-RPC response as the last line. The request is
  * registered in InFlight so `request/cancel` finds it; the client hanging up
  * cancels it too. Invariant: exactly one response line is written, and
- * nothing after it.
+ * nothing after it; output reaches the client in the order it was written,
+ * also when some of it goes straight into the client's pipe (direct-stdout.ts).
  */
 import type { ServerResponse } from 'node:http';
 import {
@@ -17,6 +18,7 @@ import type { DaemonContext } from '../daemon-context.js';
 import { JobCancelledError, WorkerCrashedError } from '../worker/pool.js';
 import type { StreamingHandler } from './router.js';
 import type { OutputSink } from '../command-runner.js';
+import { PipeFirstOutput, type StdoutPipe } from './direct-stdout.js';
 
 type Id = string | number | null;
 
@@ -37,6 +39,8 @@ export async function serveStream(
   onClientGone: (listener: () => void) => void,
   /** The client accepts FRAMED_CONTENT_TYPE: output goes as raw bytes, not JSON strings in JSON lines. */
   framed = false,
+  /** The client's stdout pipe (framed unix-socket requests only): large stdout may be written there. */
+  stdoutPipe?: StdoutPipe,
 ): Promise<'ok' | 'error' | 'cancelled'> {
   const ctl = ctx.inFlight.begin(params.requestId);
   if (!ctl) {
@@ -52,7 +56,7 @@ export async function serveStream(
   onClientGone(() => {
     if (!finished) ctl.abort();
   });
-  const writeBytes = (stream: 'stdout' | 'stderr', data: Buffer): void => {
+  const writeFrame = (stream: 'stdout' | 'stderr', data: Buffer): void => {
     if (finished || res.destroyed || data.length === 0) return;
     res.write(
       JSON.stringify({
@@ -63,6 +67,23 @@ export async function serveStream(
     );
     res.write(data);
   };
+  // With the client's pipe offered, a large stdout may go straight into it (direct-stdout.ts).
+  const pipeFirst =
+    stdoutPipe === undefined
+      ? undefined
+      : new PipeFirstOutput(stdoutPipe, ctl.signal, writeFrame, (length, error) => {
+          if (error === undefined) ctx.metrics.wroteDirect(length);
+          if (finished || res.destroyed) return;
+          res.write(
+            JSON.stringify({
+              jsonrpc: '2.0',
+              method: Notifications.direct,
+              params: { requestId: params.requestId, stream: 'stdout', length, ...(error ? { error } : {}) },
+            }) + '\n',
+          );
+        });
+  const writeBytes = (stream: 'stdout' | 'stderr', data: Buffer): void =>
+    pipeFirst ? pipeFirst.write(stream, data) : writeFrame(stream, data);
   const sink: OutputSink = {
     ...(framed ? { writeBytes } : {}),
     write(stream: 'stdout' | 'stderr', data: string): void {
@@ -84,8 +105,12 @@ export async function serveStream(
   let last: string;
   try {
     const result = await handler(ctx, params, sink, ctl.signal);
+    await pipeFirst?.drained();
+    if (pipeFirst?.cancelled) throw new JobCancelledError();
     last = JSON.stringify({ jsonrpc: '2.0', id, result }) + '\n';
   } catch (err) {
+    // The response line goes after the output already on its way into the client's pipe.
+    await pipeFirst?.drained();
     if (err instanceof JobCancelledError) {
       outcome = 'cancelled';
       last = errorLine(id, ErrorCodes.RequestCancelled, 'the request was cancelled');
